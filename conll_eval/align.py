@@ -1,0 +1,233 @@
+"""Character check, span scores and word alignment, as the official CoNLL 2017/2018 scorers do.
+
+Gold and system must contain the same characters (FORMs with spaces removed, sentence
+boundaries ignored).  Words are aligned by identical character spans; inside a
+*multiword span* (a stretch touched by a multi-word token on either side) by an LCS over
+lowercased FORMs with the official tie-breaking.  The common case (no multi-word tokens on
+either side) is fully vectorised.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import List, Tuple
+
+import numpy as np
+
+from .errors import AlignmentError, Location
+from .treebank import Treebank
+
+__all__ = ["Alignment", "check_characters", "align_words", "span_matches"]
+
+_LOWER_KEY = "lower-form"
+
+
+@dataclass(frozen=True, eq=False)
+class Alignment:
+    """Aligned word pairs: ``gold_idx[k]`` <-> ``sys_idx[k]`` (both increasing, one-to-one).
+
+    ``sys_to_gold`` / ``gold_to_sys`` give the partner of each word, -1 where unaligned.
+    """
+
+    gold_idx: np.ndarray
+    sys_idx: np.ndarray
+    sys_to_gold: np.ndarray
+    gold_to_sys: np.ndarray
+
+    @classmethod
+    def from_pairs(cls, gold_idx: np.ndarray, sys_idx: np.ndarray, n_gold: int, n_sys: int) -> "Alignment":
+        gold_idx = np.asarray(gold_idx, dtype=np.int64)
+        sys_idx = np.asarray(sys_idx, dtype=np.int64)
+        sys_to_gold = np.full(n_sys, -1, dtype=np.int64)
+        gold_to_sys = np.full(n_gold, -1, dtype=np.int64)
+        sys_to_gold[sys_idx] = gold_idx
+        gold_to_sys[gold_idx] = sys_idx
+        return cls(gold_idx, sys_idx, sys_to_gold, gold_to_sys)
+
+    def __len__(self) -> int:
+        return len(self.gold_idx)
+
+
+# ---------------------------------------------------------------------------------------------
+# Character check
+
+def _first_difference(a: str, b: str) -> int:
+    """Index of the first differing character (len of the shorter if one is a prefix)."""
+    n = min(len(a), len(b))
+    lo = 0
+    step = 1 << 16
+    while lo < n:  # compare in chunks with C string equality, then narrow down
+        hi = min(n, lo + step)
+        if a[lo:hi] != b[lo:hi]:
+            for k in range(lo, hi):
+                if a[k] != b[k]:
+                    return k
+        lo = hi
+    return n
+
+
+def _context(tb: Treebank, char: int, width: int = 6) -> Tuple[int, str]:
+    """(line, text) around the token holding ``char``: previous tokens [>>token<<] next tokens."""
+    if tb.n_tokens == 0:
+        return 0, "(no tokens)"
+    tok = int(np.searchsorted(tb.tok_end, char, side="right"))
+    tok = min(tok, tb.n_tokens - 1)
+    before = tb.token_forms(max(0, tok - width), tok)
+    after = tb.token_forms(tok + 1, min(tb.n_tokens, tok + 1 + width))
+    here = tb.token_forms(tok, tok + 1)[0]
+    return int(tb.tok_line[tok]), " ".join(before + [f">>{here}<<"] + after)
+
+
+def _hints(gold: str, system: str, k: int) -> List[str]:
+    hints = []
+    g, s = gold[k:k + 40], system[k:k + 40]
+    if not system:
+        return ["the system file has no tokens at all"]
+    if k == len(system) or k == len(gold):
+        shorter = "system" if k == len(system) else "gold"
+        return [f"the {shorter} file ends early: one file is a prefix of the other (truncated output?)"]
+    if unicodedata.normalize("NFC", g) == unicodedata.normalize("NFC", s) or \
+            unicodedata.normalize("NFC", gold[k:k + 1]) != gold[k:k + 1] or \
+            unicodedata.normalize("NFC", system[k:k + 1]) != system[k:k + 1]:
+        hints.append("Unicode normalisation differs (NFC vs NFD): normalise both files to NFC")
+    if g.lower() == s.lower() or gold[k].lower() == system[k].lower():
+        hints.append("the texts differ only in letter case: the parser must not change FORMs")
+    if "\ufeff" in (gold[k], system[k]):
+        hints.append("a byte-order mark (U+FEFF) inside the text")
+    if any(unicodedata.category(c) == "Zs" for c in g[:1] + s[:1]):
+        hints.append("a space character (e.g. no-break space U+00A0) inside a FORM: the conll17 "
+                     "profile removes only U+0020, conll18 removes every Unicode space")
+    if not hints:
+        hints.append("the system was probably run on a different text (e.g. `# text` lines that "
+                     "disagree with the gold FORMs, or a different version of the treebank)")
+    return hints
+
+
+def check_characters(gold: Treebank, system: Treebank) -> None:
+    """Raise AlignmentError unless gold and system have the same non-space characters."""
+    if gold.text == system.text:
+        return
+    k = _first_difference(gold.text, system.text)
+    official = ("The concatenation of tokens in gold file and in system file differ!\n"
+                f"First 20 differing characters in gold file: '{gold.text[k:k + 20]}' "
+                f"and system file: '{system.text[k:k + 20]}'")
+    g_line, g_ctx = _context(gold, k)
+    s_line, s_ctx = _context(system, k)
+    lines = [
+        f"the texts of gold and system differ at character {k} "
+        f"(gold has {len(gold.text)} non-space characters, system {len(system.text)})",
+        f"  gold   {gold.path}:{g_line}: {g_ctx}",
+        f"  system {system.path}:{s_line}: {s_ctx}",
+        f"  first differing characters: gold {gold.text[k:k + 20]!r} vs system {system.text[k:k + 20]!r}",
+    ]
+    lines += [f"  hint: {h}" for h in _hints(gold.text, system.text, k)]
+    raise AlignmentError(Location(gold.path, g_line), Location(system.path, s_line),
+                         "\n".join(lines), official=official)
+
+
+# ---------------------------------------------------------------------------------------------
+# Span scores
+
+def span_matches(gold_start: np.ndarray, gold_end: np.ndarray,
+                 sys_start: np.ndarray, sys_end: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Indices (gold, system) of spans with identical (start, end).
+
+    Starts are strictly increasing on each side (every token has at least one character,
+    every sentence at least one token), so the official two-pointer walk matches exactly the
+    spans whose starts coincide and whose ends are equal.
+    """
+    _, gi, si = np.intersect1d(gold_start, sys_start, assume_unique=True, return_indices=True)
+    same = gold_end[gi] == sys_end[si]
+    return gi[same], si[same]
+
+
+# ---------------------------------------------------------------------------------------------
+# Word alignment
+
+def _lower_forms(tb: Treebank) -> np.ndarray:
+    return tb.vocab.map_codes(_LOWER_KEY, str.lower, tb.form)
+
+
+def align_words(gold: Treebank, system: Treebank) -> Alignment:
+    """Align words like the official ``align_words`` (spans, LCS inside multiword spans)."""
+    g_start, g_end = gold.word_start, gold.word_end
+    s_start, s_end = system.word_start, system.word_end
+    if not gold.word_is_mwt.any() and not system.word_is_mwt.any():
+        gi, si = span_matches(g_start, g_end, s_start, s_end)
+        return Alignment.from_pairs(gi, si, gold.n_words, system.n_words)
+    pairs_g, pairs_s = _align_general(
+        g_start.tolist(), g_end.tolist(), gold.word_is_mwt.tolist(), _lower_forms(gold).tolist(),
+        s_start.tolist(), s_end.tolist(), system.word_is_mwt.tolist(), _lower_forms(system).tolist())
+    return Alignment.from_pairs(np.array(pairs_g, dtype=np.int64), np.array(pairs_s, dtype=np.int64),
+                                gold.n_words, system.n_words)
+
+
+def _align_general(gs_, ge_, gm_, gf_, ss_, se_, sm_, sf_):
+    """The official cursor walk over both word lists (lists of Python ints for speed)."""
+    n_g, n_s = len(gs_), len(ss_)
+    out_g: List[int] = []
+    out_s: List[int] = []
+    gi = si = 0
+    while gi < n_g and si < n_s:
+        if gm_[gi] or sm_[si]:
+            # find the minimal multiword span
+            if gm_[gi]:
+                span_end = ge_[gi]
+                if not sm_[si] and ss_[si] < gs_[gi]:
+                    si += 1
+            else:
+                span_end = se_[si]
+                if not gm_[gi] and gs_[gi] < ss_[si]:
+                    gi += 1
+            g0, s0 = gi, si
+            while True:
+                g_beyond = gi >= n_g or (gs_[gi] >= span_end if gm_[gi] else ge_[gi] > span_end)
+                s_beyond = si >= n_s or (ss_[si] >= span_end if sm_[si] else se_[si] > span_end)
+                if g_beyond and s_beyond:
+                    break
+                if gi < n_g and (si >= n_s or gs_[gi] <= ss_[si]):
+                    if gm_[gi] and ge_[gi] > span_end:
+                        span_end = ge_[gi]
+                    gi += 1
+                else:
+                    if sm_[si] and se_[si] > span_end:
+                        span_end = se_[si]
+                    si += 1
+            if gi > g0 and si > s0:
+                _lcs_align(gf_[g0:gi], sf_[s0:si], g0, s0, out_g, out_s)
+        else:
+            if gs_[gi] == ss_[si] and ge_[gi] == se_[si]:
+                out_g.append(gi)
+                out_s.append(si)
+                gi += 1
+                si += 1
+            elif gs_[gi] <= ss_[si]:
+                gi += 1
+            else:
+                si += 1
+    return out_g, out_s
+
+
+def _lcs_align(gf: List[int], sf: List[int], g0: int, s0: int, out_g: List[int], out_s: List[int]) -> None:
+    """LCS over lowercased FORM codes, table filled from the back, official forward walk."""
+    ng, ns = len(gf), len(sf)
+    lcs = [[0] * (ns + 1) for _ in range(ng + 1)]
+    for g in range(ng - 1, -1, -1):
+        row, below = lcs[g], lcs[g + 1]
+        fg = gf[g]
+        for s in range(ns - 1, -1, -1):
+            if fg == sf[s]:
+                row[s] = 1 + below[s + 1]
+            else:
+                row[s] = below[s] if below[s] > row[s + 1] else row[s + 1]
+    g = s = 0
+    while g < ng and s < ns:
+        if gf[g] == sf[s]:
+            out_g.append(g0 + g)
+            out_s.append(s0 + s)
+            g += 1
+            s += 1
+        elif lcs[g][s] == lcs[g + 1][s]:
+            g += 1
+        else:
+            s += 1

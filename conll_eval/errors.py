@@ -1,0 +1,120 @@
+"""Locations, incidents and the one exception tree of conll_eval.
+
+::
+
+    ConllEvalError(Exception)
+     |- InputError(ConllEvalError, ValueError)      .location, .code, .official
+     |   |- FormatError                             level 1: columns, IDs, empty FORM, MWT ranges, blank lines
+     |   |- TreeError                               level 2: cycle, 0 or >1 roots, HEAD out of range
+     |   `- LabelError                              level 3 (opt-in): label not in the UD inventory
+     |- ValidationFailed(ConllEvalError)            lenient mode: .incidents, raised after the whole file
+     |- AlignmentError(ConllEvalError, ValueError)  texts differ: both locations and token context
+     `- UsageError(ConllEvalError)                  unknown metric or profile, incompatible options
+
+Every input error carries a stable kebab-case ``code`` (the names of the files in
+``testdata/invalid/``) and a :class:`Location`; ``str(error)`` is
+``path:line: error [code] message (sent_id=...)``.  ``official`` holds the text the
+selected profile's official script would have put in its ``UDError`` (used by
+:mod:`conll_eval.compat`), or ``None`` where the official script crashes instead.
+Callers branch on the class or the code, never on the message text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+__all__ = [
+    "Location", "Incident", "ConllEvalError", "InputError", "FormatError", "TreeError",
+    "LabelError", "ValidationFailed", "AlignmentError", "UsageError",
+]
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in an input file; ``str()`` gives ``gold.conllu:41``."""
+
+    path: str
+    line: Optional[int] = None
+    sent_id: Optional[str] = None
+
+    def __str__(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Incident:
+    """One finding of a check: where, which stable code, what."""
+
+    location: Location
+    code: str
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        suffix = f" (sent_id={self.location.sent_id})" if self.location.sent_id else ""
+        return f"{self.location}: {self.severity} [{self.code}] {self.message}{suffix}"
+
+
+class ConllEvalError(Exception):
+    """Root of every error conll_eval raises on purpose."""
+
+
+class InputError(ConllEvalError, ValueError):
+    """An input file is not acceptable; names ``path:line`` and a stable ``code``."""
+
+    def __init__(self, location: Location, code: str, message: str,
+                 official: Optional[str] = None):
+        self.location = location
+        self.code = code
+        self.message = message
+        self.official = official
+        super().__init__(str(self))
+
+    @property
+    def incident(self) -> Incident:
+        return Incident(self.location, self.code, self.message)
+
+    def __str__(self) -> str:
+        return str(self.incident)
+
+
+class FormatError(InputError):
+    """Level 1: the CoNLL-U backbone is broken (columns, IDs, blank lines, encoding)."""
+
+
+class TreeError(InputError):
+    """Level 2: the basic dependency tree is broken (cycle, roots, HEAD range)."""
+
+
+class LabelError(InputError):
+    """Level 3 (opt-in): a label is not in the UD inventory."""
+
+
+class ValidationFailed(ConllEvalError):
+    """Raised after a whole file was checked in lenient mode; holds every incident."""
+
+    def __init__(self, incidents: Sequence[Incident]):
+        self.incidents = list(incidents)
+        first = str(self.incidents[0]) if self.incidents else "no incidents"
+        super().__init__(f"{len(self.incidents)} error(s); first: {first}")
+
+
+class AlignmentError(ConllEvalError, ValueError):
+    """Gold and system texts differ; the message shows both places and their context."""
+
+    def __init__(self, gold: Location, system: Location, message: str,
+                 official: Optional[str] = None, code: str = "text-mismatch"):
+        self.gold_location = gold
+        self.system_location = system
+        self.location = system
+        self.code = code
+        self.message = message
+        self.official = official
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return (f"{self.system_location}: error [{self.code}] {self.message}")
+
+
+class UsageError(ConllEvalError):
+    """The caller asked for something that does not exist or does not fit together."""

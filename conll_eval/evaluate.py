@@ -1,0 +1,104 @@
+"""Settings, the evaluation of one gold/system pair, and its signature."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, Mapping, Optional
+
+from . import __version__
+from .align import Alignment, align_words, check_characters
+from .errors import UsageError
+from .metrics import (PROFILES, EvaluationContext, METRICS, compute_counts, display_name,
+                      load_weights, profile_metrics)
+from .reader import load
+from .stats import Counts, Score
+from .treebank import Treebank, Vocab
+
+__all__ = ["Settings", "Evaluation", "evaluate", "evaluate_files"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every switch that changes a number; ``signature()`` names them for reproducibility."""
+
+    profile: str = "conll18"
+    weights_file: Optional[str] = None
+
+    def __post_init__(self):
+        if self.profile not in PROFILES:
+            raise UsageError(f"unknown profile {self.profile!r}; choose one of {', '.join(PROFILES)}")
+
+    def signature(self) -> str:
+        """``conll_eval:0.1|profile:conll18|space:Zs|deprel:universal|...`` (sacrebleu style)."""
+        p = self.profile
+        parts = [
+            f"conll_eval:{__version__}",
+            f"profile:{p}",
+            f"space:{'ascii' if p == 'conll17' else 'Zs'}",
+            "deprel:universal",
+            f"feats:{'raw' if p == 'conll17' else 'universal'}",
+            f"lemma_gold_underscore:{'literal' if p == 'conll17' else 'any'}",
+            f"clas:{'weights2017' if p == 'conll17' else 'content2018'}",
+        ]
+        if self.weights_file is not None:
+            parts.append("weights:file")
+        return "|".join(parts)
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """The result for one pair: per metric the per-sentence Counts and the Score."""
+
+    gold: Treebank
+    system: Treebank
+    settings: Settings
+    alignment: Alignment
+    counts: Dict[str, Counts]
+    scores: Dict[str, Score] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.scores:
+            for name, counts in self.counts.items():
+                self.scores[display_name(name)] = counts.score()
+
+    @property
+    def signature(self) -> str:
+        return self.settings.signature()
+
+    def __getitem__(self, metric: str) -> Score:
+        return self.scores[metric]
+
+
+def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
+             weights: Optional[Mapping[str, float]] = None) -> Evaluation:
+    """Score a system Treebank against a gold one (both read with the same Vocab)."""
+    check_characters(gold, system)
+    alignment = align_words(gold, system)
+    if weights is None and settings.weights_file is not None:
+        weights = load_weights(settings.weights_file)
+    ctx = EvaluationContext(gold, system, alignment, weights)
+    names = profile_metrics(settings.profile, weights=weights is not None)
+    counts = {name: compute_counts(METRICS[name], ctx) for name in names}
+    return Evaluation(gold, system, settings, alignment, counts)
+
+
+def load_pair(gold_path: str, system_path: str, profile: str = "conll18"):
+    """Read gold and system with one shared Vocab, so equal codes mean equal strings."""
+    vocab = Vocab()
+    gold = load(gold_path, profile, vocab)
+    system = load(system_path, profile, vocab)
+    return gold, system
+
+
+def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",
+                   weights: Optional[str] = None) -> Evaluation:
+    """Read and score one pair of CoNLL-U files.
+
+    >>> ev = evaluate_files("testdata/golden/identical/gold.conllu",
+    ...                     "testdata/golden/identical/gold.conllu")  # doctest: +SKIP
+    >>> ev.scores["LAS"].f1  # doctest: +SKIP
+    1.0
+    """
+    settings = Settings(profile, weights)
+    weight_table = load_weights(weights) if weights is not None else None
+    gold, system = load_pair(gold_path, system_path, profile)
+    return evaluate(gold, system, settings, weight_table)

@@ -1,0 +1,360 @@
+"""Metric definitions (:class:`MetricSpec`, the ``METRICS`` registry) and the profiles.
+
+A metric is the official ``(key_fn, filter_fn)`` pair made explicit: which word columns must
+match on an aligned pair, whether the head must match, which words count (CLAS content
+words, conll17 zero weights), and extras (MLAS functional children, the gold ``_`` lemma
+rule).  :func:`compute_counts` turns a spec into per-sentence :class:`~conll_eval.stats.Counts`
+with array operations only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Mapping, Optional, Tuple
+
+import numpy as np
+
+from .align import Alignment, span_matches
+from .stats import Counts
+from .treebank import Treebank
+
+__all__ = [
+    "UNIVERSAL_FEATURES", "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "CLAS17_ZERO_WEIGHT",
+    "MetricSpec", "Profile", "METRICS", "PROFILES", "register_metric", "register_profile",
+    "EvaluationContext", "compute_counts", "load_weights",
+]
+
+UNIVERSAL_FEATURES = frozenset({
+    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy", "Number",
+    "Case", "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident",
+    "Polarity", "Person", "Polite"})
+CONTENT_DEPRELS = frozenset({
+    "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl", "dislocated",
+    "advcl", "advmod", "discourse", "nmod", "appos", "nummod", "acl", "amod", "conj", "fixed",
+    "flat", "compound", "list", "parataxis", "orphan", "goeswith", "reparandum", "root", "dep"})
+FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
+#: conll17 CLAS: every relation weighs 1 except these.
+CLAS17_ZERO_WEIGHT = frozenset({"aux", "case", "cc", "clf", "cop", "det", "mark", "punct"})
+
+NOT_ALIGNED = -2  # parent of a system word whose parent has no gold partner
+ROOT = -1
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One row of the official table.
+
+    ``kind``: ``tokens``/``sentences`` (span F1), ``words`` (aligned words), ``attribute``.
+    ``columns``: derived columns that must be equal (``upos``, ``xpos``, ``feats``, ``ufeats``,
+    ``udeprel``, ``lemma`` or ``lemma18`` = the gold-``_`` rule).  ``head``: parents must
+    correspond.  ``word_filter``: ``content`` (2018 content relations) or None.
+    ``weights``: ``clas17`` (zero weights of conll17 CLAS) or ``file`` (``-w`` weights).
+    ``functional_children``: MLAS's comparison of functional children.
+    """
+
+    name: str
+    description: str
+    kind: str = "attribute"
+    columns: Tuple[str, ...] = ()
+    head: bool = False
+    word_filter: Optional[str] = None
+    weights: Optional[str] = None
+    functional_children: bool = False
+
+    @property
+    def has_aligned_accuracy(self) -> bool:
+        return self.kind == "attribute"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A set of official behaviours: which metrics in which row order, and the output layout."""
+
+    name: str
+    description: str
+    metrics: Tuple[str, ...]
+    table_header: str
+    default_lines: Tuple[Tuple[str, str], ...]
+    counts_table: bool = True
+
+
+METRICS: Dict[str, MetricSpec] = {}
+PROFILES: Dict[str, Profile] = {}
+
+
+def register_metric(spec: MetricSpec) -> MetricSpec:
+    METRICS[spec.name] = spec
+    return spec
+
+
+def register_profile(profile: Profile) -> Profile:
+    PROFILES[profile.name] = profile
+    return profile
+
+
+for _spec in (
+    MetricSpec("Tokens", "tokens with identical character spans", "tokens"),
+    MetricSpec("Sentences", "sentences with identical character spans", "sentences"),
+    MetricSpec("Words", "aligned syntactic words", "words"),
+    MetricSpec("UPOS", "universal part-of-speech tag", columns=("upos",)),
+    MetricSpec("XPOS", "language-specific part-of-speech tag", columns=("xpos",)),
+    MetricSpec("Feats", "FEATS string as written (conll17)", columns=("feats",)),
+    MetricSpec("UFeats", "universal features only, sorted (conll18)", columns=("ufeats",)),
+    MetricSpec("AllTags", "UPOS, XPOS and FEATS together", columns=("upos", "xpos", "feats")),
+    MetricSpec("AllTags18", "UPOS, XPOS and universal FEATS together", columns=("upos", "xpos", "ufeats")),
+    MetricSpec("Lemmas", "lemma as written (conll17)", columns=("lemma",)),
+    MetricSpec("Lemmas18", "lemma; a gold `_` lemma counts as correct (conll18)", columns=("lemma18",)),
+    MetricSpec("UAS", "head", head=True),
+    MetricSpec("LAS", "head and universal relation", columns=("udeprel",), head=True),
+    MetricSpec("CLAS", "LAS of content words (2018 content relations)", columns=("udeprel",),
+               head=True, word_filter="content"),
+    MetricSpec("CLAS17", "LAS weighted 0 for aux/case/cc/clf/cop/det/mark/punct (conll17)",
+               columns=("udeprel",), head=True, weights="clas17"),
+    MetricSpec("MLAS", "CLAS plus UPOS, universal FEATS and functional children",
+               columns=("udeprel", "upos", "ufeats"), head=True, word_filter="content",
+               functional_children=True),
+    MetricSpec("BLEX", "CLAS plus lemma (gold `_` rule)", columns=("udeprel", "lemma18"), head=True,
+               word_filter="content"),
+    MetricSpec("WeightedLAS", "LAS weighted by relation (-w weights file, conll17 semantics)",
+               columns=("udeprel",), head=True, weights="file"),
+):
+    register_metric(_spec)
+
+#: Row name printed for registry entries whose key differs from the official row name.
+DISPLAY_NAME = {"AllTags18": "AllTags", "Lemmas18": "Lemmas", "CLAS17": "CLAS"}
+
+_C18_ROWS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags18", "Lemmas18",
+             "UAS", "LAS", "CLAS", "MLAS", "BLEX")
+register_profile(Profile(
+    "conll17", "CoNLL 2017 shared task (conll17_ud_eval.py v1.3)",
+    ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "Feats", "AllTags", "Lemmas", "UAS", "LAS",
+     "CLAS17"),
+    "Metrics    | Precision |    Recall |  F1 Score | AligndAcc",
+    (("LAS", "LAS F1 Score: {:.2f}"),), counts_table=False))
+register_profile(Profile(
+    "conll18", "CoNLL 2018 shared task (conll18_ud_eval.py)", _C18_ROWS,
+    "Metric     | Precision |    Recall |  F1 Score | AligndAcc",
+    (("LAS", "LAS F1 Score: {:.2f}"), ("MLAS", "MLAS Score: {:.2f}"), ("BLEX", "BLEX Score: {:.2f}"))))
+register_profile(Profile(
+    "iwpt", "IWPT 2020/2021 shared task (iwpt20_xud_eval.py), basic metrics", _C18_ROWS,
+    "Metric     | Precision |    Recall |  F1 Score | AligndAcc",
+    (("LAS", "LAS F1 Score: {:.2f}"), ("MLAS", "MLAS Score: {:.2f}"), ("BLEX", "BLEX Score: {:.2f}"))))
+
+
+def display_name(metric: str) -> str:
+    """The official row name of a registry entry."""
+    return DISPLAY_NAME.get(metric, metric)
+
+
+def load_weights(path: str) -> Dict[str, float]:
+    """Read a ``deprel weight`` file like conll17's ``-w`` (comments ``#`` and blank lines skipped)."""
+    from .errors import FormatError, Location
+    from .reader import read_bytes, read_lines
+
+    weights: Dict[str, float] = {}
+    for number, line in enumerate(read_lines(read_bytes(path), path), 1):
+        if line.startswith("#") or not line.strip():
+            continue
+        columns = line.split()
+        if len(columns) != 2:
+            raise FormatError(Location(path, number), "invalid-weights",
+                              f"expected two columns 'deprel weight', found {len(columns)}",
+                              official=f"Expected two columns in the UD Relations weights file on line '{line}\n'")
+        try:
+            weights[columns[0]] = float(columns[1])
+        except ValueError as exc:
+            raise FormatError(Location(path, number), "invalid-weights",
+                              f"weight {columns[1]!r} is not a number",
+                              official=f"could not convert string to float: '{columns[1]}'") from exc
+    return weights
+
+
+# ---------------------------------------------------------------------------------------------
+# Computation
+
+def _ufeats(feats: str) -> str:
+    return "|".join(sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
+
+
+def _udeprel(deprel: str) -> str:
+    return deprel.split(":")[0]
+
+
+class EvaluationContext:
+    """Gold, system and their alignment, with derived columns computed once."""
+
+    def __init__(self, gold: Treebank, system: Treebank, alignment: Alignment,
+                 weights: Optional[Mapping[str, float]] = None):
+        if gold.vocab is not system.vocab:
+            raise ValueError("gold and system must share one Vocab")
+        self.gold = gold
+        self.system = system
+        self.alignment = alignment
+        self.weights = weights
+        self.vocab = gold.vocab
+        self._cache: Dict[Tuple[str, str], np.ndarray] = {}
+        n = gold.n_sentences
+        self.n_sentences = n
+        # gold sentence of each system word / token / sentence: the one holding its first char
+        starts = gold.sent_char_start
+        self.sys_word_sent = _sentence_of(starts, system.word_start)
+        self.ga = alignment.gold_idx
+        self.sa = alignment.sys_idx
+
+    def column(self, side: str, name: str) -> np.ndarray:
+        """Derived per-word column (``side`` = ``gold`` or ``system``)."""
+        key = (side, name)
+        if key not in self._cache:
+            tb = self.gold if side == "gold" else self.system
+            vocab = self.vocab
+            if name in ("upos", "xpos", "feats", "lemma", "form", "deprel"):
+                value = getattr(tb, name)
+            elif name == "ufeats":
+                value = vocab.map_codes("ufeats", _ufeats, tb.feats)
+            elif name == "udeprel":
+                value = vocab.map_codes("udeprel", _udeprel, tb.deprel)
+            elif name == "content":
+                value = vocab.flags("content", CONTENT_DEPRELS.__contains__, self.column(side, "udeprel"))
+            elif name == "functional":
+                value = vocab.flags("functional", FUNCTIONAL_DEPRELS.__contains__, self.column(side, "udeprel"))
+            elif name == "clas17":
+                value = (~vocab.flags("clas17", CLAS17_ZERO_WEIGHT.__contains__, self.column(side, "udeprel"))
+                         ).astype(np.int64)
+            elif name == "file":
+                weights = self.weights or {}
+                codes = self.column(side, "udeprel")
+                distinct, inverse = np.unique(codes, return_inverse=True)
+                table = np.array([weights.get(vocab.strings[c], 1.0) for c in distinct.tolist()],
+                                 dtype=np.float64)
+                value = table[inverse.reshape(-1)]
+            else:
+                raise KeyError(name)
+            self._cache[key] = value
+        return self._cache[key]
+
+    def mapped_parent(self) -> Tuple[np.ndarray, np.ndarray]:
+        """For aligned pairs: gold parent vs the gold partner of the system parent.
+
+        Root is -1 on both sides; a system parent without partner is -2 (never equal).
+        """
+        if ("pair", "parent") not in self._cache:
+            gold_parent = self.gold.head[self.ga]
+            sys_parent = self.system.head[self.sa]
+            partner = np.where(sys_parent < 0, ROOT,
+                               self.alignment.sys_to_gold[np.maximum(sys_parent, 0)])
+            partner = np.where((sys_parent >= 0) & (partner < 0), NOT_ALIGNED, partner)
+            self._cache[("pair", "parent")] = gold_parent
+            self._cache[("pair", "sysparent")] = partner
+        return self._cache[("pair", "parent")], self._cache[("pair", "sysparent")]
+
+    def pair_equal(self, name: str) -> np.ndarray:
+        """Boolean per aligned pair: does the derived column ``name`` agree?"""
+        if name == "lemma18":
+            lemma_g = self.column("gold", "lemma")[self.ga]
+            lemma_s = self.column("system", "lemma")[self.sa]
+            underscore = self.vocab.code("_")
+            return (lemma_g == underscore) | (lemma_g == lemma_s)
+        return self.column("gold", name)[self.ga] == self.column("system", name)[self.sa]
+
+    def functional_children_equal(self) -> np.ndarray:
+        """Per aligned pair: do the MLAS functional-children lists agree element-wise?"""
+        gold_lists = self._children("gold")
+        sys_lists = self._children("system")
+        g_off, g_child = gold_lists
+        s_off, s_child = sys_lists
+        ga, sa = self.ga, self.sa
+        g_n = g_off[ga + 1] - g_off[ga]
+        s_n = s_off[sa + 1] - s_off[sa]
+        equal = g_n == s_n
+        todo = np.flatnonzero(equal & (g_n > 0))
+        if len(todo) == 0:
+            return equal
+        n = g_n[todo]
+        pair_of_item = np.repeat(todo, n)
+        within = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
+        gc = g_child[g_off[ga[pair_of_item]] + within]
+        sc = s_child[s_off[sa[pair_of_item]] + within]
+        partner = self.alignment.sys_to_gold[sc]
+        ok = partner == gc  # unaligned system child (-1) never equals a gold index
+        for name in ("udeprel", "upos", "ufeats"):
+            ok &= self.column("gold", name)[gc] == self.column("system", name)[sc]
+        bad = np.bincount(pair_of_item[~ok], minlength=len(ga)) > 0
+        return equal & ~bad
+
+    def _children(self, side: str) -> Tuple[np.ndarray, np.ndarray]:
+        """CSR lists of functional children per word (children in word order)."""
+        key = (side, "fchildren")
+        if key not in self._cache:
+            tb = self.gold if side == "gold" else self.system
+            child = np.flatnonzero(self.column(side, "functional") & (tb.head >= 0))
+            parent = tb.head[child]
+            order = np.argsort(parent, kind="stable")
+            child = child[order]
+            offsets = np.zeros(tb.n_words + 1, dtype=np.int64)
+            np.cumsum(np.bincount(parent, minlength=tb.n_words), out=offsets[1:])
+            self._cache[key] = (offsets, child)
+            self._cache[(side, "fchildren-list")] = child
+        return self._cache[key]
+
+
+def _sentence_of(sentence_starts: np.ndarray, chars: np.ndarray) -> np.ndarray:
+    """Index of the gold sentence holding each character offset."""
+    if len(sentence_starts) == 0:
+        return np.zeros(len(chars), dtype=np.int64)
+    return np.maximum(np.searchsorted(sentence_starts, chars, side="right") - 1, 0)
+
+
+def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
+    """Per-gold-sentence counts of one metric."""
+    gold, system = ctx.gold, ctx.system
+    n = ctx.n_sentences
+    if spec.kind == "tokens":
+        gi, _ = span_matches(gold.tok_start, gold.tok_end, system.tok_start, system.tok_end)
+        g_sent = _sentence_of(gold.sent_char_start, gold.tok_start)
+        s_sent = _sentence_of(gold.sent_char_start, system.tok_start)
+        return Counts.from_parts(n, g_sent[gi], g_sent, s_sent, has_aligned_accuracy=False)
+    if spec.kind == "sentences":
+        gi, _ = span_matches(gold.sent_char_start, gold.sent_char_end,
+                             system.sent_char_start, system.sent_char_end)
+        s_sent = _sentence_of(gold.sent_char_start, system.sent_char_start)
+        return Counts.from_parts(n, gi, np.arange(n), s_sent, has_aligned_accuracy=False)
+    ga, sa = ctx.ga, ctx.sa
+    g_sent = gold.word_sent
+    s_sent = ctx.sys_word_sent
+    if spec.kind == "words":
+        return Counts.from_parts(n, g_sent[ga], g_sent, s_sent, g_sent[ga], has_aligned_accuracy=False)
+
+    correct = np.ones(len(ga), dtype=bool)
+    if spec.head:
+        gold_parent, sys_parent = ctx.mapped_parent()
+        correct &= gold_parent == sys_parent
+    for name in spec.columns:
+        correct &= ctx.pair_equal(name)
+    if spec.functional_children:
+        correct &= ctx.functional_children_equal()
+
+    if spec.weights is not None:
+        g_w = ctx.column("gold", spec.weights)
+        s_w = ctx.column("system", spec.weights)
+        a_w = g_w[ga]
+        if spec.weights == "clas17":  # integer 0/1 weights: plain counts of weight-1 words
+            g_keep, s_keep, a_keep = g_w > 0, s_w > 0, a_w > 0
+            c_keep = a_keep & correct
+            return Counts.from_parts(n, g_sent[ga][c_keep], g_sent[g_keep], s_sent[s_keep],
+                                     g_sent[ga][a_keep])
+        return Counts.from_parts(n, g_sent[ga][correct], g_sent, s_sent, g_sent[ga],
+                                 correct_w=a_w[correct], gold_w=g_w, system_w=s_w, aligned_w=a_w)
+    if spec.word_filter == "content":
+        g_keep = ctx.column("gold", "content")
+        s_keep = ctx.column("system", "content")
+        a_keep = g_keep[ga]
+        return Counts.from_parts(n, g_sent[ga][a_keep & correct], g_sent[g_keep], s_sent[s_keep],
+                                 g_sent[ga][a_keep])
+    return Counts.from_parts(n, g_sent[ga][correct], g_sent, s_sent, g_sent[ga])
+
+
+def profile_metrics(profile: str, weights: bool = False) -> List[str]:
+    """Registry names of a profile's rows (plus WeightedLAS when weights are given)."""
+    names = list(PROFILES[profile].metrics)
+    if weights:
+        names.append("WeightedLAS")
+    return names

@@ -1,0 +1,513 @@
+"""CoNLL-U files -> :class:`~conll_eval.treebank.Treebank`, with the official scorers' rules.
+
+The reader accepts and rejects exactly the files that the selected profile's official
+script (``conll17``: ufal/conll2017 v1.3, ``conll18``: ufal/conll2018, ``iwpt``: the IWPT 2020
+scorer) accepts and rejects, and raises :class:`~conll_eval.errors.InputError` with a stable
+code and ``path:line`` otherwise.  Where the official script crashes with a Python exception
+(recursion on a long head chain, a non-integer HEAD inside a multi-word token) we either
+score (well-formed input) or raise a proper error.
+
+Two parsers produce the same columns: a vectorised one for regular files (integer IDs in
+sequence, multi-word tokens followed by their word lines, comments only before sentences)
+and an exact line-by-line state machine that mirrors the official reader for everything
+else, including its error precedence.  The fast one hands over whenever it sees anything
+irregular, so the slow one decides every error.
+"""
+from __future__ import annotations
+
+import io
+import os
+import sys
+from itertools import repeat
+from typing import BinaryIO, Dict, List, Optional, Tuple, Union
+
+import numpy as np
+import regex
+
+from .errors import FormatError, InputError, Location, TreeError
+from .scan import Columns, metadata, scan
+from .treebank import Treebank, Vocab
+
+__all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message"]
+
+#: Profiles the reader knows; which characters it removes from FORM.
+PROFILE_NAMES = ("conll17", "conll18", "iwpt")
+_ZS = regex.compile(r"\p{Zs}")
+_ASCII_SPACE = regex.compile(" ")
+
+ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS, MISC = range(10)
+
+
+def _space_pattern(profile: str):
+    return _ASCII_SPACE if profile == "conll17" else _ZS
+
+
+def _check_profile(profile: str) -> None:
+    if profile not in PROFILE_NAMES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILE_NAMES)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Official message texts (what the profile's UDError would say)
+
+def official_message(profile: str, kind: str, line: Optional[int], **kw) -> str:
+    """The text of the official script's UDError for ``kind`` (see :mod:`conll_eval.compat`)."""
+    at = "" if profile == "conll17" or line is None else f" at line {line}"
+    if kind == "columns":
+        if kw.get("in_mwt") and profile == "conll18":
+            at = ""
+        return f"The CoNLL-U line does not contain 10 tab-separated columns{at}: '{kw['text']}'"
+    if kind == "empty-form":
+        return f"There is an empty FORM in the CoNLL-U file{at}"
+    if kind == "mwt-id":
+        return f"Cannot parse multi-word token ID '{kw['id']}'{at}"
+    if kind == "word-id":
+        return f"Cannot parse word ID '{kw['id']}'{at}"
+    if kind == "unexpected-id":
+        return f"Incorrect word ID '{kw['id']}' for word '{kw['form']}', expected '{kw['expected']}'{at}"
+    if kind == "head-parse":
+        return f"Cannot parse HEAD '{kw['head']}'{at}"
+    if kind == "head-negative":
+        return f"HEAD cannot be negative{at}"
+    if kind == "head-range":
+        if profile == "iwpt":
+            return f"HEAD '{kw['head']}' points outside of the sentence that ends at line {line}"
+        return f"HEAD '{kw['head']}' points outside of the sentence{at}"
+    if kind == "cycle":
+        if profile == "iwpt":
+            return f"There is a cycle in the sentence that ends at line {line}"
+        return f"There is a cycle in a sentence{at}"
+    if kind == "roots":
+        roots = kw["roots"]
+        if profile == "conll17":
+            return "There are multiple roots in a sentence"
+        if profile == "iwpt":
+            if kw.get("words") == 0:
+                return f"There is a sentence with 0 tokens (possibly a double blank line) at line {line}"
+            if roots == 0:
+                return f"There are no roots in the sentence that ends at {line}"
+            return f"There are multiple roots in the sentence that ends at {line}"
+        return f"There are {roots} roots in a sentence{at}"
+    if kind == "final":
+        return "The CoNLL-U file does not end with empty line"
+    raise KeyError(kind)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bytes -> lines
+
+def read_bytes(path: str) -> bytes:
+    """Whole file as bytes; missing, unreadable or non-regular files raise InputError."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    loc = Location(path)
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError as exc:
+        raise FormatError(loc, "file-not-found", "no such file", official=None) from exc
+    except IsADirectoryError as exc:
+        raise FormatError(loc, "not-a-file", "is a directory, not a CoNLL-U file") from exc
+    except PermissionError as exc:
+        raise FormatError(loc, "unreadable", "permission denied") from exc
+    except OSError as exc:
+        raise FormatError(loc, "unreadable", f"cannot read: {exc.strerror or exc}") from exc
+
+
+def _check_utf8(data: bytes, path: str) -> str:
+    """The decoded text; invalid UTF-8 raises InputError naming line, column and byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise FormatError(Location(path, line), "invalid-utf8",
+                          f"invalid UTF-8 byte 0x{data[exc.start]:02x} at column {column} "
+                          f"(byte offset {exc.start}); the file must be UTF-8") from exc
+
+
+def read_lines(data: bytes, path: str) -> List[str]:
+    """Decode UTF-8 and split into lines the way Python's universal-newline readline does."""
+    text = _check_utf8(data, path)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
+         vocab: Optional[Vocab] = None) -> Treebank:
+    """Read a CoNLL-U file (path, ``-`` for stdin, or a binary file object) into a Treebank.
+
+    Raises :class:`~conll_eval.errors.InputError` (with ``path:line`` and a stable code)
+    exactly where the profile's official scorer rejects the file.
+    """
+    _check_profile(profile)
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        data = read_bytes(path)
+    else:
+        path = getattr(source, "name", "<stream>")
+        path = path if isinstance(path, str) else "<stream>"
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+    return parse_bytes(data, path, profile, vocab)
+
+
+def load_text(text: str, profile: str = "conll18", path: str = "<string>",
+              vocab: Optional[Vocab] = None) -> Treebank:
+    """Like :func:`load` for a string holding a whole CoNLL-U file."""
+    _check_profile(profile)
+    return parse_bytes(text.encode("utf-8"), path, profile, vocab)
+
+
+def parse_bytes(data: bytes, path: str, profile: str, vocab: Optional[Vocab] = None) -> Treebank:
+    """Bytes of a CoNLL-U file -> Treebank: the vectorised scan first, the exact parser if irregular."""
+    vocab = Vocab() if vocab is None else vocab
+    _check_utf8(data, path)  # the scan relies on valid UTF-8
+    columns = scan(data, _space_pattern(profile), vocab)
+    if columns is None:
+        columns = _ExactParser(read_lines(data, path), path, profile).run()
+    return _build(columns, path, vocab)
+
+
+def _codes(vocab: Vocab, values) -> np.ndarray:
+    return values if isinstance(values, np.ndarray) else vocab.encode(values)
+
+
+def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
+    tok_len = np.asarray(c.tok_len, dtype=np.int64)
+    tok_end = np.cumsum(tok_len)
+    tok_start = tok_end - tok_len
+    encoded = {name: _codes(vocab, values) for name, values in c.cols.items()}
+    empty_encoded = {name: _codes(vocab, values) for name, values in c.empty_cols.items()}
+    return Treebank(
+        path=path, vocab=vocab, text=c.text,
+        tok_start=tok_start, tok_end=tok_end,
+        tok_line=np.asarray(c.tok_line, dtype=np.int64),
+        tok_is_mwt=np.asarray(c.tok_is_mwt, dtype=bool),
+        word_tok=np.asarray(c.word_tok, dtype=np.int64),
+        word_is_mwt=np.asarray(c.word_is_mwt, dtype=bool),
+        word_line=np.asarray(c.word_line, dtype=np.int64),
+        word_sent=np.asarray(c.word_sent, dtype=np.int64),
+        head=np.asarray(c.head, dtype=np.int64),
+        sent_word_start=np.asarray(c.sent_word_start, dtype=np.int64),
+        sent_char_start=np.asarray(c.sent_char_start, dtype=np.int64),
+        sent_char_end=np.asarray(c.sent_char_end, dtype=np.int64),
+        sent_first_line=np.asarray(c.sent_first_line, dtype=np.int64),
+        sent_end_line=np.asarray(c.sent_end_line, dtype=np.int64),
+        sent_ids=c.sent_ids, sent_texts=c.sent_texts,
+        empty_sent=np.asarray(c.empty_sent, dtype=np.int64),
+        empty_after=np.asarray(c.empty_after, dtype=np.int64),
+        empty_line=np.asarray(c.empty_line, dtype=np.int64),
+        empty_columns=empty_encoded,
+        **encoded,
+    )
+
+
+_COLUMN_NAMES = {"form": FORM, "lemma": LEMMA, "upos": UPOS, "xpos": XPOS, "feats": FEATS,
+                 "deprel": DEPREL, "deps": DEPS, "misc": MISC}
+_EMPTY_NAMES = {"id": ID, **_COLUMN_NAMES}
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact line-by-line parser (mirrors the official reader, including error precedence)
+
+class _ExactParser:
+    def __init__(self, lines: List[str], path: str, profile: str):
+        self.lines = lines
+        self.path = path
+        self.profile = profile
+        self.space = _space_pattern(profile)
+
+    # errors -------------------------------------------------------------------------------
+    def _loc(self, line: Optional[int], sent_id: Optional[str] = None) -> Location:
+        return Location(self.path, line, sent_id)
+
+    def _format_error(self, line, code, message, kind=None, **kw):
+        official = official_message(self.profile, kind, line, **kw) if kind else None
+        return FormatError(self._loc(line, self.pending_sent_id), code, message, official)
+
+    def _tree_error(self, line, code, message, kind, **kw):
+        return TreeError(self._loc(line, self.pending_sent_id), code, message,
+                         official_message(self.profile, kind, line, **kw))
+
+    def _columns_error(self, lineno: int, text: str, in_mwt: bool = False):
+        """Wrong column count; a '#' line only gets here inside a sentence."""
+        n = text.count("\t") + 1
+        if lineno == 1 and text.startswith("\ufeff"):
+            code, msg = "bom", ("the file starts with a UTF-8 byte-order mark (BOM); "
+                                "the official scorers reject it: save the file without BOM")
+        elif text.startswith("#") and not in_mwt:
+            code, msg = "misplaced-comment", ("comment line inside a sentence: comments are only "
+                                              "allowed before the first word line of a sentence")
+        else:
+            code = "wrong-column-count"
+            if text.strip() == "":
+                msg = ("line contains only whitespace" if text else "empty line") + \
+                    f" where a word line with 10 tab-separated columns is expected"
+            else:
+                msg = f"expected 10 tab-separated columns, found {n}"
+                if n == 1 and " " in text:
+                    msg += " (columns separated by spaces instead of tabs?)"
+            if in_mwt:
+                msg += " (inside a multi-word token, whose word lines must follow its range line)"
+        return self._format_error(lineno, code, msg, "columns", text=text, in_mwt=in_mwt)
+
+    # main loop ----------------------------------------------------------------------------
+    def run(self) -> Columns:
+        lines, profile = self.lines, self.profile
+        space = self.space
+        n_lines = len(lines)
+        forms_chars: List[str] = []
+        tok_len: List[int] = []
+        tok_line: List[int] = []
+        tok_is_mwt: List[bool] = []
+        word_tok: List[int] = []
+        word_is_mwt: List[bool] = []
+        word_line: List[int] = []
+        word_sent: List[int] = []
+        word_head_text: List[str] = []
+        heads: List[int] = []
+        cols: Dict[str, List[str]] = {name: [] for name in _COLUMN_NAMES}
+        empty_cols: Dict[str, List[str]] = {name: [] for name in _EMPTY_NAMES}
+        empty_sent: List[int] = []
+        empty_after: List[int] = []
+        empty_line: List[int] = []
+        sent_word_start: List[int] = []
+        sent_char_start: List[int] = []
+        sent_char_end: List[int] = []
+        sent_first_line: List[int] = []
+        sent_end_line: List[int] = []
+        sent_ids: List[Optional[str]] = []
+        sent_texts: List[Optional[str]] = []
+
+        index = 0
+        sentence_start: Optional[int] = None
+        self.pending_sent_id = None
+        pending_text = None
+        i = 0
+        while i < n_lines:
+            line = lines[i]
+            lineno = i + 1
+            i += 1
+            if sentence_start is None:
+                if line.startswith("#"):
+                    meta = metadata(line)
+                    if meta is not None:
+                        if meta[0] == "sent_id":
+                            self.pending_sent_id = meta[1]
+                        else:
+                            pending_text = meta[1]
+                    continue
+                sentence_start = len(heads)
+                sent_word_start.append(sentence_start)
+                sent_char_start.append(index)
+                sent_first_line.append(lineno)
+                sent_ids.append(self.pending_sent_id)
+                sent_texts.append(pending_text)
+            if not line:
+                self._finish_sentence(sentence_start, lineno, heads, word_head_text, word_line,
+                                      word_is_mwt, cols)
+                sent_char_end.append(index)
+                sent_end_line.append(lineno)
+                sentence_start = None
+                self.pending_sent_id = None
+                pending_text = None
+                continue
+
+            columns = line.split("\t")
+            if lineno == 1 and line.startswith("\ufeff") and not (len(columns) == 10 and "." in columns[ID]):
+                raise self._columns_error(lineno, line)
+            if len(columns) != 10:
+                raise self._columns_error(lineno, line)
+            if "." in columns[ID]:
+                empty_sent.append(len(sent_word_start) - 1)
+                empty_after.append(len(heads))
+                empty_line.append(lineno)
+                for name, col in _EMPTY_NAMES.items():
+                    empty_cols[name].append(columns[col])
+                continue
+            form = columns[FORM]
+            if space.search(form):
+                form = space.sub("", form)
+            if not form:
+                raise self._format_error(lineno, "empty-form",
+                                         "FORM is empty" + (" after removing spaces" if columns[FORM] else ""),
+                                         "empty-form")
+            token = len(tok_len)
+            forms_chars.append(form)
+            tok_len.append(len(form))
+            tok_line.append(lineno)
+            index += len(form)
+            sent_index = len(sent_word_start) - 1
+
+            if "-" in columns[ID]:
+                tok_is_mwt.append(True)
+                try:
+                    first, last = map(int, columns[ID].split("-"))
+                except ValueError as exc:
+                    raise self._format_error(lineno, "invalid-mwt-id",
+                                             f"cannot parse multi-word token ID {columns[ID]!r}",
+                                             "mwt-id", id=columns[ID]) from exc
+                for _ in range(first, last + 1):
+                    if i >= n_lines:
+                        raise self._format_error(
+                            lineno, "unfinished-mwt",
+                            f"the file ends inside multi-word token {columns[ID]} "
+                            f"(its {last - first + 1} word lines are expected next)",
+                            "columns", text="", in_mwt=True)
+                    word_text = lines[i]
+                    i += 1
+                    word_columns = word_text.split("\t")
+                    if len(word_columns) != 10:
+                        raise self._columns_error(i, word_text, in_mwt=True)
+                    if "." in word_columns[ID]:
+                        # The official reader takes this line as one of the MWT's words and fails
+                        # later on the word IDs; say what is really wrong.
+                        raise self._format_error(
+                            i, "empty-node-in-mwt",
+                            f"empty node {word_columns[ID]} between multi-word token {columns[ID]} "
+                            f"and its words: empty nodes must not interrupt a multi-word token",
+                            "unexpected-id", id=word_columns[ID], form=word_columns[FORM],
+                            expected=len(heads) - sentence_start + 1)
+                    word_tok.append(token)
+                    word_is_mwt.append(True)
+                    word_line.append(i)
+                    word_sent.append(sent_index)
+                    word_head_text.append(word_columns[HEAD])
+                    heads.append(0)
+                    for name, col in _COLUMN_NAMES.items():
+                        cols[name].append(word_columns[col])
+            else:
+                tok_is_mwt.append(False)
+                try:
+                    word_id = int(columns[ID])
+                except ValueError as exc:
+                    raise self._format_error(lineno, "invalid-word-id",
+                                             f"cannot parse word ID {columns[ID]!r}",
+                                             "word-id", id=columns[ID]) from exc
+                expected = len(heads) - sentence_start + 1
+                if word_id != expected:
+                    raise self._format_error(
+                        lineno, "unexpected-word-id",
+                        f"word ID {columns[ID]!r} (FORM {form!r}) is out of sequence, expected {expected}",
+                        "unexpected-id", id=columns[ID], form=form, expected=expected)
+                try:
+                    head = int(columns[HEAD])
+                except ValueError as exc:
+                    raise self._format_error(lineno, "invalid-head",
+                                             f"cannot parse HEAD {columns[HEAD]!r}: it must be an integer",
+                                             "head-parse", head=columns[HEAD]) from exc
+                if head < 0:
+                    raise self._format_error(lineno, "negative-head", f"HEAD {head} is negative",
+                                             "head-negative")
+                word_tok.append(token)
+                word_is_mwt.append(False)
+                word_line.append(lineno)
+                word_sent.append(sent_index)
+                word_head_text.append(columns[HEAD])
+                heads.append(head)
+                columns[FORM] = form
+                for name, col in _COLUMN_NAMES.items():
+                    cols[name].append(columns[col])
+
+        if sentence_start is not None:
+            raise self._format_error(n_lines, "missing-final-blank-line",
+                                     "the file does not end with an empty line after the last sentence",
+                                     "final")
+        c = Columns()
+        c.text = "".join(forms_chars)
+        c.tok_len, c.tok_line, c.tok_is_mwt = tok_len, tok_line, tok_is_mwt
+        c.word_tok, c.word_is_mwt, c.word_line, c.word_sent = word_tok, word_is_mwt, word_line, word_sent
+        c.head = heads
+        c.cols = cols
+        c.sent_word_start = sent_word_start + [len(heads)]
+        c.sent_char_start, c.sent_char_end = sent_char_start, sent_char_end
+        c.sent_first_line, c.sent_end_line = sent_first_line, sent_end_line
+        c.sent_ids, c.sent_texts = sent_ids, sent_texts
+        c.empty_sent, c.empty_after, c.empty_line, c.empty_cols = empty_sent, empty_after, empty_line, empty_cols
+        return c
+
+    def _finish_sentence(self, start: int, lineno: int, heads: List[int], head_text: List[str],
+                         word_line: List[int], word_is_mwt: List[bool], cols) -> None:
+        """Resolve HEADs to global word indices (in place) with the official checks and order.
+
+        Iterative, so a 100,000-deep chain works; the first error is the one the official
+        recursive ``process_word`` would raise.
+        """
+        profile = self.profile
+        end = len(heads)
+        n = end - start
+        state = bytearray(n)  # 0 = unprocessed, 1 = in progress, 2 = done
+        resolved = [0] * n
+        for k in range(n):
+            if word_is_mwt[start + k]:
+                try:
+                    resolved[k] = int(head_text[start + k])
+                except ValueError as exc:
+                    raise self._format_error(
+                        word_line[start + k], "invalid-head",
+                        f"cannot parse HEAD {head_text[start + k]!r} of a word inside a multi-word "
+                        f"token: it must be an integer (the official script crashes here)", None) from exc
+            else:
+                resolved[k] = heads[start + k]
+        parent = [-1] * n
+        for k in range(n):
+            path = []
+            cur = k
+            while True:
+                if state[cur] == 1:
+                    wids = sorted(x + 1 for x in path)
+                    raise self._tree_error(lineno, "cycle",
+                                           f"the basic tree has a cycle through words {_ids(wids)}",
+                                           "cycle")
+                if state[cur] == 2:
+                    break
+                h = resolved[cur]
+                negative_ok = profile == "conll17" and h < 0
+                if (h < 0 and not negative_ok) or h > n:
+                    raise self._tree_error(
+                        lineno, "head-out-of-range",
+                        f"HEAD {head_text[start + cur]} of word {cur + 1} (line {word_line[start + cur]}) "
+                        f"points outside the sentence of {n} words", "head-range",
+                        head=head_text[start + cur])
+                if h == 0:
+                    state[cur] = 2
+                    parent[cur] = -1
+                    break
+                target = start + h - 1
+                if target < 0:  # conll17 quirk: Python negative indexing into all words read so far
+                    target += end
+                    if target < 0:
+                        raise self._tree_error(
+                            lineno, "head-out-of-range",
+                            f"HEAD {head_text[start + cur]} of word {cur + 1} (line {word_line[start + cur]}) "
+                            f"points before the start of the file", "head-range", head=head_text[start + cur])
+                state[cur] = 1
+                path.append(cur)
+                parent[cur] = target
+                if target < start or target >= end:
+                    break  # a word of another sentence, already resolved
+                cur = target - start
+            for x in path:
+                state[x] = 2
+        roots = [k + 1 for k in range(n) if resolved[k] == 0]
+        if len(roots) != 1:
+            if n == 0:
+                code, msg = "empty-sentence", ("empty sentence: a blank line with no word lines before it "
+                                               "(a double blank line, or a blank line after comments)")
+            elif not roots:
+                code, msg = "no-root", "the sentence has no root word (HEAD 0)"
+            else:
+                code, msg = "multiple-roots", f"the sentence has {len(roots)} root words (HEAD 0): {_ids(roots)}"
+            raise self._tree_error(lineno, code, msg, "roots", roots=len(roots), words=n)
+        heads[start:end] = parent
+
+
+def _ids(ids: List[int], limit: int = 10) -> str:
+    shown = ", ".join(map(str, ids[:limit]))
+    return shown + (f", ... ({len(ids)} in all)" if len(ids) > limit else "")

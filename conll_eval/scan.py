@@ -1,0 +1,315 @@
+"""Vectorised CoNLL-U reading for regular files: numpy over the raw bytes.
+
+:func:`scan` finds newlines and tabs with numpy, parses IDs and HEADs digit by digit
+as arrays, and interns each string column from one joined ``bytes`` per column, so no
+Python object per field is created except the column strings themselves.  It accepts only
+*regular* files (see :func:`scan`) and returns None for anything else; the exact parser in
+:mod:`conll_eval.reader` then decides, including every error message.
+(Split out of ``reader.py`` to keep each module readable; ``reader`` is its only user.)
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .treebank import Vocab
+
+__all__ = ["Columns", "scan", "metadata"]
+
+NEWLINE, TAB, HASH, DASH, DOT = 10, 9, 35, 45, 46
+#: string columns kept per word: name -> CoNLL-U column index
+COLUMN_INDEX = {"form": 1, "lemma": 2, "upos": 3, "xpos": 4, "feats": 5, "deprel": 7,
+                "deps": 8, "misc": 9}
+EMPTY_COLUMN_INDEX = {"id": 0, **COLUMN_INDEX}
+
+
+class Columns:
+    """Plain arrays/lists produced by a parser; ``reader._build`` freezes them.
+
+    String columns are either lists of ``str`` (to intern) or int32 code arrays.
+    """
+
+    __slots__ = ("text", "tok_len", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt",
+                 "word_line", "word_sent", "head", "cols", "sent_word_start", "sent_char_start",
+                 "sent_char_end", "sent_first_line", "sent_end_line", "sent_ids", "sent_texts",
+                 "empty_sent", "empty_after", "empty_line", "empty_cols")
+
+
+def metadata(comment: str) -> Optional[Tuple[str, str]]:
+    """``# sent_id = X`` / ``# text = Y`` -> (key, value); None for other comments."""
+    body = comment[1:].strip()
+    for key in ("sent_id", "text"):
+        if body.startswith(key):
+            rest = body[len(key):].lstrip()
+            if rest.startswith("="):
+                return key, rest[1:].strip() if key == "sent_id" else rest[1:].lstrip(" ")
+    return None
+
+
+def _gather(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Bytes of fields ``[start, end)``, each followed by its terminator byte, and the lengths.
+
+    In a CoNLL-U line every field is followed by a tab or by the newline, so taking
+    ``[start, end]`` keeps the fields apart; the terminators are set to newlines here.
+    """
+    length = (end - start).astype(np.int64)
+    with_end = length + 1
+    total = int(with_end.sum())
+    index_type = np.int32 if len(arr) < 2 ** 31 - 1 else np.int64
+    first = np.cumsum(with_end) - with_end
+    source = np.repeat((start - first).astype(index_type), with_end)
+    source += np.arange(total, dtype=index_type)
+    out = arr[source]
+    out[first + length] = NEWLINE
+    return out, length
+
+
+def _split(joined: np.ndarray) -> List[bytes]:
+    """The fields of a :func:`_gather` result as bytes objects."""
+    if len(joined) == 0:
+        return []
+    return joined[:-1].tobytes().split(b"\n")
+
+
+def _encode_fields(vocab: Vocab, arr, start, end) -> np.ndarray:
+    joined, _ = _gather(arr, start, end)
+    return vocab.encode_bytes(_split(joined))
+
+
+def _parse_uint(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Optional[np.ndarray]:
+    """Non-empty ASCII-digit fields (at most 9 digits) as int64, else None."""
+    length = (end - start).astype(np.int64)
+    if len(length) == 0:
+        return np.zeros(0, dtype=np.int64)
+    if length.min() < 1 or length.max() > 9:
+        return None
+    width = int(length.max())
+    offsets = np.arange(width, dtype=np.int64)
+    valid = offsets < length[:, None]
+    index = np.minimum(start.astype(np.int64)[:, None] + offsets, len(arr) - 1)
+    digits = arr[index].astype(np.int64) - 48
+    if np.any(valid & ((digits < 0) | (digits > 9))):
+        return None
+    power = np.where(valid, length[:, None] - 1 - offsets, 0)
+    return np.where(valid, digits * (10 ** power), 0).sum(axis=1)
+
+
+def _count_in(positions: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """How many of the sorted ``positions`` fall in each ``[start, end)``."""
+    return np.searchsorted(positions, end) - np.searchsorted(positions, start)
+
+
+def is_forest_acyclic(parent: np.ndarray) -> bool:
+    """True when following ``parent`` (-1 = root) from every word reaches a root."""
+    n = len(parent)
+    if n == 0:
+        return True
+    pointer = np.where(parent < 0, np.arange(n), parent)
+    is_root = parent < 0
+    for _ in range(int(np.ceil(np.log2(n + 1))) + 1):  # pointer doubling
+        nxt = pointer[pointer]
+        if np.array_equal(nxt, pointer):
+            break
+        pointer = nxt
+    return bool(np.all(is_root[pointer]))
+
+
+def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
+    """Columns of a regular file, or None to hand over to the exact parser.
+
+    Regular: LF line ends, every blank line ends a non-empty sentence, comments only
+    before a sentence's first word line, 10 columns everywhere, ASCII-digit IDs and HEADs
+    in sequence, each multi-word token range ``a-b`` (a <= b) followed by exactly b-a+1
+    integer word lines, one root and no cycle per sentence, no empty FORM.
+    ``space`` is the profile's regex of characters removed from FORM.
+    """
+    if not data or not data.endswith(b"\n\n") or b"\r" in data:
+        return None
+    arr = np.frombuffer(data, dtype=np.uint8)
+    newline = np.flatnonzero(arr == NEWLINE)
+    n_lines = len(newline)
+    line_start = np.empty(n_lines, dtype=np.int64)
+    line_start[0] = 0
+    line_start[1:] = newline[:-1] + 1
+    line_end = newline
+    empty = line_start == line_end
+    hashed = arr[line_start] == HASH
+    content = ~empty & ~hashed
+    # a '#' line is a comment iff no content line precedes it in its blank-line block
+    block = np.cumsum(empty)
+    content_count = np.cumsum(content)
+    blank_at = np.flatnonzero(empty)
+    block_base = np.zeros(len(blank_at) + 2, dtype=np.int64)
+    block_base[1:len(blank_at) + 1] = content_count[blank_at]
+    before = content_count - content - block_base[block - empty]
+    if np.any(hashed & (before > 0)):
+        return None
+    previous_is_content = np.concatenate([[False], content[:-1]])
+    if not np.all(previous_is_content[blank_at]):
+        return None  # blank line without a sentence before it
+
+    content_idx = np.flatnonzero(content)
+    n_body = len(content_idx)
+    if n_body == 0:
+        return None
+    cs, ce = line_start[content_idx], line_end[content_idx]
+    tabs = np.flatnonzero(arr == TAB)
+    first_tab = np.searchsorted(tabs, cs)
+    if np.any(np.searchsorted(tabs, ce) - first_tab != 9):
+        return None
+    tab_at = tabs[first_tab[:, None] + np.arange(9)]
+    del first_tab
+
+    def field(k: int) -> Tuple[np.ndarray, np.ndarray]:
+        start = cs if k == 0 else tab_at[:, k - 1] + 1
+        end = ce if k == 9 else tab_at[:, k]
+        return start, end
+
+    id_start, id_end = field(0)
+    dots = np.flatnonzero(arr == DOT)
+    dashes = np.flatnonzero(arr == DASH)
+    is_empty_node = _count_in(dots, id_start, id_end) > 0
+    n_dash = _count_in(dashes, id_start, id_end)
+    is_range = (n_dash > 0) & ~is_empty_node
+
+    range_pos = np.flatnonzero(is_range)
+    mwt_word = np.zeros(n_body, dtype=bool)
+    if len(range_pos):
+        if np.any(n_dash[range_pos] != 1):
+            return None
+        dash_at = dashes[np.searchsorted(dashes, id_start[range_pos])]
+        first = _parse_uint(arr, id_start[range_pos], dash_at)
+        last = _parse_uint(arr, dash_at + 1, id_end[range_pos])
+        if first is None or last is None:
+            return None
+        span = last - first + 1
+        if np.any(span <= 0):
+            return None
+        ends = range_pos + 1 + span
+        if np.any(ends > n_body):
+            return None
+        cover = np.zeros(n_body + 1, dtype=np.int64)
+        np.add.at(cover, range_pos + 1, 1)
+        np.add.at(cover, ends, -1)
+        covered = np.cumsum(cover[:-1])
+        if np.any(covered > 1) or np.any(covered[range_pos] != 0):
+            return None
+        # consumed lines: the next physical lines, plain word lines
+        if np.any(content_idx[ends - 1] - content_idx[range_pos] != span):
+            return None
+        mwt_word = covered == 1
+        if np.any(mwt_word & (is_empty_node | is_range)):
+            return None
+    is_word = ~is_empty_node & ~is_range
+    is_token = ~is_empty_node & ~mwt_word
+
+    # sentences (each blank line closes one)
+    sent_blocks, sent_of_body = np.unique(block[content_idx], return_inverse=True)
+    n_sent = len(sent_blocks)
+    if n_sent != len(blank_at):
+        return None
+
+    word_body = np.flatnonzero(is_word)
+    n_words = len(word_body)
+    if n_words == 0:
+        return None
+    word_sent = sent_of_body[word_body]
+    sent_word_start = np.searchsorted(word_sent, np.arange(n_sent + 1))
+    position = np.arange(n_words, dtype=np.int64) - sent_word_start[word_sent] + 1
+    plain = ~mwt_word[word_body]
+    plain_body = word_body[plain]
+    word_ids = _parse_uint(arr, id_start[plain_body], id_end[plain_body])
+    if word_ids is None or np.any(word_ids != position[plain]):
+        return None
+    head_start, head_end = field(6)
+    head = _parse_uint(arr, head_start[word_body], head_end[word_body])
+    if head is None:
+        return None
+    sent_len = np.diff(sent_word_start)
+    if np.any(head > sent_len[word_sent]):
+        return None
+    if np.any(np.bincount(word_sent[head == 0], minlength=n_sent) != 1):
+        return None
+    parent = np.where(head == 0, -1, sent_word_start[word_sent] + head - 1)
+    if not is_forest_acyclic(parent):
+        return None
+
+    # tokens: FORMs with the profile's spaces removed
+    token_body = np.flatnonzero(is_token)
+    form_start, form_end = field(1)
+    joined, byte_len = _gather(arr, form_start[token_body], form_end[token_body])
+    if np.any(byte_len == 0):
+        return None
+    joined_text = joined.tobytes().decode("utf-8")
+    if space.search(joined_text):
+        stripped = space.sub("", joined_text)
+        token_forms = stripped[:-1].split("\n")
+        tok_len = np.fromiter(map(len, token_forms), dtype=np.int64, count=len(token_forms))
+        if np.any(tok_len == 0):
+            return None
+        token_codes = vocab.encode(token_forms)
+        text = stripped.replace("\n", "")
+    else:
+        continuation = (joined & 0xC0) == 0x80
+        cont_before = np.concatenate([[0], np.cumsum(continuation)])
+        field_end = np.cumsum(byte_len + 1) - 1  # index of each field's separator
+        field_begin = field_end - byte_len
+        tok_len = byte_len - (cont_before[field_end] - cont_before[field_begin])
+        token_codes = vocab.encode_bytes(_split(joined))
+        text = joined_text.replace("\n", "")
+    token_of_body = np.cumsum(is_token) - 1
+    word_tok = token_of_body[word_body]
+
+    c = Columns()
+    c.text = text
+    c.tok_len = tok_len
+    c.tok_line = content_idx[token_body] + 1
+    c.tok_is_mwt = is_range[token_body]
+    c.word_tok = word_tok
+    c.word_is_mwt = ~plain
+    c.word_line = content_idx[word_body] + 1
+    c.word_sent = word_sent
+    c.head = parent
+    c.cols = {}
+    for name, k in COLUMN_INDEX.items():
+        start, end = field(k)
+        if name == "form":
+            codes = token_codes[word_tok]
+            mwt_body = word_body[~plain]
+            if len(mwt_body):
+                codes[~plain] = _encode_fields(vocab, arr, start[mwt_body], end[mwt_body])
+            c.cols[name] = codes
+        else:
+            c.cols[name] = _encode_fields(vocab, arr, start[word_body], end[word_body])
+    tok_end = np.cumsum(tok_len)
+    tok_start = tok_end - tok_len
+    token_sent = sent_of_body[token_body]
+    first_tok = np.searchsorted(token_sent, np.arange(n_sent))
+    last_tok = np.searchsorted(token_sent, np.arange(n_sent), side="right") - 1
+    c.sent_word_start = sent_word_start
+    c.sent_char_start = tok_start[first_tok]
+    c.sent_char_end = tok_end[last_tok]
+    c.sent_first_line = content_idx[np.searchsorted(sent_of_body, np.arange(n_sent))] + 1
+    c.sent_end_line = blank_at + 1
+    c.sent_ids = [None] * n_sent
+    c.sent_texts = [None] * n_sent
+    comment_lines = np.flatnonzero(hashed)
+    if len(comment_lines):
+        comment_sent = np.searchsorted(blank_at, comment_lines).tolist()
+        starts = line_start[comment_lines].tolist()
+        stops = line_end[comment_lines].tolist()
+        for s, a, b in zip(comment_sent, starts, stops):
+            if s < n_sent:
+                meta = metadata(data[a:b].decode("utf-8"))
+                if meta is not None:
+                    (c.sent_ids if meta[0] == "sent_id" else c.sent_texts)[s] = meta[1]
+    empty_body = np.flatnonzero(is_empty_node)
+    c.empty_sent = sent_of_body[empty_body]
+    c.empty_after = np.cumsum(is_word)[empty_body]
+    c.empty_line = content_idx[empty_body] + 1
+    c.empty_cols = {}
+    for name, k in EMPTY_COLUMN_INDEX.items():
+        start, end = field(k)
+        c.empty_cols[name] = _encode_fields(vocab, arr, start[empty_body], end[empty_body])
+    return c

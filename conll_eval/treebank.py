@@ -1,0 +1,175 @@
+"""String interning (:class:`Vocab`) and the columnar :class:`Treebank`.
+
+A Treebank holds one CoNLL-U file as numpy arrays: no per-word Python object survives
+reading.  String columns are int32 codes into a :class:`Vocab` shared by gold and system,
+so equal codes mean equal strings and comparing columns is an integer ``==``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterable, List, Optional, Sequence
+
+import numpy as np
+
+__all__ = ["Vocab", "Treebank", "WORD_COLUMNS"]
+
+#: String columns stored per word, in CoNLL-U order (ID and HEAD are numeric).
+WORD_COLUMNS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "deps", "misc")
+
+
+class Vocab:
+    """Interns strings to dense int32 codes; codes are stable once given."""
+
+    def __init__(self) -> None:
+        self._index: Dict[str, int] = {}
+        self._bytes_index: Dict[bytes, int] = {}
+        self.strings: List[str] = []
+        self._derived: Dict[object, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return len(self.strings)
+
+    def code(self, string: str) -> int:
+        """The code of one string (interned if new)."""
+        index = self._index
+        if string not in index:
+            index[string] = len(self.strings)
+            self.strings.append(string)
+        return index[string]
+
+    def encode(self, strings: Sequence[str]) -> np.ndarray:
+        """Codes of many strings as an int32 array (new strings are interned in order)."""
+        index = self._index
+        for string in dict.fromkeys(strings):
+            if string not in index:
+                index[string] = len(self.strings)
+                self.strings.append(string)
+        return np.fromiter(map(index.__getitem__, strings), dtype=np.int32, count=len(strings))
+
+    def encode_bytes(self, items: Sequence[bytes]) -> np.ndarray:
+        """Codes of UTF-8 byte strings (decoded once per distinct value)."""
+        bindex = self._bytes_index
+        for item in dict.fromkeys(items):
+            if item not in bindex:
+                bindex[item] = self.code(item.decode("utf-8"))
+        return np.fromiter(map(bindex.__getitem__, items), dtype=np.int32, count=len(items))
+
+    def map_codes(self, key: object, function: Callable[[str], str], codes: np.ndarray) -> np.ndarray:
+        """``code(function(string))`` for each of ``codes``; ``function`` runs once per distinct code.
+
+        Results are cached per ``key`` across calls (gold and system share them).
+        """
+        table = self._grow(key, -1, np.int32)
+        distinct = np.unique(codes)
+        missing = distinct[table[distinct] < 0].tolist()
+        if missing:
+            strings = self.strings
+            values = [self.code(function(strings[c])) for c in missing]
+            table = self._grow(key, -1, np.int32)
+            table[missing] = values
+        return table[codes]
+
+    def flags(self, key: object, predicate: Callable[[str], bool], codes: np.ndarray) -> np.ndarray:
+        """``predicate(string)`` for each of ``codes``, as a boolean array (cached per ``key``)."""
+        table = self._grow(key, -1, np.int8)
+        distinct = np.unique(codes)
+        missing = distinct[table[distinct] < 0].tolist()
+        if missing:
+            strings = self.strings
+            table[missing] = [1 if predicate(strings[c]) else 0 for c in missing]
+        return table[codes] == 1
+
+    def _grow(self, key: object, fill: int, dtype) -> np.ndarray:
+        """The cache table for ``key``, extended with ``fill`` to the vocabulary's size."""
+        table = self._derived.get(key)
+        n = len(self.strings)
+        if table is None or len(table) < n:
+            grown = np.full(max(n, 1) + 1024, fill, dtype=dtype)
+            if table is not None:
+                grown[:len(table)] = table
+            self._derived[key] = table = grown
+        return table
+
+
+@dataclass(frozen=True, eq=False)
+class Treebank:
+    """One CoNLL-U file in columns.
+
+    Characters: ``text`` is the concatenation of all token FORMs with spaces removed as the
+    profile says; token ``i`` covers ``text[tok_start[i]:tok_end[i]]``.  Words (empty nodes
+    excluded) carry ``word_tok`` (their token), ``word_is_mwt``, the string columns of
+    :data:`WORD_COLUMNS` as codes, ``head`` (global word index, -1 for the root),
+    ``word_sent`` and ``word_line``.  ``form`` follows the official scorers: the space-stripped
+    token FORM for plain words, the FORM as written for words inside a multi-word token.
+    Sentence ``s`` has words ``sent_word_start[s]:sent_word_start[s+1]`` and characters
+    ``sent_char_start[s]:sent_char_end[s]``.  Empty nodes are kept in ``empty_*`` arrays for
+    enhanced-dependency scoring; they never take part in basic scoring.
+    """
+
+    path: str
+    vocab: Vocab
+    text: str
+    tok_start: np.ndarray
+    tok_end: np.ndarray
+    tok_line: np.ndarray
+    tok_is_mwt: np.ndarray
+    word_tok: np.ndarray
+    word_is_mwt: np.ndarray
+    word_line: np.ndarray
+    word_sent: np.ndarray
+    head: np.ndarray
+    form: np.ndarray
+    lemma: np.ndarray
+    upos: np.ndarray
+    xpos: np.ndarray
+    feats: np.ndarray
+    deprel: np.ndarray
+    deps: np.ndarray
+    misc: np.ndarray
+    sent_word_start: np.ndarray
+    sent_char_start: np.ndarray
+    sent_char_end: np.ndarray
+    sent_first_line: np.ndarray
+    sent_end_line: np.ndarray
+    sent_ids: List[Optional[str]]
+    sent_texts: List[Optional[str]]
+    empty_sent: np.ndarray
+    empty_after: np.ndarray
+    empty_line: np.ndarray
+    empty_columns: Dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def n_words(self) -> int:
+        return len(self.head)
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.tok_start)
+
+    @property
+    def n_sentences(self) -> int:
+        return len(self.sent_char_start)
+
+    @property
+    def word_start(self) -> np.ndarray:
+        """Character start of each word's token."""
+        return self.tok_start[self.word_tok]
+
+    @property
+    def word_end(self) -> np.ndarray:
+        """Character end of each word's token."""
+        return self.tok_end[self.word_tok]
+
+    def strings(self, column: str, words: Optional[Iterable[int]] = None) -> List[str]:
+        """Decoded strings of a column (for reports and messages, not the hot path)."""
+        codes = getattr(self, column)
+        if words is not None:
+            codes = codes[np.asarray(list(words), dtype=np.int64)]
+        table = self.vocab.strings
+        return [table[c] for c in codes.tolist()]
+
+    def token_forms(self, start: int, stop: int) -> List[str]:
+        """FORMs (space-stripped) of tokens ``start:stop``."""
+        starts = self.tok_start[start:stop].tolist()
+        ends = self.tok_end[start:stop].tolist()
+        return [self.text[a:b] for a, b in zip(starts, ends)]
