@@ -1,0 +1,25 @@
+# conll_eval developer targets
+PYTHON ?= python
+
+.PHONY: install test test-slow bench golden example clean
+
+install:
+	$(PYTHON) -m pip install -e '.[test]'
+
+test:
+	$(PYTHON) -m pytest
+
+test-slow:
+	$(PYTHON) -m pytest -m slow
+
+bench:
+	$(PYTHON) bench/bench.py
+
+golden:
+	$(PYTHON) scripts/make_golden.py
+
+example:
+	conll_eval -v testdata/golden/mwt-resplit/gold.conllu testdata/golden/mwt-resplit/system.conllu
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .hypothesis

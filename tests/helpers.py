@@ -1,0 +1,51 @@
+"""Small builders for hand-written CoNLL-U in tests."""
+from typing import Iterable, List, Sequence
+
+
+def row(id_: str, form: str, head: str = "_", deprel: str = "_", lemma: str = "_", upos: str = "_",
+        xpos: str = "_", feats: str = "_", deps: str = "_", misc: str = "_") -> str:
+    """One CoNLL-U line from its fields (defaults ``_``)."""
+    return "\t".join([id_, form, lemma, upos, xpos, feats, head, deprel, deps, misc])
+
+
+def sentence(*words: str, comments: Sequence[str] = ()) -> str:
+    """A sentence from compact word specs ``"ID FORM HEAD DEPREL [UPOS]"`` (ranges: ``"1-2 du"``)."""
+    lines: List[str] = list(comments)
+    for spec in words:
+        parts = spec.split(" ")
+        if "-" in parts[0] or "." in parts[0]:
+            lines.append(row(parts[0], parts[1]))
+        else:
+            id_, form, head, deprel = parts[:4]
+            upos = parts[4] if len(parts) > 4 else "_"
+            lines.append(row(id_, form, head, deprel, upos=upos))
+    return "\n".join(lines) + "\n\n"
+
+
+def document(*sentences: str) -> str:
+    return "".join(sentences)
+
+
+def chain(n: int) -> str:
+    """One sentence of n words where word k depends on word k+1 (a head chain n deep)."""
+    words = [f"{k} w{k} {k + 1} dep" for k in range(1, n)] + [f"{n} w{n} 0 root"]
+    return sentence(*words)
+
+
+def tokens_to_conllu(entries: Iterable[str]) -> str:
+    """The official regression-test notation: ``"abc a b c"`` = MWT ``abc`` with words a, b, c;
+    ``"abc"`` = one plain word.  All words in one sentence, attached to the first word."""
+    lines = []
+    word = 0
+    for entry in entries:
+        parts = entry.split(" ")
+        if len(parts) == 1:
+            word += 1
+            lines.append(row(str(word), parts[0], "0" if word == 1 else "1", "root" if word == 1 else "dep"))
+        else:
+            first = word + 1
+            lines.append(row(f"{first}-{first + len(parts) - 2}", parts[0]))
+            for form in parts[1:]:
+                word += 1
+                lines.append(row(str(word), form, "0" if word == 1 else "1", "root" if word == 1 else "dep"))
+    return "\n".join(lines) + "\n\n"

@@ -1,0 +1,95 @@
+"""The public surface: __all__, the documented API, compat, and the module import direction."""
+import ast
+import io
+from pathlib import Path
+
+import pytest
+
+import conll_eval
+from conll_eval import compat
+
+from helpers import document, sentence
+
+PACKAGE = Path(conll_eval.__file__).resolve().parent
+#: modules in the architecture's order; imports may only point to earlier entries
+LAYERS = ["errors", "treebank", "scan", "reader", "validate", "align", "stats", "metrics", "groupings",
+          "significance", "evaluate", "report", "compat", "cli"]
+
+GOLD = document(sentence("1 The 2 det", "2 cat 0 root"), sentence("1 Hi 0 root"))
+SYSTEM = document(sentence("1 The 2 det", "2 cat 0 root", "3 Hi 2 dep"))
+
+
+def test_all_holds_strings_that_exist():
+    assert all(isinstance(name, str) for name in conll_eval.__all__)
+    for name in conll_eval.__all__:
+        assert hasattr(conll_eval, name), name
+    for name in ("load", "evaluate_files", "evaluate", "Score", "ConllEvalError", "__version__"):
+        assert name in conll_eval.__all__
+
+
+def test_evaluate_files_and_load(write):
+    gold, system = write("g.conllu", GOLD), write("s.conllu", SYSTEM)
+    evaluation = conll_eval.evaluate_files(gold, system, profile="conll18")
+    assert evaluation.scores["Sentences"].correct == 0
+    assert evaluation.scores["Sentences"].recall == 0.0
+    assert evaluation.scores["Words"].f1 == 1.0
+    assert evaluation.scores["UAS"].correct == 2
+    treebank = conll_eval.load(gold)
+    assert treebank.n_words == 3 and treebank.n_sentences == 2
+    assert "profile:conll18" in evaluation.signature
+
+
+def test_per_sentence_counts_add_up(write):
+    evaluation = conll_eval.evaluate_files(write("g.conllu", GOLD), write("s.conllu", SYSTEM))
+    for name, counts in evaluation.counts.items():
+        total = counts.by_sentence.sum(axis=0)
+        correct, gold, system, aligned = counts.total
+        assert total[0] == correct and total[1] == gold and total[2] == system, name
+
+
+def test_compat_is_a_drop_in(write):
+    gold = compat.load_conllu_file(write("g.conllu", GOLD))
+    system = compat.load_conllu(io.StringIO(SYSTEM))
+    evaluation = compat.evaluate(gold, system)
+    las = evaluation["LAS"]
+    assert (las.correct, las.gold_total, las.system_total, las.aligned_total) == (2, 3, 3, 3)
+    assert evaluation["Words"].aligned_total is None and evaluation["Tokens"].aligned_accuracy is None
+    table = compat.build_evaluation_table(evaluation, verbose=True, counts=False)
+    assert table.startswith("Metric     | Precision |")
+    with pytest.raises(compat.UDError) as info:
+        compat.load_conllu(io.StringIO(sentence("1 a 0 root", "2 b 0 root")))
+    assert str(info.value) == "There are 2 roots in a sentence at line 3"
+    assert info.value.error.code == "multiple-roots"
+
+
+def test_compat_text_mismatch_is_a_uderror():
+    gold = compat.load_conllu(io.StringIO(sentence("1 a 0 root")))
+    system = compat.load_conllu(io.StringIO(sentence("1 b 0 root")))
+    with pytest.raises(compat.UDError) as info:
+        compat.evaluate(gold, system)
+    assert str(info.value).startswith("The concatenation of tokens in gold file and in system file differ!")
+
+
+def _imports(path: Path):
+    """Package modules imported by a module (relative imports; ``report/`` is one layer)."""
+    in_report = path.parent.name == "report"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module:
+            if in_report and node.level == 1:
+                continue  # within report/
+            yield node.module.split(".")[0]
+
+
+def _layer(name: str) -> str:
+    return name[:-3] if name.endswith(".py") else name
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_point_downward(path):
+    module = "report" if path.parent.name == "report" else _layer(path.name)
+    if module not in LAYERS:
+        return  # __init__ / __main__ may import anything
+    own = LAYERS.index(module)
+    for imported in _imports(path):
+        if imported in LAYERS and imported != module:
+            assert LAYERS.index(imported) < own, f"{module} imports {imported}"
