@@ -70,6 +70,9 @@ class InputError(ConllEvalError, ValueError):
         self.official = official
         super().__init__(str(self))
 
+    def __reduce__(self):  # picklable across processes despite the custom __init__
+        return (self.__class__, (self.location, self.code, self.message, self.official))
+
     @property
     def incident(self) -> Incident:
         return Incident(self.location, self.code, self.message)
@@ -93,6 +96,9 @@ class LabelError(InputError):
 class ValidationFailed(ConllEvalError):
     """Raised after a whole file was checked in lenient mode; holds every incident."""
 
+    def __reduce__(self):
+        return (self.__class__, (self.incidents,))
+
     def __init__(self, incidents: Sequence[Incident]):
         self.incidents = list(incidents)
         first = str(self.incidents[0]) if self.incidents else "no incidents"
@@ -112,8 +118,12 @@ class AlignmentError(ConllEvalError, ValueError):
         self.official = official
         super().__init__(message)
 
+    def __reduce__(self):
+        return (self.__class__, (self.gold_location, self.system_location, self.message,
+                                 self.official, self.code))
+
     def __str__(self) -> str:
-        return (f"{self.system_location}: error [{self.code}] {self.message}")
+        return f"{self.system_location}: error [{self.code}] {self.message}"
 
 
 class UsageError(ConllEvalError):

@@ -229,19 +229,32 @@ class _ExactParser:
 
     def _format_error(self, line, code, message, kind=None, **kw):
         official = official_message(self.profile, kind, line, **kw) if kind else None
-        return FormatError(self._loc(line, self.pending_sent_id), code, message, official)
+        return self._blame(FormatError(self._loc(line, self.pending_sent_id), code, message, official))
 
     def _tree_error(self, line, code, message, kind, **kw):
-        return TreeError(self._loc(line, self.pending_sent_id), code, message,
-                         official_message(self.profile, kind, line, **kw))
+        return self._blame(TreeError(self._loc(line, self.pending_sent_id), code, message,
+                                     official_message(self.profile, kind, line, **kw)))
+
+    def _blame(self, error: InputError) -> InputError:
+        """Name the real cause when an empty node inside a multi-word token led to ``error``.
+
+        The official reader takes such a line as one of the token's words and fails later
+        (usually on the next word ID); we report the empty node, with the official text.
+        """
+        if error.location.line == 1 and self.lines and self.lines[0].startswith("\ufeff"):
+            return FormatError(error.location, "bom", "the file starts with a UTF-8 byte-order mark "
+                               "(BOM), which the official scorers reject: save it without BOM",
+                               error.official)
+        if self.empty_in_mwt is None:
+            return error
+        line, message = self.empty_in_mwt
+        return FormatError(self._loc(line, self.pending_sent_id), "empty-node-in-mwt", message,
+                           error.official)
 
     def _columns_error(self, lineno: int, text: str, in_mwt: bool = False):
         """Wrong column count; a '#' line only gets here inside a sentence."""
         n = text.count("\t") + 1
-        if lineno == 1 and text.startswith("\ufeff"):
-            code, msg = "bom", ("the file starts with a UTF-8 byte-order mark (BOM); "
-                                "the official scorers reject it: save the file without BOM")
-        elif text.startswith("#") and not in_mwt:
+        if text.startswith("#") and not in_mwt:
             code, msg = "misplaced-comment", ("comment line inside a sentence: comments are only "
                                               "allowed before the first word line of a sentence")
         else:
@@ -288,6 +301,7 @@ class _ExactParser:
         index = 0
         sentence_start: Optional[int] = None
         self.pending_sent_id = None
+        self.empty_in_mwt: Optional[Tuple[int, str]] = None
         pending_text = None
         i = 0
         while i < n_lines:
@@ -315,13 +329,12 @@ class _ExactParser:
                 sent_char_end.append(index)
                 sent_end_line.append(lineno)
                 sentence_start = None
+                self.empty_in_mwt = None
                 self.pending_sent_id = None
                 pending_text = None
                 continue
 
             columns = line.split("\t")
-            if lineno == 1 and line.startswith("\ufeff") and not (len(columns) == 10 and "." in columns[ID]):
-                raise self._columns_error(lineno, line)
             if len(columns) != 10:
                 raise self._columns_error(lineno, line)
             if "." in columns[ID]:
@@ -365,15 +378,12 @@ class _ExactParser:
                     word_columns = word_text.split("\t")
                     if len(word_columns) != 10:
                         raise self._columns_error(i, word_text, in_mwt=True)
-                    if "." in word_columns[ID]:
-                        # The official reader takes this line as one of the MWT's words and fails
-                        # later on the word IDs; say what is really wrong.
-                        raise self._format_error(
-                            i, "empty-node-in-mwt",
-                            f"empty node {word_columns[ID]} between multi-word token {columns[ID]} "
-                            f"and its words: empty nodes must not interrupt a multi-word token",
-                            "unexpected-id", id=word_columns[ID], form=word_columns[FORM],
-                            expected=len(heads) - sentence_start + 1)
+                    if "." in word_columns[ID] and self.empty_in_mwt is None:
+                        # Taken as one of the token's words, like the official reader does;
+                        # an error later in this sentence is blamed on this line (_blame).
+                        self.empty_in_mwt = (i, f"empty node {word_columns[ID]} between multi-word token "
+                                                f"{columns[ID]} and its words: empty nodes must not "
+                                                f"interrupt a multi-word token")
                     word_tok.append(token)
                     word_is_mwt.append(True)
                     word_line.append(i)

@@ -6,7 +6,7 @@ so equal codes mean equal strings and comparing columns is an integer ``==``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
@@ -28,6 +28,14 @@ class Vocab:
 
     def __len__(self) -> int:
         return len(self.strings)
+
+    def __getstate__(self):  # only the strings travel between processes; indexes are rebuilt
+        return {"strings": self.strings}
+
+    def __setstate__(self, state):
+        self.__init__()
+        for string in state["strings"]:
+            self.code(string)
 
     def code(self, string: str) -> int:
         """The code of one string (interned if new)."""
@@ -159,6 +167,15 @@ class Treebank:
     def word_end(self) -> np.ndarray:
         """Character end of each word's token."""
         return self.tok_end[self.word_tok]
+
+    def rebased(self, vocab: "Vocab") -> "Treebank":
+        """The same treebank with its string codes moved into ``vocab``."""
+        if vocab is self.vocab:
+            return self
+        remap = vocab.encode(self.vocab.strings)
+        changes = {name: remap[getattr(self, name)] for name in WORD_COLUMNS}
+        changes["empty_columns"] = {name: remap[codes] for name, codes in self.empty_columns.items()}
+        return replace(self, vocab=vocab, **changes)
 
     def strings(self, column: str, words: Optional[Iterable[int]] = None) -> List[str]:
         """Decoded strings of a column (for reports and messages, not the hot path)."""
