@@ -100,6 +100,39 @@ def _count_in(positions: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.n
     return np.searchsorted(positions, end) - np.searchsorted(positions, start)
 
 
+_CANONICAL = ((b"# sent_id = ", "sent_id"), (b"# text = ", "text"))
+
+
+def _read_metadata(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndarray,
+                   sentence: np.ndarray, sent_ids: list, sent_texts: list) -> None:
+    """Fill ``sent_ids``/``sent_texts`` from comment lines, as :func:`metadata` reads them.
+
+    Lines with the canonical prefixes are cut out in bulk; others go through
+    :func:`metadata` one by one.  Later comments win, as in line order.
+    """
+    values = {}
+    other = np.ones(len(start), dtype=bool)
+    for prefix, key in _CANONICAL:
+        width = len(prefix)
+        has = (end - start) >= width
+        for k, byte in enumerate(prefix):
+            has &= arr[np.minimum(start + k, len(arr) - 1)] == byte
+        rows = np.flatnonzero(has)
+        other &= ~has
+        joined, _ = _gather(arr, start[rows] + width, end[rows])
+        texts = joined.tobytes().decode("utf-8").split("\n")[:-1] if len(rows) else []
+        texts = [t.strip() for t in texts] if key == "sent_id" else [t.lstrip(" ").rstrip() for t in texts]
+        values.update(zip(rows.tolist(), ((key, t) for t in texts)))
+    for row in np.flatnonzero(other).tolist():
+        meta = metadata(data[start[row]:end[row]].decode("utf-8"))
+        if meta is not None:
+            values[row] = meta
+    sentences = sentence.tolist()
+    for row in sorted(values):
+        key, value = values[row]
+        (sent_ids if key == "sent_id" else sent_texts)[sentences[row]] = value
+
+
 def is_forest_acyclic(parent: np.ndarray) -> bool:
     """True when following ``parent`` (-1 = root) from every word reaches a root."""
     n = len(parent)
@@ -295,15 +328,10 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     c.sent_ids = [None] * n_sent
     c.sent_texts = [None] * n_sent
     comment_lines = np.flatnonzero(hashed)
+    comment_lines = comment_lines[comment_lines < blank_at[-1]]  # after the last sentence: ignored
     if len(comment_lines):
-        comment_sent = np.searchsorted(blank_at, comment_lines).tolist()
-        starts = line_start[comment_lines].tolist()
-        stops = line_end[comment_lines].tolist()
-        for s, a, b in zip(comment_sent, starts, stops):
-            if s < n_sent:
-                meta = metadata(data[a:b].decode("utf-8"))
-                if meta is not None:
-                    (c.sent_ids if meta[0] == "sent_id" else c.sent_texts)[s] = meta[1]
+        _read_metadata(data, arr, line_start[comment_lines], line_end[comment_lines],
+                       np.searchsorted(blank_at, comment_lines), c.sent_ids, c.sent_texts)
     empty_body = np.flatnonzero(is_empty_node)
     c.empty_sent = sent_of_body[empty_body]
     c.empty_after = np.cumsum(is_word)[empty_body]
