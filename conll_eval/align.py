@@ -103,6 +103,23 @@ def _hints(gold: str, system: str, k: int) -> List[str]:
     return hints
 
 
+def _text_comment_hint(tb: Treebank, char: int, side: str) -> str:
+    """A hint when the sentence holding ``char`` has a ``# text`` that disagrees with its FORMs."""
+    if tb.n_sentences == 0:
+        return ""
+    sent = int(np.searchsorted(tb.sent_char_start, char, side="right")) - 1
+    sent = min(max(sent, 0), tb.n_sentences - 1)
+    comment = tb.sent_texts[sent]
+    if comment is None:
+        return ""
+    forms = tb.text[tb.sent_char_start[sent]:tb.sent_char_end[sent]]
+    if "".join(c for c in comment if unicodedata.category(c) != "Zs" and c != " ") == forms:
+        return ""
+    where = f"{tb.path}:{int(tb.sent_first_line[sent])}"
+    return (f"in the {side} file the sentence at {where} has a `# text` that disagrees with its "
+            f"FORMs; a parser that tokenized `# text` produces a different text")
+
+
 def check_characters(gold: Treebank, system: Treebank) -> None:
     """Raise AlignmentError unless gold and system have the same non-space characters."""
     if gold.text == system.text:
@@ -120,7 +137,9 @@ def check_characters(gold: Treebank, system: Treebank) -> None:
         f"  system {system.path}:{s_line}: {s_ctx}",
         f"  first differing characters: gold {gold.text[k:k + 20]!r} vs system {system.text[k:k + 20]!r}",
     ]
-    lines += [f"  hint: {h}" for h in _hints(gold.text, system.text, k)]
+    hints = [h for h in (_text_comment_hint(gold, k, "gold"), _text_comment_hint(system, k, "system")) if h]
+    hints += _hints(gold.text, system.text, k) if not hints else []
+    lines += [f"  hint: {h}" for h in hints]
     raise AlignmentError(Location(gold.path, g_line), Location(system.path, s_line),
                          "\n".join(lines), official=official)
 
