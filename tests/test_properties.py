@@ -118,7 +118,9 @@ def test_bounds_and_consistency(pair):
 def test_swapping_files_swaps_precision_and_recall_for_spans(pair):
     forward = _evaluate(*pair).scores
     backward = _evaluate(pair[1], pair[0]).scores
-    for name in ("Tokens", "Sentences", "Words"):
+    # Words are left out: the official alignment is not symmetric inside multiword spans
+    # (gold-first tie-breaking, the skipped word before a multi-word token).
+    for name in ("Tokens", "Sentences"):
         assert forward[name].precision == backward[name].recall, name
         assert forward[name].f1 == backward[name].f1, name
 
