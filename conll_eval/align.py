@@ -174,57 +174,116 @@ def align_words(gold: Treebank, system: Treebank) -> Alignment:
     if not gold.word_is_mwt.any() and not system.word_is_mwt.any():
         gi, si = span_matches(g_start, g_end, s_start, s_end)
         return Alignment.from_pairs(gi, si, gold.n_words, system.n_words)
-    pairs_g, pairs_s = _align_general(
-        g_start.tolist(), g_end.tolist(), gold.word_is_mwt.tolist(), _lower_forms(gold).tolist(),
-        s_start.tolist(), s_end.tolist(), system.word_is_mwt.tolist(), _lower_forms(system).tolist())
-    return Alignment.from_pairs(np.array(pairs_g, dtype=np.int64), np.array(pairs_s, dtype=np.int64),
-                                gold.n_words, system.n_words)
+    walk = _Walk(g_start, g_end, gold.word_is_mwt, _lower_forms(gold),
+                 s_start, s_end, system.word_is_mwt, _lower_forms(system))
+    pairs_g, pairs_s = walk.run()
+    return Alignment.from_pairs(pairs_g, pairs_s, gold.n_words, system.n_words)
 
 
-def _align_general(gs_, ge_, gm_, gf_, ss_, se_, sm_, sf_):
-    """The official cursor walk over both word lists (lists of Python ints for speed)."""
-    n_g, n_s = len(gs_), len(ss_)
-    out_g: List[int] = []
-    out_s: List[int] = []
-    gi = si = 0
-    while gi < n_g and si < n_s:
-        if gm_[gi] or sm_[si]:
-            # find the minimal multiword span
-            if gm_[gi]:
-                span_end = ge_[gi]
-                if not sm_[si] and ss_[si] < gs_[gi]:
-                    si += 1
+def _next_true(flags: np.ndarray) -> np.ndarray:
+    """``out[i]`` = smallest ``j >= i`` with ``flags[j]``, else ``len(flags)``."""
+    n = len(flags)
+    index = np.where(flags, np.arange(n), n)
+    return np.minimum.accumulate(index[::-1])[::-1] if n else index
+
+
+class _Walk:
+    """The official cursor walk, with stretches of plain words on both sides done in bulk.
+
+    In the official loop two plain words align iff their spans are identical, so a stretch of
+    plain words is a span intersection; only multiword spans are walked word by word.
+    The stretch ends where the first cursor reaches a multi-word token word (see
+    :meth:`_plain_stretch`), which is exactly where the official loop switches branches.
+    """
+
+    def __init__(self, gs, ge, gm, gf, ss, se, sm, sf):
+        self.arrays = (gs, ge, ss, se)
+        self.gold_next_mwt = _next_true(gm)
+        self.sys_next_mwt = _next_true(sm)
+        # memoryviews index to Python ints cheaply in the word-by-word parts
+        self.gs, self.ge, self.gf = memoryview(gs), memoryview(ge), memoryview(np.ascontiguousarray(gf))
+        self.ss, self.se, self.sf = memoryview(ss), memoryview(se), memoryview(np.ascontiguousarray(sf))
+        self.gm, self.sm = gm.tolist(), sm.tolist()
+        self.out_g: List[np.ndarray] = []
+        self.out_s: List[np.ndarray] = []
+        self.single_g: List[int] = []
+        self.single_s: List[int] = []
+
+    def run(self) -> Tuple[np.ndarray, np.ndarray]:
+        n_g, n_s = len(self.gm), len(self.sm)
+        gm, sm = self.gm, self.sm
+        gi = si = 0
+        while gi < n_g and si < n_s:
+            if gm[gi] or sm[si]:
+                gi, si = self._multiword_span(gi, si)
             else:
-                span_end = se_[si]
-                if not gm_[gi] and gs_[gi] < ss_[si]:
-                    gi += 1
-            g0, s0 = gi, si
-            while True:
-                g_beyond = gi >= n_g or (gs_[gi] >= span_end if gm_[gi] else ge_[gi] > span_end)
-                s_beyond = si >= n_s or (ss_[si] >= span_end if sm_[si] else se_[si] > span_end)
-                if g_beyond and s_beyond:
-                    break
-                if gi < n_g and (si >= n_s or gs_[gi] <= ss_[si]):
-                    if gm_[gi] and ge_[gi] > span_end:
-                        span_end = ge_[gi]
-                    gi += 1
-                else:
-                    if sm_[si] and se_[si] > span_end:
-                        span_end = se_[si]
-                    si += 1
-            if gi > g0 and si > s0:
-                _lcs_align(gf_[g0:gi], sf_[s0:si], g0, s0, out_g, out_s)
+                gi, si = self._plain_stretch(gi, si)
+        self._flush()
+        if not self.out_g:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.concatenate(self.out_g), np.concatenate(self.out_s)
+
+    def _flush(self) -> None:
+        if self.single_g:
+            self.out_g.append(np.array(self.single_g, dtype=np.int64))
+            self.out_s.append(np.array(self.single_s, dtype=np.int64))
+            self.single_g, self.single_s = [], []
+
+    def _plain_stretch(self, gi: int, si: int) -> Tuple[int, int]:
+        """Both current words are plain: advance to where the official loop leaves branch B."""
+        gs, ge, ss, se = self.arrays
+        g_stop = int(self.gold_next_mwt[gi])  # first MWT word (or the end) on each side
+        s_stop = int(self.sys_next_mwt[si])
+        # The loop processes words by start, gold first on ties; it leaves the branch right
+        # after the last plain word of one side.  Which side gets there first?
+        xg, xs = int(gs[g_stop - 1]), int(ss[s_stop - 1])
+        same_last = xg == xs and int(ge[g_stop - 1]) == int(se[s_stop - 1])
+        if same_last:
+            g_new, s_new = g_stop, s_stop
+        elif xg <= xs:  # gold finishes first: system words up to start xg are processed
+            g_new = g_stop
+            s_new = si + int(np.searchsorted(ss[si:s_stop], xg, side="left"))
+            if s_new < s_stop and int(ss[s_new]) == xg and int(se[s_new]) == int(ge[g_stop - 1]):
+                s_new += 1  # matched with gold's last word, advanced together
+        else:  # system finishes first: gold words with start <= xs are processed
+            s_new = s_stop
+            g_new = gi + int(np.searchsorted(gs[gi:g_stop], xs, side="right"))
+        a, b = span_matches(gs[gi:g_new], ge[gi:g_new], ss[si:s_new], se[si:s_new])
+        if len(a):
+            self._flush()
+            self.out_g.append(a + gi)
+            self.out_s.append(b + si)
+        return g_new, s_new
+
+    def _multiword_span(self, gi: int, si: int) -> Tuple[int, int]:
+        """Branch A of the official loop: find the minimal multiword span, align it by LCS."""
+        gs, ge, gm, ss, se, sm = self.gs, self.ge, self.gm, self.ss, self.se, self.sm
+        n_g, n_s = len(gm), len(sm)
+        if gm[gi]:
+            span_end = ge[gi]
+            if not sm[si] and ss[si] < gs[gi]:
+                si += 1
         else:
-            if gs_[gi] == ss_[si] and ge_[gi] == se_[si]:
-                out_g.append(gi)
-                out_s.append(si)
+            span_end = se[si]
+            if not gm[gi] and gs[gi] < ss[si]:
                 gi += 1
-                si += 1
-            elif gs_[gi] <= ss_[si]:
+        g0, s0 = gi, si
+        while True:
+            g_beyond = gi >= n_g or (gs[gi] >= span_end if gm[gi] else ge[gi] > span_end)
+            s_beyond = si >= n_s or (ss[si] >= span_end if sm[si] else se[si] > span_end)
+            if g_beyond and s_beyond:
+                break
+            if gi < n_g and (si >= n_s or gs[gi] <= ss[si]):
+                if gm[gi] and ge[gi] > span_end:
+                    span_end = ge[gi]
                 gi += 1
             else:
+                if sm[si] and se[si] > span_end:
+                    span_end = se[si]
                 si += 1
-    return out_g, out_s
+        if gi > g0 and si > s0:
+            _lcs_align(self.gf[g0:gi].tolist(), self.sf[s0:si].tolist(), g0, s0, self.single_g, self.single_s)
+        return gi, si
 
 
 def _lcs_align(gf: List[int], sf: List[int], g0: int, s0: int, out_g: List[int], out_s: List[int]) -> None:

@@ -129,3 +129,17 @@ def test_swapping_files_swaps_precision_and_recall_for_spans(pair):
 def test_gold_against_itself_is_perfect(pair):
     scores = _evaluate(pair[0], pair[0]).scores
     assert all(score.f1 == 1.0 for score in scores.values())
+
+
+@given(pairs())
+def test_bulk_alignment_equals_word_by_word_walk(pair):
+    from conll_eval.align import align_words
+    from reference_impl import reference_alignment
+
+    vocab = Vocab()
+    gold = load_text(pair[0], "conll18", "gold", vocab)
+    system = load_text(pair[1], "conll18", "sys", vocab)
+    alignment = align_words(gold, system)
+    expected_g, expected_s = reference_alignment(gold, system)
+    assert alignment.gold_idx.tolist() == expected_g
+    assert alignment.sys_idx.tolist() == expected_s
