@@ -196,6 +196,9 @@ class _Walk:
     :meth:`_plain_stretch`), which is exactly where the official loop switches branches.
     """
 
+    #: shorter plain stretches are walked word by word (cheaper than numpy calls)
+    BULK_MIN_WORDS = 48
+
     def __init__(self, gs, ge, gm, gf, ss, se, sm, sf):
         self.arrays = (gs, ge, ss, se)
         self.gold_next_mwt = _next_true(gm)
@@ -231,9 +234,11 @@ class _Walk:
 
     def _plain_stretch(self, gi: int, si: int) -> Tuple[int, int]:
         """Both current words are plain: advance to where the official loop leaves branch B."""
-        gs, ge, ss, se = self.arrays
         g_stop = int(self.gold_next_mwt[gi])  # first MWT word (or the end) on each side
         s_stop = int(self.sys_next_mwt[si])
+        if g_stop - gi + s_stop - si < self.BULK_MIN_WORDS:
+            return self._plain_words(gi, si, g_stop, s_stop)
+        gs, ge, ss, se = self.arrays
         # The loop processes words by start, gold first on ties; it leaves the branch right
         # after the last plain word of one side.  Which side gets there first?
         xg, xs = int(gs[g_stop - 1]), int(ss[s_stop - 1])
@@ -254,6 +259,22 @@ class _Walk:
             self.out_g.append(a + gi)
             self.out_s.append(b + si)
         return g_new, s_new
+
+    def _plain_words(self, gi: int, si: int, g_stop: int, s_stop: int) -> Tuple[int, int]:
+        """Branch B of the official loop, word by word, until a cursor reaches its stop."""
+        gs, ge, ss, se = self.gs, self.ge, self.ss, self.se
+        out_g, out_s = self.single_g, self.single_s
+        while gi < g_stop and si < s_stop:
+            if gs[gi] == ss[si] and ge[gi] == se[si]:
+                out_g.append(gi)
+                out_s.append(si)
+                gi += 1
+                si += 1
+            elif gs[gi] <= ss[si]:
+                gi += 1
+            else:
+                si += 1
+        return gi, si
 
     def _multiword_span(self, gi: int, si: int) -> Tuple[int, int]:
         """Branch A of the official loop: find the minimal multiword span, align it by LCS."""
