@@ -2,6 +2,7 @@
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, strategies as st
 
 from conll_eval import evaluate
@@ -131,15 +132,21 @@ def test_gold_against_itself_is_perfect(pair):
     assert all(score.f1 == 1.0 for score in scores.values())
 
 
-@given(pairs())
-def test_bulk_alignment_equals_word_by_word_walk(pair):
-    from conll_eval.align import align_words
+@pytest.mark.parametrize("bulk_min_words", [0, 4, 48])
+@given(pair=pairs())
+def test_bulk_alignment_equals_word_by_word_walk(bulk_min_words, pair):
+    from conll_eval.align import _Walk, align_words
     from reference_impl import reference_alignment
+
+    _Walk.BULK_MIN_WORDS, default = bulk_min_words, _Walk.BULK_MIN_WORDS
 
     vocab = Vocab()
     gold = load_text(pair[0], "conll18", "gold", vocab)
     system = load_text(pair[1], "conll18", "sys", vocab)
-    alignment = align_words(gold, system)
+    try:
+        alignment = align_words(gold, system)
+    finally:
+        _Walk.BULK_MIN_WORDS = default
     expected_g, expected_s = reference_alignment(gold, system)
     assert alignment.gold_idx.tolist() == expected_g
     assert alignment.sys_idx.tolist() == expected_s
