@@ -93,3 +93,27 @@ def test_imports_point_downward(path):
     for imported in _imports(path):
         if imported in LAYERS and imported != module:
             assert LAYERS.index(imported) < own, f"{module} imports {imported}"
+
+
+def test_parallel_loading_gives_the_same_scores(write):
+    import sys
+    evaluate_module = sys.modules["conll_eval.evaluate"]
+    gold, system = write("g.conllu", GOLD), write("s.conllu", SYSTEM)
+    results = []
+    for parallel in (False, True):
+        g, s = evaluate_module.load_pair(gold, system, "conll18", parallel=parallel)
+        results.append({k: v.as_dict() for k, v in conll_eval.evaluate(g, s).scores.items()})
+    assert results[0] == results[1]
+
+
+def test_parallel_loading_reports_gold_errors_first(write):
+    import sys
+    evaluate_module = sys.modules["conll_eval.evaluate"]
+    bad = write("bad.conllu", sentence("1 a 0 root", "2 b 0 root"))
+    worse = write("worse.conllu", "1\tx\n\n")
+    with pytest.raises(conll_eval.InputError) as info:
+        evaluate_module.load_pair(bad, worse, "conll18", parallel=True)
+    assert info.value.code == "multiple-roots" and info.value.location.path == bad
+    with pytest.raises(conll_eval.InputError) as info:
+        evaluate_module.load_pair(write("ok.conllu", GOLD), worse, "conll18", parallel=True)
+    assert info.value.code == "wrong-column-count"
