@@ -19,7 +19,6 @@ from .treebank import Treebank
 
 __all__ = ["Alignment", "check_characters", "align_words", "span_matches"]
 
-_LOWER_KEY = "lower-form"
 
 
 @dataclass(frozen=True, eq=False)
@@ -163,8 +162,9 @@ def span_matches(gold_start: np.ndarray, gold_end: np.ndarray,
 # ---------------------------------------------------------------------------------------------
 # Word alignment
 
-def _lower_forms(tb: Treebank) -> np.ndarray:
-    return tb.vocab.map_codes(_LOWER_KEY, str.lower, tb.form)
+def lower_forms(tb: Treebank, start: int, stop: int) -> List[str]:
+    """Lowercased FORMs of words ``start:stop``, as the official LCS compares them."""
+    return [form.lower() for form in tb.word_forms(np.arange(start, stop))]
 
 
 def align_words(gold: Treebank, system: Treebank) -> Alignment:
@@ -174,8 +174,7 @@ def align_words(gold: Treebank, system: Treebank) -> Alignment:
     if not gold.word_is_mwt.any() and not system.word_is_mwt.any():
         gi, si = span_matches(g_start, g_end, s_start, s_end)
         return Alignment.from_pairs(gi, si, gold.n_words, system.n_words)
-    walk = _Walk(g_start, g_end, gold.word_is_mwt, _lower_forms(gold),
-                 s_start, s_end, system.word_is_mwt, _lower_forms(system))
+    walk = _Walk(gold, system)
     pairs_g, pairs_s = walk.run()
     return Alignment.from_pairs(pairs_g, pairs_s, gold.n_words, system.n_words)
 
@@ -199,14 +198,16 @@ class _Walk:
     #: shorter plain stretches are walked word by word (cheaper than numpy calls)
     BULK_MIN_WORDS = 48
 
-    def __init__(self, gs, ge, gm, gf, ss, se, sm, sf):
+    def __init__(self, gold: Treebank, system: Treebank):
+        self.gold, self.system = gold, system
+        gs, ge, ss, se = gold.word_start, gold.word_end, system.word_start, system.word_end
         self.arrays = (gs, ge, ss, se)
-        self.gold_next_mwt = _next_true(gm)
-        self.sys_next_mwt = _next_true(sm)
+        self.gold_next_mwt = _next_true(gold.word_is_mwt)
+        self.sys_next_mwt = _next_true(system.word_is_mwt)
         # memoryviews index to Python ints cheaply in the word-by-word parts
-        self.gs, self.ge, self.gf = memoryview(gs), memoryview(ge), memoryview(np.ascontiguousarray(gf))
-        self.ss, self.se, self.sf = memoryview(ss), memoryview(se), memoryview(np.ascontiguousarray(sf))
-        self.gm, self.sm = gm.tolist(), sm.tolist()
+        self.gs, self.ge = memoryview(gs), memoryview(ge)
+        self.ss, self.se = memoryview(ss), memoryview(se)
+        self.gm, self.sm = gold.word_is_mwt.tolist(), system.word_is_mwt.tolist()
         self.out_g: List[np.ndarray] = []
         self.out_s: List[np.ndarray] = []
         self.single_g: List[int] = []
@@ -303,12 +304,13 @@ class _Walk:
                     span_end = se[si]
                 si += 1
         if gi > g0 and si > s0:
-            _lcs_align(self.gf[g0:gi].tolist(), self.sf[s0:si].tolist(), g0, s0, self.single_g, self.single_s)
+            _lcs_align(lower_forms(self.gold, g0, gi), lower_forms(self.system, s0, si), g0, s0,
+                       self.single_g, self.single_s)
         return gi, si
 
 
-def _lcs_align(gf: List[int], sf: List[int], g0: int, s0: int, out_g: List[int], out_s: List[int]) -> None:
-    """LCS over lowercased FORM codes, table filled from the back, official forward walk."""
+def _lcs_align(gf: List[str], sf: List[str], g0: int, s0: int, out_g: List[int], out_s: List[int]) -> None:
+    """LCS over lowercased FORMs, table filled from the back, official forward walk."""
     ng, ns = len(gf), len(sf)
     lcs = [[0] * (ns + 1) for _ in range(ng + 1)]
     for g in range(ng - 1, -1, -1):

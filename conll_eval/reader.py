@@ -182,18 +182,23 @@ def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
     tok_len = np.asarray(c.tok_len, dtype=np.int64)
     tok_end = np.cumsum(tok_len)
     tok_start = tok_end - tok_len
-    encoded = {name: _codes(vocab, values) for name, values in c.cols.items()}
-    empty_encoded = {name: _codes(vocab, values) for name, values in c.empty_cols.items()}
+    columns = {name: values if callable(values) else _codes(vocab, values) for name, values in c.cols.items()}
+    word_is_mwt = np.asarray(c.word_is_mwt, dtype=bool)
+    mwt_form = getattr(c, "mwt_form", None)
+    if mwt_form is None:
+        mwt_form = np.where(word_is_mwt, columns["form"], -1).astype(np.int32)
     return Treebank(
         path=path, vocab=vocab, text=c.text,
         tok_start=tok_start, tok_end=tok_end,
         tok_line=np.asarray(c.tok_line, dtype=np.int64),
         tok_is_mwt=np.asarray(c.tok_is_mwt, dtype=bool),
         word_tok=np.asarray(c.word_tok, dtype=np.int64),
-        word_is_mwt=np.asarray(c.word_is_mwt, dtype=bool),
+        word_is_mwt=word_is_mwt,
         word_line=np.asarray(c.word_line, dtype=np.int64),
         word_sent=np.asarray(c.word_sent, dtype=np.int64),
         head=np.asarray(c.head, dtype=np.int64),
+        mwt_form=mwt_form,
+        columns=columns,
         sent_word_start=np.asarray(c.sent_word_start, dtype=np.int64),
         sent_char_start=np.asarray(c.sent_char_start, dtype=np.int64),
         sent_char_end=np.asarray(c.sent_char_end, dtype=np.int64),
@@ -203,8 +208,7 @@ def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
         empty_sent=np.asarray(c.empty_sent, dtype=np.int64),
         empty_after=np.asarray(c.empty_after, dtype=np.int64),
         empty_line=np.asarray(c.empty_line, dtype=np.int64),
-        empty_columns=empty_encoded,
-        **encoded,
+        empty_columns={name: _codes(vocab, values) for name, values in c.empty_cols.items()},
     )
 
 

@@ -9,11 +9,12 @@ Python object per field is created except the column strings themselves.  It acc
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .treebank import Vocab
+from .treebank import LazyCodes, Vocab
 
 __all__ = ["Columns", "scan", "metadata"]
 
@@ -22,15 +23,19 @@ NEWLINE, TAB, HASH, DASH, DOT = 10, 9, 35, 45, 46
 COLUMN_INDEX = {"form": 1, "lemma": 2, "upos": 3, "xpos": 4, "feats": 5, "deprel": 7,
                 "deps": 8, "misc": 9}
 EMPTY_COLUMN_INDEX = {"id": 0, **COLUMN_INDEX}
+#: interned on first use: basic scoring never looks at them
+LAZY_COLUMNS = ("deps", "misc")
 
 
 class Columns:
     """Plain arrays/lists produced by a parser; ``reader._build`` freezes them.
 
-    String columns are either lists of ``str`` (to intern) or int32 code arrays.
+    String columns are lists of ``str`` (to intern), int32 code arrays or
+    :class:`~conll_eval.treebank.LazyCodes`; ``mwt_form`` (codes of the FORMs of words inside
+    multi-word tokens, -1 elsewhere) may be None when ``cols`` has ``form``.
     """
 
-    __slots__ = ("text", "tok_len", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt",
+    __slots__ = ("text", "tok_len", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt", "mwt_form",
                  "word_line", "word_sent", "head", "cols", "sent_word_start", "sent_char_start",
                  "sent_char_end", "sent_first_line", "sent_end_line", "sent_ids", "sent_texts",
                  "empty_sent", "empty_after", "empty_line", "empty_cols")
@@ -74,6 +79,10 @@ def _split(joined: np.ndarray) -> List[bytes]:
 
 def _encode_fields(vocab: Vocab, arr, start, end) -> np.ndarray:
     joined, _ = _gather(arr, start, end)
+    return vocab.encode_bytes(_split(joined))
+
+
+def _encode_joined(vocab: Vocab, joined: np.ndarray) -> np.ndarray:
     return vocab.encode_bytes(_split(joined))
 
 
@@ -281,7 +290,6 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         tok_len = np.fromiter(map(len, token_forms), dtype=np.int64, count=len(token_forms))
         if np.any(tok_len == 0):
             return None
-        token_codes = vocab.encode(token_forms)
         text = stripped.replace("\n", "")
     else:
         continuation = (joined & 0xC0) == 0x80
@@ -289,7 +297,6 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         field_end = np.cumsum(byte_len + 1) - 1  # index of each field's separator
         field_begin = field_end - byte_len
         tok_len = byte_len - (cont_before[field_end] - cont_before[field_begin])
-        token_codes = vocab.encode_bytes(_split(joined))
         text = joined_text.replace("\n", "")
     token_of_body = np.cumsum(is_token) - 1
     word_tok = token_of_body[word_body]
@@ -304,15 +311,19 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     c.word_line = content_idx[word_body] + 1
     c.word_sent = word_sent
     c.head = parent
+    c.mwt_form = np.full(n_words, -1, dtype=np.int32)
+    mwt_body = word_body[~plain]
+    if len(mwt_body):
+        start, end = field(1)
+        c.mwt_form[~plain] = _encode_fields(vocab, arr, start[mwt_body], end[mwt_body])
     c.cols = {}
     for name, k in COLUMN_INDEX.items():
-        start, end = field(k)
         if name == "form":
-            codes = token_codes[word_tok]
-            mwt_body = word_body[~plain]
-            if len(mwt_body):
-                codes[~plain] = _encode_fields(vocab, arr, start[mwt_body], end[mwt_body])
-            c.cols[name] = codes
+            continue  # derived from the text and mwt_form on first use
+        start, end = field(k)
+        if name in LAZY_COLUMNS:
+            joined, _ = _gather(arr, start[word_body], end[word_body])
+            c.cols[name] = LazyCodes(partial(_encode_joined, vocab, joined))
         else:
             c.cols[name] = _encode_fields(vocab, arr, start[word_body], end[word_body])
     tok_end = np.cumsum(tok_len)

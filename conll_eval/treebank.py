@@ -99,6 +99,26 @@ class Vocab:
         return table
 
 
+class LazyCodes:
+    """Codes of a string column computed on first use (columns basic scores do not need).
+
+    A pickled :class:`Treebank` computes its lazy columns first (see ``__getstate__``).
+    """
+
+    def __init__(self, compute: Callable[[], np.ndarray]):
+        self._compute = compute
+
+    def __call__(self) -> np.ndarray:
+        return self._compute()
+
+
+def _column_property(name: str):
+    def get(self) -> np.ndarray:
+        return self.column(name)
+    get.__doc__ = f"int32 codes of the {name.upper()} column (one per word)."
+    return property(get)
+
+
 @dataclass(frozen=True, eq=False)
 class Treebank:
     """One CoNLL-U file in columns.
@@ -106,12 +126,13 @@ class Treebank:
     Characters: ``text`` is the concatenation of all token FORMs with spaces removed as the
     profile says; token ``i`` covers ``text[tok_start[i]:tok_end[i]]``.  Words (empty nodes
     excluded) carry ``word_tok`` (their token), ``word_is_mwt``, the string columns of
-    :data:`WORD_COLUMNS` as codes, ``head`` (global word index, -1 for the root),
-    ``word_sent`` and ``word_line``.  ``form`` follows the official scorers: the space-stripped
-    token FORM for plain words, the FORM as written for words inside a multi-word token.
-    Sentence ``s`` has words ``sent_word_start[s]:sent_word_start[s+1]`` and characters
-    ``sent_char_start[s]:sent_char_end[s]``.  Empty nodes are kept in ``empty_*`` arrays for
-    enhanced-dependency scoring; they never take part in basic scoring.
+    :data:`WORD_COLUMNS` as codes (attributes ``form``, ``lemma``, ...; some are computed on
+    first use), ``head`` (global word index, -1 for the root), ``word_sent`` and
+    ``word_line``.  ``form`` follows the official scorers: the space-stripped token FORM for
+    plain words, the FORM as written for words inside a multi-word token (``mwt_form``, -1
+    for plain words).  Sentence ``s`` has words ``sent_word_start[s]:sent_word_start[s+1]``
+    and characters ``sent_char_start[s]:sent_char_end[s]``.  Empty nodes are kept in
+    ``empty_*`` arrays for enhanced-dependency scoring; they never take part in basic scoring.
     """
 
     path: str
@@ -126,14 +147,8 @@ class Treebank:
     word_line: np.ndarray
     word_sent: np.ndarray
     head: np.ndarray
-    form: np.ndarray
-    lemma: np.ndarray
-    upos: np.ndarray
-    xpos: np.ndarray
-    feats: np.ndarray
-    deprel: np.ndarray
-    deps: np.ndarray
-    misc: np.ndarray
+    mwt_form: np.ndarray
+    columns: Dict[str, object]
     sent_word_start: np.ndarray
     sent_char_start: np.ndarray
     sent_char_end: np.ndarray
@@ -145,6 +160,58 @@ class Treebank:
     empty_after: np.ndarray
     empty_line: np.ndarray
     empty_columns: Dict[str, np.ndarray] = field(default_factory=dict)
+
+    form = _column_property("form")
+    lemma = _column_property("lemma")
+    upos = _column_property("upos")
+    xpos = _column_property("xpos")
+    feats = _column_property("feats")
+    deprel = _column_property("deprel")
+    deps = _column_property("deps")
+    misc = _column_property("misc")
+
+    def column(self, name: str) -> np.ndarray:
+        """Codes of one string column, computing a lazy one on first use."""
+        value = self.columns.get(name)
+        if value is None and name == "form":
+            value = self._forms
+        if not isinstance(value, np.ndarray):
+            if value is None:
+                raise KeyError(name)
+            value = value()
+            self.columns[name] = value
+        return value
+
+    def materialize(self) -> "Treebank":
+        """Compute every lazy column now; returns self."""
+        for name in WORD_COLUMNS:
+            self.column(name)
+        return self
+
+    def __getstate__(self):
+        # lazy columns intern strings: compute them before the vocabulary is pickled
+        self.materialize()
+        return self.__dict__
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    def _forms(self) -> np.ndarray:
+        """FORM codes: token text for plain words, ``mwt_form`` inside multi-word tokens."""
+        plain = ~self.word_is_mwt
+        forms = self.word_forms(np.flatnonzero(plain))
+        codes = self.mwt_form.astype(np.int32, copy=True)
+        codes[plain] = self.vocab.encode(forms)
+        return codes
+
+    def word_forms(self, words: np.ndarray) -> List[str]:
+        """FORM strings of the given words (official semantics, see the class docstring)."""
+        words = np.asarray(words, dtype=np.int64)
+        starts = self.tok_start[self.word_tok[words]].tolist()
+        ends = self.tok_end[self.word_tok[words]].tolist()
+        mwt = self.mwt_form[words].tolist()
+        strings, text = self.vocab.strings, self.text
+        return [text[a:b] if m < 0 else strings[m] for a, b, m in zip(starts, ends, mwt)]
 
     @property
     def n_words(self) -> int:
@@ -169,17 +236,21 @@ class Treebank:
         return self.tok_end[self.word_tok]
 
     def rebased(self, vocab: "Vocab") -> "Treebank":
-        """The same treebank with its string codes moved into ``vocab``."""
+        """The same treebank with its string codes moved into ``vocab`` (lazy columns computed)."""
         if vocab is self.vocab:
             return self
+        columns = {name: self.column(name) for name in WORD_COLUMNS}
         remap = vocab.encode(self.vocab.strings)
-        changes = {name: remap[getattr(self, name)] for name in WORD_COLUMNS}
-        changes["empty_columns"] = {name: remap[codes] for name, codes in self.empty_columns.items()}
-        return replace(self, vocab=vocab, **changes)
+        remap_or_none = np.append(remap, -1)  # index -1 (no MWT form) stays -1
+        return replace(
+            self, vocab=vocab,
+            columns={name: remap[codes] for name, codes in columns.items()},
+            mwt_form=remap_or_none[self.mwt_form],
+            empty_columns={name: remap[codes] for name, codes in self.empty_columns.items()})
 
     def strings(self, column: str, words: Optional[Iterable[int]] = None) -> List[str]:
         """Decoded strings of a column (for reports and messages, not the hot path)."""
-        codes = getattr(self, column)
+        codes = self.column(column)
         if words is not None:
             codes = codes[np.asarray(list(words), dtype=np.int64)]
         table = self.vocab.strings

@@ -57,8 +57,9 @@ def _align_general(gs_, ge_, gm_, gf_, ss_, se_, sm_, sf_):
 
 def reference_alignment(gold, system):
     """(gold indices, system indices) of aligned words, by the word-by-word walk."""
-    from conll_eval.align import _lower_forms
+    from conll_eval.align import lower_forms
     return _align_general(
-        gold.word_start.tolist(), gold.word_end.tolist(), gold.word_is_mwt.tolist(), _lower_forms(gold).tolist(),
+        gold.word_start.tolist(), gold.word_end.tolist(), gold.word_is_mwt.tolist(),
+        lower_forms(gold, 0, gold.n_words),
         system.word_start.tolist(), system.word_end.tolist(), system.word_is_mwt.tolist(),
-        _lower_forms(system).tolist())
+        lower_forms(system, 0, system.n_words))

@@ -25,8 +25,11 @@ def _both(text, profile="conll18"):
 
 
 def _same_treebank(a, b):
+    from conll_eval.treebank import WORD_COLUMNS
+    for name in WORD_COLUMNS:
+        assert np.array_equal(a.column(name), b.column(name)), name
     for name in a.__dataclass_fields__:
-        if name in ("vocab", "path"):
+        if name in ("vocab", "path", "columns"):
             continue
         x, y = getattr(a, name), getattr(b, name)
         if isinstance(x, np.ndarray):
