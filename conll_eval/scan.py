@@ -82,31 +82,43 @@ def _encode_fields(vocab: Vocab, arr, start, end) -> np.ndarray:
     return vocab.encode_bytes(_split(joined))
 
 
-def _encode_joined(vocab: Vocab, joined: np.ndarray) -> np.ndarray:
-    return vocab.encode_bytes(_split(joined))
-
 
 def _parse_uint(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Optional[np.ndarray]:
     """Non-empty ASCII-digit fields (at most 9 digits) as int64, else None."""
-    length = (end - start).astype(np.int64)
+    length = end - start
     if len(length) == 0:
         return np.zeros(0, dtype=np.int64)
     if length.min() < 1 or length.max() > 9:
         return None
-    width = int(length.max())
-    offsets = np.arange(width, dtype=np.int64)
-    valid = offsets < length[:, None]
-    index = np.minimum(start.astype(np.int64)[:, None] + offsets, len(arr) - 1)
-    digits = arr[index].astype(np.int64) - 48
-    if np.any(valid & ((digits < 0) | (digits > 9))):
+    value = np.zeros(len(length), dtype=np.int64)
+    last = len(arr) - 1
+    for j in range(int(length.max())):  # digit j from the left, where the field has one
+        active = length > j
+        digit = arr[np.minimum(start + j, last)].astype(np.int16) - 48
+        if np.any(active & ((digit < 0) | (digit > 9))):
+            return None
+        value = np.where(active, value * 10 + digit, value)
+    return value
+
+
+def _id_shape(arr: np.ndarray, start: np.ndarray, end: np.ndarray):
+    """Per ID field: has a '.', number of '-', position of the first '-' (or None if IDs are long)."""
+    length = end - start
+    width = int(length.max()) if len(length) else 0
+    if width > 16:
         return None
-    power = np.where(valid, length[:, None] - 1 - offsets, 0)
-    return np.where(valid, digits * (10 ** power), 0).sum(axis=1)
-
-
-def _count_in(positions: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """How many of the sorted ``positions`` fall in each ``[start, end)``."""
-    return np.searchsorted(positions, end) - np.searchsorted(positions, start)
+    has_dot = np.zeros(len(length), dtype=bool)
+    n_dash = np.zeros(len(length), dtype=np.int64)
+    first_dash = np.full(len(length), -1, dtype=np.int64)
+    last = len(arr) - 1
+    for j in range(width):
+        active = length > j
+        byte = arr[np.minimum(start + j, last)]
+        has_dot |= active & (byte == DOT)
+        dash = active & (byte == DASH)
+        first_dash = np.where(dash & (first_dash < 0), start + j, first_dash)
+        n_dash += dash
+    return has_dot, n_dash, first_dash
 
 
 _CANONICAL = ((b"# sent_id = ", "sent_id"), (b"# text = ", "text"))
@@ -117,29 +129,40 @@ def _read_metadata(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndar
     """Fill ``sent_ids``/``sent_texts`` from comment lines, as :func:`metadata` reads them.
 
     Lines with the canonical prefixes are cut out in bulk; others go through
-    :func:`metadata` one by one.  Later comments win, as in line order.
+    :func:`metadata` one by one.  The last such comment of a sentence wins.
     """
-    values = {}
     other = np.ones(len(start), dtype=bool)
+    found = []  # (row, key, value) in bulk, per key
+    last = len(arr) - 1
     for prefix, key in _CANONICAL:
         width = len(prefix)
         has = (end - start) >= width
         for k, byte in enumerate(prefix):
-            has &= arr[np.minimum(start + k, len(arr) - 1)] == byte
+            has &= arr[np.minimum(start + k, last)] == byte
         rows = np.flatnonzero(has)
         other &= ~has
+        if len(rows) == 0:
+            continue
         joined, _ = _gather(arr, start[rows] + width, end[rows])
-        texts = joined.tobytes().decode("utf-8").split("\n")[:-1] if len(rows) else []
+        texts = joined.tobytes().decode("utf-8").split("\n")[:-1]
         texts = [t.strip() for t in texts] if key == "sent_id" else [t.lstrip(" ").rstrip() for t in texts]
-        values.update(zip(rows.tolist(), ((key, t) for t in texts)))
-    for row in np.flatnonzero(other).tolist():
-        meta = metadata(data[start[row]:end[row]].decode("utf-8"))
-        if meta is not None:
-            values[row] = meta
-    sentences = sentence.tolist()
-    for row in sorted(values):
-        key, value = values[row]
-        (sent_ids if key == "sent_id" else sent_texts)[sentences[row]] = value
+        found.append((rows, key, texts))
+    rest = np.flatnonzero(other)
+    if len(rest):
+        metas = [metadata(data[a:b].decode("utf-8")) for a, b in zip(start[rest].tolist(), end[rest].tolist())]
+        for key in ("sent_id", "text"):
+            keep = [i for i, m in enumerate(metas) if m is not None and m[0] == key]
+            if keep:
+                found.append((rest[keep], key, [metas[i][1] for i in keep]))
+    for key, target in (("sent_id", sent_ids), ("text", sent_texts)):
+        parts = [(rows, texts) for rows, k, texts in found if k == key]
+        if not parts:
+            continue
+        rows = np.concatenate([r for r, _ in parts])
+        texts = [t for _, ts in parts for t in ts]
+        order = np.argsort(rows, kind="stable")
+        for s_index, i in zip(sentence[rows[order]].tolist(), order.tolist()):
+            target[s_index] = texts[i]
 
 
 def is_forest_acyclic(parent: np.ndarray) -> bool:
@@ -196,7 +219,8 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     if n_body == 0:
         return None
     cs, ce = line_start[content_idx], line_end[content_idx]
-    tabs = np.flatnonzero(arr == TAB)
+    position_type = np.int32 if len(arr) < 2 ** 31 - 1 else np.int64
+    tabs = np.flatnonzero(arr == TAB).astype(position_type)
     first_tab = np.searchsorted(tabs, cs)
     if np.any(np.searchsorted(tabs, ce) - first_tab != 9):
         return None
@@ -209,10 +233,10 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         return start, end
 
     id_start, id_end = field(0)
-    dots = np.flatnonzero(arr == DOT)
-    dashes = np.flatnonzero(arr == DASH)
-    is_empty_node = _count_in(dots, id_start, id_end) > 0
-    n_dash = _count_in(dashes, id_start, id_end)
+    shape = _id_shape(arr, id_start, id_end)
+    if shape is None:
+        return None
+    is_empty_node, n_dash, first_dash = shape
     is_range = (n_dash > 0) & ~is_empty_node
 
     range_pos = np.flatnonzero(is_range)
@@ -220,7 +244,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     if len(range_pos):
         if np.any(n_dash[range_pos] != 1):
             return None
-        dash_at = dashes[np.searchsorted(dashes, id_start[range_pos])]
+        dash_at = first_dash[range_pos]
         first = _parse_uint(arr, id_start[range_pos], dash_at)
         last = _parse_uint(arr, dash_at + 1, id_end[range_pos])
         if first is None or last is None:
@@ -321,9 +345,8 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         if name == "form":
             continue  # derived from the text and mwt_form on first use
         start, end = field(k)
-        if name in LAZY_COLUMNS:
-            joined, _ = _gather(arr, start[word_body], end[word_body])
-            c.cols[name] = LazyCodes(partial(_encode_joined, vocab, joined))
+        if name in LAZY_COLUMNS:  # keeps the file's bytes alive until computed
+            c.cols[name] = LazyCodes(partial(_encode_fields, vocab, arr, start[word_body], end[word_body]))
         else:
             c.cols[name] = _encode_fields(vocab, arr, start[word_body], end[word_body])
     tok_end = np.cumsum(tok_len)

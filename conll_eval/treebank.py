@@ -17,12 +17,24 @@ __all__ = ["Vocab", "Treebank", "WORD_COLUMNS"]
 WORD_COLUMNS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "deps", "misc")
 
 
+class _BytesIndex(dict):
+    """bytes -> code; a missing key is decoded and interned on first lookup."""
+
+    def __init__(self, vocab: "Vocab"):
+        super().__init__()
+        self.vocab = vocab
+
+    def __missing__(self, key: bytes) -> int:
+        code = self[key] = self.vocab.code(key.decode("utf-8"))
+        return code
+
+
 class Vocab:
     """Interns strings to dense int32 codes; codes are stable once given."""
 
     def __init__(self) -> None:
         self._index: Dict[str, int] = {}
-        self._bytes_index: Dict[bytes, int] = {}
+        self._bytes_index: Dict[bytes, int] = _BytesIndex(self)
         self.strings: List[str] = []
         self._derived: Dict[object, np.ndarray] = {}
 
@@ -56,11 +68,7 @@ class Vocab:
 
     def encode_bytes(self, items: Sequence[bytes]) -> np.ndarray:
         """Codes of UTF-8 byte strings (decoded once per distinct value)."""
-        bindex = self._bytes_index
-        for item in dict.fromkeys(items):
-            if item not in bindex:
-                bindex[item] = self.code(item.decode("utf-8"))
-        return np.fromiter(map(bindex.__getitem__, items), dtype=np.int32, count=len(items))
+        return np.fromiter(map(self._bytes_index.__getitem__, items), dtype=np.int32, count=len(items))
 
     def map_codes(self, key: object, function: Callable[[str], str], codes: np.ndarray) -> np.ndarray:
         """``code(function(string))`` for each of ``codes``; ``function`` runs once per distinct code.
