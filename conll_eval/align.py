@@ -179,6 +179,17 @@ def align_words(gold: Treebank, system: Treebank) -> Alignment:
     return Alignment.from_pairs(pairs_g, pairs_s, gold.n_words, system.n_words)
 
 
+def _form_reader(tb: Treebank, starts: memoryview, ends: memoryview):
+    """``forms(a, b)``: lowercased FORMs of words ``a:b`` (see :func:`lower_forms`), cheaply."""
+    mwt_form = memoryview(tb.mwt_form)
+    strings, text = tb.vocab.strings, tb.text
+
+    def forms(a: int, b: int) -> List[str]:
+        return [(text[starts[i]:ends[i]] if mwt_form[i] < 0 else strings[mwt_form[i]]).lower()
+                for i in range(a, b)]
+    return forms
+
+
 def _next_true(flags: np.ndarray) -> np.ndarray:
     """``out[i]`` = smallest ``j >= i`` with ``flags[j]``, else ``len(flags)``."""
     n = len(flags)
@@ -208,6 +219,8 @@ class _Walk:
         self.gs, self.ge = memoryview(gs), memoryview(ge)
         self.ss, self.se = memoryview(ss), memoryview(se)
         self.gm, self.sm = gold.word_is_mwt.tolist(), system.word_is_mwt.tolist()
+        self._gold_forms = _form_reader(gold, self.gs, self.ge)
+        self._sys_forms = _form_reader(system, self.ss, self.se)
         self.out_g: List[np.ndarray] = []
         self.out_s: List[np.ndarray] = []
         self.single_g: List[int] = []
@@ -304,7 +317,7 @@ class _Walk:
                     span_end = se[si]
                 si += 1
         if gi > g0 and si > s0:
-            _lcs_align(lower_forms(self.gold, g0, gi), lower_forms(self.system, s0, si), g0, s0,
+            _lcs_align(self._gold_forms(g0, gi), self._sys_forms(s0, si), g0, s0,
                        self.single_g, self.single_s)
         return gi, si
 

@@ -199,6 +199,17 @@ class EvaluationContext:
         self.sys_word_sent = _sentence_of(starts, system.word_start)
         self.ga = alignment.gold_idx
         self.sa = alignment.sys_idx
+        self.aligned_sent = gold.word_sent[self.ga]  # gold sentence of each aligned pair
+        self.tallies: dict = {}  # shared per-sentence tallies of the index arrays above
+
+    def content_sentences(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sentence indices of gold, system and aligned content words (cached arrays)."""
+        if ("content", "sentences") not in self._cache:
+            g_keep = self.column("gold", "content")
+            s_keep = self.column("system", "content")
+            self._cache[("content", "sentences")] = (
+                self.gold.word_sent[g_keep], self.sys_word_sent[s_keep], self.aligned_sent[g_keep[self.ga]])
+        return self._cache[("content", "sentences")]
 
     def column(self, side: str, name: str) -> np.ndarray:
         """Derived per-word column (``side`` = ``gold`` or ``system``)."""
@@ -320,8 +331,10 @@ def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
     ga, sa = ctx.ga, ctx.sa
     g_sent = gold.word_sent
     s_sent = ctx.sys_word_sent
+    a_sent = ctx.aligned_sent
+    cache = ctx.tallies
     if spec.kind == "words":
-        return Counts.from_parts(n, g_sent[ga], g_sent, s_sent, g_sent[ga], has_aligned_accuracy=False)
+        return Counts.from_parts(n, a_sent, g_sent, s_sent, a_sent, has_aligned_accuracy=False, cache=cache)
 
     correct = np.ones(len(ga), dtype=bool)
     if spec.head:
@@ -339,17 +352,14 @@ def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
         if spec.weights == "clas17":  # integer 0/1 weights: plain counts of weight-1 words
             g_keep, s_keep, a_keep = g_w > 0, s_w > 0, a_w > 0
             c_keep = a_keep & correct
-            return Counts.from_parts(n, g_sent[ga][c_keep], g_sent[g_keep], s_sent[s_keep],
-                                     g_sent[ga][a_keep])
-        return Counts.from_parts(n, g_sent[ga][correct], g_sent, s_sent, g_sent[ga],
+            return Counts.from_parts(n, a_sent[c_keep], g_sent[g_keep], s_sent[s_keep], a_sent[a_keep])
+        return Counts.from_parts(n, a_sent[correct], g_sent, s_sent, a_sent,
                                  correct_w=a_w[correct], gold_w=g_w, system_w=s_w, aligned_w=a_w)
     if spec.word_filter == "content":
-        g_keep = ctx.column("gold", "content")
-        s_keep = ctx.column("system", "content")
-        a_keep = g_keep[ga]
-        return Counts.from_parts(n, g_sent[ga][a_keep & correct], g_sent[g_keep], s_sent[s_keep],
-                                 g_sent[ga][a_keep])
-    return Counts.from_parts(n, g_sent[ga][correct], g_sent, s_sent, g_sent[ga])
+        g_sel, s_sel, a_sel = ctx.content_sentences()
+        return Counts.from_parts(n, a_sent[ctx.column("gold", "content")[ga] & correct], g_sel, s_sel,
+                                 a_sel, cache=cache)
+    return Counts.from_parts(n, a_sent[correct], g_sent, s_sent, a_sent, cache=cache)
 
 
 def profile_metrics(profile: str, weights: bool = False) -> List[str]:

@@ -100,14 +100,21 @@ class Counts:
                    system_sent: np.ndarray, aligned_sent: Optional[np.ndarray] = None,
                    correct_w: Optional[np.ndarray] = None, gold_w: Optional[np.ndarray] = None,
                    system_w: Optional[np.ndarray] = None, aligned_w: Optional[np.ndarray] = None,
-                   has_aligned_accuracy: bool = True) -> "Counts":
+                   has_aligned_accuracy: bool = True, cache: Optional[dict] = None) -> "Counts":
         """Build from the gold-sentence index of each counted item (optionally weighted).
 
         ``*_sent`` are sentence indices of counted items; ``*_w`` their weights (None = 1).
+        ``cache`` (a dict kept by the caller) reuses the tallies of index arrays passed before.
         """
         def tally(idx, w):
             if w is None:
-                return np.bincount(idx, minlength=n_sentences).astype(np.int64)
+                key = id(idx)
+                if cache is not None and key in cache:
+                    return cache[key][1]
+                result = np.bincount(idx, minlength=n_sentences).astype(np.int64)
+                if cache is not None:
+                    cache[key] = (idx, result)  # keeps idx alive, so its id stays unique
+                return result
             return np.bincount(idx, weights=w, minlength=n_sentences)
 
         def exact_total(idx, w):

@@ -17,6 +17,13 @@ __all__ = ["Vocab", "Treebank", "WORD_COLUMNS"]
 WORD_COLUMNS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "deps", "misc")
 
 
+def _distinct(codes: np.ndarray) -> np.ndarray:
+    """The distinct values of non-negative codes, sorted (a counting pass, no hashing)."""
+    if len(codes) == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.bincount(codes))
+
+
 class _BytesIndex(dict):
     """bytes -> code; a missing key is decoded and interned on first lookup."""
 
@@ -76,7 +83,7 @@ class Vocab:
         Results are cached per ``key`` across calls (gold and system share them).
         """
         table = self._grow(key, -1, np.int32)
-        distinct = np.unique(codes)
+        distinct = _distinct(codes)
         missing = distinct[table[distinct] < 0].tolist()
         if missing:
             strings = self.strings
@@ -88,7 +95,7 @@ class Vocab:
     def flags(self, key: object, predicate: Callable[[str], bool], codes: np.ndarray) -> np.ndarray:
         """``predicate(string)`` for each of ``codes``, as a boolean array (cached per ``key``)."""
         table = self._grow(key, -1, np.int8)
-        distinct = np.unique(codes)
+        distinct = _distinct(codes)
         missing = distinct[table[distinct] < 0].tolist()
         if missing:
             strings = self.strings
