@@ -26,7 +26,7 @@ import regex
 
 from .errors import FormatError, InputError, Location, TreeError
 from .scan import Columns, metadata, scan
-from .treebank import Treebank, Vocab
+from .treebank import LazyCodes, Treebank, Vocab
 
 __all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message"]
 
@@ -182,7 +182,8 @@ def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
     tok_len = np.asarray(c.tok_len, dtype=np.int64)
     tok_end = np.cumsum(tok_len)
     tok_start = tok_end - tok_len
-    columns = {name: values if callable(values) else _codes(vocab, values) for name, values in c.cols.items()}
+    columns = {name: values if isinstance(values, LazyCodes) else _codes(vocab, values)
+               for name, values in c.cols.items()}
     word_is_mwt = np.asarray(c.word_is_mwt, dtype=bool)
     mwt_form = getattr(c, "mwt_form", None)
     if mwt_form is None:

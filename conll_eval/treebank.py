@@ -42,6 +42,7 @@ class Vocab:
     def __init__(self) -> None:
         self._index: Dict[str, int] = {}
         self._bytes_index: Dict[bytes, int] = _BytesIndex(self)
+        self._packed_index: Dict[int, int] = {}
         self.strings: List[str] = []
         self._derived: Dict[object, np.ndarray] = {}
 
@@ -76,6 +77,18 @@ class Vocab:
     def encode_bytes(self, items: Sequence[bytes]) -> np.ndarray:
         """Codes of UTF-8 byte strings (decoded once per distinct value)."""
         return np.fromiter(map(self._bytes_index.__getitem__, items), dtype=np.int32, count=len(items))
+
+    def packed_codes(self, keys: np.ndarray) -> np.ndarray:
+        """Codes of fields packed by ``scan._pack`` (bytes little-endian, length in the top byte)."""
+        packed = self._packed_index
+        out = np.empty(len(keys), dtype=np.int32)
+        for i, key in enumerate(keys.tolist()):
+            code = packed.get(key)
+            if code is None:
+                n = key >> 56
+                code = packed[key] = self.code((key & 0xFFFFFFFFFFFFFF).to_bytes(7, "little")[:n].decode("utf-8"))
+            out[i] = code
+        return out
 
     def map_codes(self, key: object, function: Callable[[str], str], codes: np.ndarray) -> np.ndarray:
         """``code(function(string))`` for each of ``codes``; ``function`` runs once per distinct code.
@@ -115,16 +128,27 @@ class Vocab:
 
 
 class LazyCodes:
-    """Codes of a string column computed on first use (columns basic scores do not need).
+    """A string column interned on first use (columns basic scores do not need).
 
-    A pickled :class:`Treebank` computes its lazy columns first (see ``__getstate__``).
+    Holds the fields' bytes: a view of the file (``source``, ``start``, ``end``) until it
+    is pickled, when only the fields travel.  Called with the vocabulary to intern into.
     """
 
-    def __init__(self, compute: Callable[[], np.ndarray]):
-        self._compute = compute
+    def __init__(self, source: np.ndarray, start: Optional[np.ndarray] = None,
+                 end: Optional[np.ndarray] = None):
+        self.source, self.start, self.end = source, start, end
 
-    def __call__(self) -> np.ndarray:
-        return self._compute()
+    def fields(self) -> List[bytes]:
+        if self.start is None:  # already the fields, newline-separated
+            return self.source[:-1].tobytes().split(b"\n") if len(self.source) else []
+        return [self.source[a:b].tobytes() for a, b in zip(self.start.tolist(), self.end.tolist())]
+
+    def __call__(self, vocab: "Vocab") -> np.ndarray:
+        return vocab.encode_bytes(self.fields())
+
+    def __reduce__(self):
+        joined = b"".join(f + b"\n" for f in self.fields())
+        return (LazyCodes, (np.frombuffer(joined, dtype=np.uint8),))
 
 
 def _column_property(name: str):
@@ -189,27 +213,12 @@ class Treebank:
         """Codes of one string column, computing a lazy one on first use."""
         value = self.columns.get(name)
         if value is None and name == "form":
-            value = self._forms
+            value = self.columns["form"] = self._forms()
         if not isinstance(value, np.ndarray):
             if value is None:
                 raise KeyError(name)
-            value = value()
-            self.columns[name] = value
+            value = self.columns[name] = value(self.vocab)
         return value
-
-    def materialize(self) -> "Treebank":
-        """Compute every lazy column now; returns self."""
-        for name in WORD_COLUMNS:
-            self.column(name)
-        return self
-
-    def __getstate__(self):
-        # lazy columns intern strings: compute them before the vocabulary is pickled
-        self.materialize()
-        return self.__dict__
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
 
     def _forms(self) -> np.ndarray:
         """FORM codes: token text for plain words, ``mwt_form`` inside multi-word tokens."""
@@ -251,15 +260,15 @@ class Treebank:
         return self.tok_end[self.word_tok]
 
     def rebased(self, vocab: "Vocab") -> "Treebank":
-        """The same treebank with its string codes moved into ``vocab`` (lazy columns computed)."""
+        """The same treebank with its string codes moved into ``vocab`` (lazy columns stay lazy)."""
         if vocab is self.vocab:
             return self
-        columns = {name: self.column(name) for name in WORD_COLUMNS}
         remap = vocab.encode(self.vocab.strings)
         remap_or_none = np.append(remap, -1)  # index -1 (no MWT form) stays -1
         return replace(
             self, vocab=vocab,
-            columns={name: remap[codes] for name, codes in columns.items()},
+            columns={name: remap[codes] if isinstance(codes, np.ndarray) else codes
+                     for name, codes in self.columns.items()},
             mwt_form=remap_or_none[self.mwt_form],
             empty_columns={name: remap[codes] for name, codes in self.empty_columns.items()})
 

@@ -16,7 +16,9 @@ LAYERS = ["errors", "treebank", "scan", "reader", "validate", "align", "stats", 
           "significance", "evaluate", "report", "compat", "cli"]
 
 GOLD = document(sentence("1 The 2 det", "2 cat 0 root"), sentence("1 Hi 0 root"))
-SYSTEM = document(sentence("1 The 2 det", "2 cat 0 root", "3 Hi 2 dep"))
+# (the system file also carries DEPS and MISC values, which are read lazily)
+SYSTEM = document(sentence("1 The 2 det", "2 cat 0 root", "3 Hi 2 dep")).replace(
+    "\t_\t_\n3", "\t2:nsubj\tSpaceAfter=No\n3")
 
 
 def test_all_holds_strings_that_exist():
@@ -102,7 +104,9 @@ def test_parallel_loading_gives_the_same_scores(write):
     results = []
     for parallel in (False, True):
         g, s = evaluate_module.load_pair(gold, system, "conll18", parallel=parallel)
-        results.append({k: v.as_dict() for k, v in conll_eval.evaluate(g, s).scores.items()})
+        scores = {k: v.as_dict() for k, v in conll_eval.evaluate(g, s).scores.items()}
+        columns = {name: s.strings(name) for name in ("form", "lemma", "deps", "misc")}
+        results.append((scores, columns))
     assert results[0] == results[1]
 
 
