@@ -77,47 +77,9 @@ def _split(joined: np.ndarray) -> List[bytes]:
 
 
 def _encode_fields(vocab: Vocab, arr, start, end) -> np.ndarray:
-    """Codes of the fields ``[start, end)``: short ones as packed integers, the rest as bytes."""
-    length = end - start
-    short = length <= PACKED_MAX_BYTES
-    if np.count_nonzero(short) < len(length) // 2:
-        joined, _ = _gather(arr, start, end)
-        return vocab.encode_bytes(_split(joined))
-    codes = np.empty(len(length), dtype=np.int32)
-    rows = np.flatnonzero(short)
-    codes[rows] = _encode_packed(vocab, _pack(arr, start[rows], length[rows]))
-    long_rows = np.flatnonzero(~short)
-    if len(long_rows):
-        joined, _ = _gather(arr, start[long_rows], end[long_rows])
-        codes[long_rows] = vocab.encode_bytes(_split(joined))
-    return codes
-
-
-#: fields up to this many bytes are interned as one integer each (bytes + length, exact)
-PACKED_MAX_BYTES = 7
-
-
-def _pack(arr: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """Each field's bytes (little-endian) with its length in the top byte: equal iff equal."""
-    key = length.astype(np.uint64) << np.uint64(56)
-    last = len(arr) - 1
-    for j in range(int(length.max()) if len(length) else 0):
-        byte = arr[np.minimum(start + j, last)].astype(np.uint64)
-        key |= np.where(length > j, byte << np.uint64(8 * j), np.uint64(0))
-    return key
-
-
-def _encode_packed(vocab: Vocab, key: np.ndarray) -> np.ndarray:
-    """Codes of packed keys: distinct keys from a sample first, then a sort of the rest."""
-    sample = np.unique(key[:: max(1, len(key) // 4096)])
-    position = np.minimum(np.searchsorted(sample, key), len(sample) - 1)
-    missed = sample[position] != key
-    if missed.any():
-        sample = np.union1d(sample, key[missed])
-        position = np.searchsorted(sample, key)
-    table = vocab.packed_codes(sample)
-    return table[position]
-
+    """Codes of the fields ``[start, end)`` (one bytes object per field, interned by a dict)."""
+    joined, _ = _gather(arr, start, end)
+    return vocab.encode_bytes(_split(joined))
 
 
 def _parse_uint(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Optional[np.ndarray]:

@@ -42,7 +42,6 @@ class Vocab:
     def __init__(self) -> None:
         self._index: Dict[str, int] = {}
         self._bytes_index: Dict[bytes, int] = _BytesIndex(self)
-        self._packed_index: Dict[int, int] = {}
         self.strings: List[str] = []
         self._derived: Dict[object, np.ndarray] = {}
 
@@ -77,18 +76,6 @@ class Vocab:
     def encode_bytes(self, items: Sequence[bytes]) -> np.ndarray:
         """Codes of UTF-8 byte strings (decoded once per distinct value)."""
         return np.fromiter(map(self._bytes_index.__getitem__, items), dtype=np.int32, count=len(items))
-
-    def packed_codes(self, keys: np.ndarray) -> np.ndarray:
-        """Codes of fields packed by ``scan._pack`` (bytes little-endian, length in the top byte)."""
-        packed = self._packed_index
-        out = np.empty(len(keys), dtype=np.int32)
-        for i, key in enumerate(keys.tolist()):
-            code = packed.get(key)
-            if code is None:
-                n = key >> 56
-                code = packed[key] = self.code((key & 0xFFFFFFFFFFFFFF).to_bytes(7, "little")[:n].decode("utf-8"))
-            out[i] = code
-        return out
 
     def map_codes(self, key: object, function: Callable[[str], str], codes: np.ndarray) -> np.ndarray:
         """``code(function(string))`` for each of ``codes``; ``function`` runs once per distinct code.
