@@ -62,8 +62,13 @@ def _gather(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Tuple[np.nda
     total = int(with_end.sum())
     index_type = np.int32 if len(arr) < 2 ** 31 - 1 else np.int64
     first = np.cumsum(with_end) - with_end
-    source = np.repeat((start - first).astype(index_type), with_end)
-    source += np.arange(total, dtype=index_type)
+    if total == 0:
+        return np.zeros(0, dtype=np.uint8), length
+    # source index of each output byte: +1 inside a field, a jump at each field's first byte
+    step = np.ones(total, dtype=index_type)
+    step[first[0]] = start[0]
+    step[first[1:]] = start[1:] - end[:-1]
+    source = np.cumsum(step, dtype=index_type)
     out = arr[source]
     out[first + length] = NEWLINE
     return out, length
