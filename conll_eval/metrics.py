@@ -8,8 +8,8 @@ with array operations only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Mapping, Optional, Tuple
+from dataclasses import dataclass
+from typing import Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -328,7 +328,7 @@ def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
                              system.sent_char_start, system.sent_char_end)
         s_sent = _sentence_of(gold.sent_char_start, system.sent_char_start)
         return Counts.from_parts(n, gi, np.arange(n), s_sent, has_aligned_accuracy=False)
-    ga, sa = ctx.ga, ctx.sa
+    ga = ctx.ga
     g_sent = gold.word_sent
     s_sent = ctx.sys_word_sent
     a_sent = ctx.aligned_sent

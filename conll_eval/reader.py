@@ -15,10 +15,9 @@ irregular, so the slow one decides every error.
 """
 from __future__ import annotations
 
-import io
+import codecs
 import os
 import sys
-from itertools import repeat
 from typing import BinaryIO, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -114,10 +113,25 @@ def read_bytes(path: str) -> bytes:
         raise FormatError(loc, "unreadable", f"cannot read: {exc.strerror or exc}") from exc
 
 
-def _check_utf8(data: bytes, path: str) -> str:
-    """The decoded text; invalid UTF-8 raises InputError naming line, column and byte."""
+def _check_utf8(data: bytes, path: str, keep: bool = False) -> Optional[str]:
+    """Validate UTF-8 (in slices, to bound memory), returning the text when ``keep``.
+
+    Invalid UTF-8 raises InputError naming line, column and byte.
+    """
     try:
-        return data.decode("utf-8")
+        if keep:
+            return data.decode("utf-8")
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        view = memoryview(data)
+        for offset in range(0, len(data), _UTF8_SLICE):
+            decoder.decode(view[offset:offset + _UTF8_SLICE])
+        decoder.decode(b"", final=True)
+        return None
+    except UnicodeDecodeError:
+        pass
+    try:  # find the exact position
+        data.decode("utf-8")
+        raise AssertionError("incremental and whole UTF-8 decoding disagree")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
@@ -126,9 +140,12 @@ def _check_utf8(data: bytes, path: str) -> str:
                           f"(byte offset {exc.start}); the file must be UTF-8") from exc
 
 
+_UTF8_SLICE = 1 << 24
+
+
 def read_lines(data: bytes, path: str) -> List[str]:
     """Decode UTF-8 and split into lines the way Python's universal-newline readline does."""
-    text = _check_utf8(data, path)
+    text = _check_utf8(data, path, keep=True)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -191,24 +208,24 @@ def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
     return Treebank(
         path=path, vocab=vocab, text=c.text,
         tok_start=tok_start, tok_end=tok_end,
-        tok_line=np.asarray(c.tok_line, dtype=np.int64),
+        tok_line=np.asarray(c.tok_line, dtype=np.int32),
         tok_is_mwt=np.asarray(c.tok_is_mwt, dtype=bool),
-        word_tok=np.asarray(c.word_tok, dtype=np.int64),
+        word_tok=np.asarray(c.word_tok, dtype=np.int32),
         word_is_mwt=word_is_mwt,
-        word_line=np.asarray(c.word_line, dtype=np.int64),
-        word_sent=np.asarray(c.word_sent, dtype=np.int64),
-        head=np.asarray(c.head, dtype=np.int64),
+        word_line=np.asarray(c.word_line, dtype=np.int32),
+        word_sent=np.asarray(c.word_sent, dtype=np.int32),
+        head=np.asarray(c.head, dtype=np.int32),
         mwt_form=mwt_form,
         columns=columns,
-        sent_word_start=np.asarray(c.sent_word_start, dtype=np.int64),
+        sent_word_start=np.asarray(c.sent_word_start, dtype=np.int32),
         sent_char_start=np.asarray(c.sent_char_start, dtype=np.int64),
         sent_char_end=np.asarray(c.sent_char_end, dtype=np.int64),
-        sent_first_line=np.asarray(c.sent_first_line, dtype=np.int64),
-        sent_end_line=np.asarray(c.sent_end_line, dtype=np.int64),
+        sent_first_line=np.asarray(c.sent_first_line, dtype=np.int32),
+        sent_end_line=np.asarray(c.sent_end_line, dtype=np.int32),
         sent_ids=c.sent_ids, sent_texts=c.sent_texts,
-        empty_sent=np.asarray(c.empty_sent, dtype=np.int64),
-        empty_after=np.asarray(c.empty_after, dtype=np.int64),
-        empty_line=np.asarray(c.empty_line, dtype=np.int64),
+        empty_sent=np.asarray(c.empty_sent, dtype=np.int32),
+        empty_after=np.asarray(c.empty_after, dtype=np.int32),
+        empty_line=np.asarray(c.empty_line, dtype=np.int32),
         empty_columns={name: _codes(vocab, values) for name, values in c.empty_cols.items()},
     )
 
@@ -266,7 +283,7 @@ class _ExactParser:
             code = "wrong-column-count"
             if text.strip() == "":
                 msg = ("line contains only whitespace" if text else "empty line") + \
-                    f" where a word line with 10 tab-separated columns is expected"
+                    " where a word line with 10 tab-separated columns is expected"
             else:
                 msg = f"expected 10 tab-separated columns, found {n}"
                 if n == 1 and " " in text:
@@ -277,7 +294,7 @@ class _ExactParser:
 
     # main loop ----------------------------------------------------------------------------
     def run(self) -> Columns:
-        lines, profile = self.lines, self.profile
+        lines = self.lines
         space = self.space
         n_lines = len(lines)
         forms_chars: List[str] = []

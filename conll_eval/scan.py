@@ -9,7 +9,7 @@ Python object per field is created except the column strings themselves.  It acc
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 

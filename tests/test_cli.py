@@ -8,7 +8,7 @@ import pytest
 
 from conll_eval.cli import main
 
-from helpers import document, row, sentence
+from helpers import document, sentence
 
 GOLD = document(
     sentence("1 The 2 det DET", "2 cat 3 nsubj NOUN", "3 sleeps 0 root VERB"),

@@ -9,7 +9,7 @@ Example (``conll_eval -v``)::
 """
 from __future__ import annotations
 
-from typing import Dict, Mapping
+from typing import Mapping
 
 from ..metrics import PROFILES
 from ..stats import Score
