@@ -128,6 +128,24 @@ def _id_shape(arr: np.ndarray, start: np.ndarray, end: np.ndarray):
 _CANONICAL = ((b"# sent_id = ", "sent_id"), (b"# text = ", "text"))
 
 
+def _may_be_metadata(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """False for comments that cannot be ``sent_id``/``text`` lines: the first character after
+    '#' and spaces/tabs is an ASCII character other than 's', 't' or another whitespace."""
+    last = len(arr) - 1
+    first = np.full(len(start), ord("s"), dtype=np.uint8)  # undecided -> keep
+    decided = np.zeros(len(start), dtype=bool)
+    for k in range(1, 9):
+        byte = arr[np.minimum(start + k, last)]
+        inside = start + k < end
+        blank = (byte == 32) | (byte == 9)
+        take = ~decided & inside & ~blank
+        first[take] = byte[take]
+        decided |= take | ~inside
+    ascii_other = (first < 128) & (first != ord("s")) & (first != ord("t")) & \
+        ~np.isin(first, np.frombuffer(b"\x0b\x0c\x1c\x1d\x1e\x1f", dtype=np.uint8))
+    return ~ascii_other
+
+
 def _read_metadata(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndarray,
                    sentence: np.ndarray, sent_ids: list, sent_texts: list) -> None:
     """Fill ``sent_ids``/``sent_texts`` from comment lines, as :func:`metadata` reads them.
@@ -151,7 +169,7 @@ def _read_metadata(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndar
         texts = joined.tobytes().decode("utf-8").split("\n")[:-1]
         texts = [t.strip() for t in texts] if key == "sent_id" else [t.lstrip(" ").rstrip() for t in texts]
         found.append((rows, key, texts))
-    rest = np.flatnonzero(other)
+    rest = np.flatnonzero(other & _may_be_metadata(arr, start, end))
     if len(rest):
         metas = [metadata(data[a:b].decode("utf-8")) for a, b in zip(start[rest].tolist(), end[rest].tolist())]
         for key in ("sent_id", "text"):

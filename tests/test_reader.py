@@ -208,3 +208,15 @@ def test_gold_against_itself_is_perfect():
     system = load_text(GOOD, vocab=vocab)
     scores = evaluate(gold, system).scores
     assert all(s.f1 == 1.0 for s in scores.values())
+
+
+@pytest.mark.parametrize("comment", [
+    "# sent_id = a", "#sent_id=a", "#  sent_id   =  a  ", "# text = x y ", "#\ttext = z", "# textual = no",
+    "# text_en = no", "# newdoc id = d", "#", "# sent_id = a\n# sent_id = b", "# \u00a0text = nbsp",
+    "# text =", "# sent_id", "#\x0btext = vt",
+])
+def test_scan_reads_metadata_like_the_exact_parser(comment):
+    text = comment + "\n" + sentence("1 a 0 root")
+    fast, exact, vocab = _both(text)
+    assert fast is not None
+    assert fast.sent_ids == exact.sent_ids and fast.sent_texts == exact.sent_texts
