@@ -25,6 +25,8 @@ from typing import Dict, Optional
 ORACLE_NAMES = ("conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval")
 PROJECT = Path(__file__).resolve().parent.parent
 INSTALL_SCRIPT = PROJECT.parent / "shared" / "tools" / "install-oracles.sh"
+#: where the install script puts them by default
+DEFAULT_DEST = Path.home() / ".cache" / "conll_eval-oracles"
 
 #: the official scripts resolve heads recursively (one frame per chain link and a few more);
 #: test data keeps chains short, this only gives headroom
@@ -41,7 +43,12 @@ def _has_oracles(path) -> bool:
 
 
 def oracle_dir() -> Optional[Path]:
-    """The oracle directory, installing the oracles once per session if needed; None if unavailable."""
+    """The oracle directory, or None if unavailable.
+
+    ``$CONLL_EVAL_ORACLES`` if it holds the scripts; else the install script is run once per
+    session (it prints its destination); if that fails, an earlier install in the default
+    destination is used.
+    """
     global _dir_cache
     with _lock:
         if _dir_cache is not _UNSET:
@@ -60,6 +67,8 @@ def oracle_dir() -> Optional[Path]:
                 lines = proc.stdout.strip().splitlines()
                 if lines and _has_oracles(lines[-1].strip()):
                     result = Path(lines[-1].strip())
+        if result is None and _has_oracles(DEFAULT_DEST):
+            result = DEFAULT_DEST  # installed by an earlier session; PyPI unreachable now
         _dir_cache = result
         return result
 

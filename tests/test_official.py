@@ -398,3 +398,32 @@ def test_degenerate_files(oracle18, oracle17, tmp_path, profile, gold_text, syst
     expected = oracle_counts(oracle, gold, system, profile)
     evaluation = conll_eval.evaluate_files(gold, system, profile=profile)
     assert_same_scores(evaluation, expected, METRICS18 if profile == "conll18" else METRICS17)
+
+
+# ------------------------------------------------------------------------------ deep trees
+def chain_file(n: int) -> str:
+    """One sentence whose words form a single head chain of length n (word k+1 heads word k)."""
+    lines = [f"{k}\tw{k}\t_\tX\t_\t_\t{k + 1 if k < n else 0}\t{'root' if k == n else 'dep'}\t_\t_"
+             for k in range(1, n + 1)]
+    return "\n".join(lines) + "\n\n"
+
+
+@pytest.mark.parametrize("profile", ["conll18", "conll17"])
+def test_long_head_chain(oracle18, oracle17, tmp_path, profile):
+    """The official readers resolve heads recursively: with Python's default limit (1000) a
+    3000-word chain makes them crash with RecursionError.  conll_eval resolves heads
+    iteratively and scores such a file; the counts equal the official ones obtained with a
+    higher recursion limit."""
+    import sys
+
+    oracle = oracle18 if profile == "conll18" else oracle17
+    text = chain_file(3000)
+    gold, system = write_pair(tmp_path, text, text.replace("\tdep\t", "\tnmod\t", 100), tag="chain")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20000)
+    try:
+        expected = oracle_counts(oracle, gold, system, profile)
+    finally:
+        sys.setrecursionlimit(limit)
+    evaluation = conll_eval.evaluate_files(gold, system, profile=profile)
+    assert_same_scores(evaluation, expected, METRICS18 if profile == "conll18" else METRICS17)
