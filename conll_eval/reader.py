@@ -24,8 +24,8 @@ import numpy as np
 import regex
 
 from .errors import FormatError, InputError, Location, TreeError
-from .scan import Columns, metadata, scan
-from .treebank import LazyCodes, Treebank, Vocab
+from .scan import Columns, LazyCodes, metadata, scan
+from .treebank import Treebank, Vocab
 
 __all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message"]
 

@@ -13,9 +13,9 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from .treebank import LazyCodes, Vocab
+from .treebank import Vocab
 
-__all__ = ["Columns", "scan", "metadata"]
+__all__ = ["Columns", "LazyCodes", "scan", "metadata"]
 
 NEWLINE, TAB, HASH, DASH, DOT = 10, 9, 35, 45, 46
 #: string columns kept per word: name -> CoNLL-U column index
@@ -30,7 +30,7 @@ class Columns:
     """Plain arrays/lists produced by a parser; ``reader._build`` freezes them.
 
     String columns are lists of ``str`` (to intern), int32 code arrays or
-    :class:`~conll_eval.treebank.LazyCodes`; ``mwt_form`` (codes of the FORMs of words inside
+    :class:`LazyCodes`; ``mwt_form`` (codes of the FORMs of words inside
     multi-word tokens, -1 elsewhere) may be None when ``cols`` has ``form``.
     """
 
@@ -82,9 +82,79 @@ def _split(joined: np.ndarray) -> List[bytes]:
 
 
 def _encode_fields(vocab: Vocab, arr, start, end) -> np.ndarray:
-    """Codes of the fields ``[start, end)`` (one bytes object per field, interned by a dict)."""
-    joined, _ = _gather(arr, start, end)
-    return vocab.encode_bytes(_split(joined))
+    """Codes of the fields ``[start, end)``.
+
+    Fields of up to 15 bytes become two integers (their bytes, and the length) read
+    straight from the file's bytes and are grouped by a hash table whose every hit is
+    verified against the stored integers, so a collision can only send a field to the slow
+    path, never give it a wrong code.  Longer fields and collisions are interned one
+    bytes object at a time.
+    """
+    length = (end - start).astype(np.int64)
+    fits = (length <= SHORT_FIELD) & (start <= len(arr) - 16)
+    codes = np.empty(len(length), dtype=np.int32)
+    slow = ~fits
+    if np.count_nonzero(fits) >= len(length) // 4:
+        rows = np.flatnonzero(fits)
+        short_codes = _intern_short(vocab, arr, start[rows].astype(np.int64), length[rows])
+        codes[rows] = short_codes
+        slow[rows[short_codes < 0]] = True
+    else:
+        slow[:] = True
+    rows = np.flatnonzero(slow)
+    if len(rows):
+        joined, _ = _gather(arr, start[rows], end[rows])
+        codes[rows] = vocab.encode_bytes(_split(joined))
+    return codes
+
+
+SHORT_FIELD = 15
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_HASH_BITS = 21  # at most 2M buckets
+
+
+def _intern_short(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Codes of fields of at most 15 bytes (not within 16 bytes of the end); -1 = not decided."""
+    windows = np.ndarray((len(arr) - 7,), dtype="<u8", buffer=arr, strides=(1,))  # 8 bytes at each offset
+    low = np.minimum(length, 8)
+    high = length - low
+    k0 = windows[start] & _LOW_BYTES[low]
+    k1 = (windows[start + 8] & _LOW_BYTES[high]) | (length.astype(np.uint64) << np.uint64(56))
+    mixed = (k0 * np.uint64(0x9E3779B97F4A7C15)) ^ (k1 * np.uint64(0xC2B2AE3D27D4EB4F))
+    bits = min(_HASH_BITS, max(8, int(len(start)).bit_length() + 1))
+    bucket = (mixed >> np.uint64(64 - bits)).astype(np.intp)
+    owner = np.full(1 << bits, -1, dtype=np.int64)
+    owner[bucket] = np.arange(len(start))
+    first = owner[bucket]
+    same = (k0[first] == k0) & (k1[first] == k1)  # exact: compares the stored integers
+    used = np.flatnonzero(np.bincount(first[same], minlength=len(start)))
+    starts, lengths = start[used].tolist(), length[used].tolist()
+    code_of_owner = np.full(len(start), -1, dtype=np.int32)
+    code_of_owner[used] = vocab.encode_bytes([arr[a:a + n].tobytes() for a, n in zip(starts, lengths)])
+    return np.where(same, code_of_owner[first], -1).astype(np.int32)
+
+
+class LazyCodes:
+    """A string column interned on first use (columns basic scores do not need).
+
+    Holds the fields' places in the file's bytes until it is pickled, when only the fields
+    travel.  Called with the vocabulary to intern into (the treebank's, at that time).
+    """
+
+    def __init__(self, source: np.ndarray, start: Optional[np.ndarray] = None,
+                 end: Optional[np.ndarray] = None):
+        self.source, self.start, self.end = source, start, end
+
+    def _joined(self) -> np.ndarray:
+        if self.start is None:  # already the fields, newline-terminated
+            return self.source
+        return _gather(self.source, self.start, self.end)[0]
+
+    def __call__(self, vocab: Vocab) -> np.ndarray:
+        return vocab.encode_bytes(_split(self._joined()))
+
+    def __reduce__(self):
+        return (LazyCodes, (self._joined(),))
 
 
 def _parse_uint(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Optional[np.ndarray]:

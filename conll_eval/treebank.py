@@ -114,30 +114,6 @@ class Vocab:
         return table
 
 
-class LazyCodes:
-    """A string column interned on first use (columns basic scores do not need).
-
-    Holds the fields' bytes: a view of the file (``source``, ``start``, ``end``) until it
-    is pickled, when only the fields travel.  Called with the vocabulary to intern into.
-    """
-
-    def __init__(self, source: np.ndarray, start: Optional[np.ndarray] = None,
-                 end: Optional[np.ndarray] = None):
-        self.source, self.start, self.end = source, start, end
-
-    def fields(self) -> List[bytes]:
-        if self.start is None:  # already the fields, newline-separated
-            return self.source[:-1].tobytes().split(b"\n") if len(self.source) else []
-        return [self.source[a:b].tobytes() for a, b in zip(self.start.tolist(), self.end.tolist())]
-
-    def __call__(self, vocab: "Vocab") -> np.ndarray:
-        return vocab.encode_bytes(self.fields())
-
-    def __reduce__(self):
-        joined = b"".join(f + b"\n" for f in self.fields())
-        return (LazyCodes, (np.frombuffer(joined, dtype=np.uint8),))
-
-
 def _column_property(name: str):
     def get(self) -> np.ndarray:
         return self.column(name)
@@ -204,7 +180,7 @@ class Treebank:
         if not isinstance(value, np.ndarray):
             if value is None:
                 raise KeyError(name)
-            value = self.columns[name] = value(self.vocab)
+            value = self.columns[name] = value(self.vocab)  # a lazy column (see scan.LazyCodes)
         return value
 
     def _forms(self) -> np.ndarray:
