@@ -1,8 +1,8 @@
 """Settings, the evaluation of one gold/system pair, and its signature."""
 from __future__ import annotations
 
-import multiprocessing
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Dict, Mapping, Optional, Tuple
 
@@ -83,12 +83,12 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
     return Evaluation(gold, system, settings, alignment, counts)
 
 
-#: Below this combined size (bytes) a second process costs more than it saves.
+#: Below this combined size (bytes) a second thread costs more than it saves.
 PARALLEL_MIN_BYTES = 4_000_000
 
 
-def _parallel_possible(paths) -> bool:
-    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+def _parallel_worth_it(paths) -> bool:
+    if (os.cpu_count() or 1) < 2:
         return False
     try:
         return all(os.path.isfile(p) for p in paths) and \
@@ -97,29 +97,27 @@ def _parallel_possible(paths) -> bool:
         return False
 
 
-def _load_alone(path: str, profile: str) -> Treebank:
-    return load(path, profile, Vocab())
-
-
 def load_pair(gold_path: str, system_path: str, profile: str = "conll18",
               parallel: Optional[bool] = None) -> Tuple[Treebank, Treebank]:
     """Read gold and system into one shared Vocab (equal codes mean equal strings).
 
-    Large files are read in parallel: the system file in a forked process with its own
-    Vocab, rebased afterwards.  Errors come in the official order: gold first.
+    Large files are read in two threads (numpy releases the GIL for the bulk of the
+    work), the system file with its own Vocab, rebased afterwards.  Errors come in the
+    official order: gold first.
     """
     vocab = Vocab()
     if parallel is None:
-        parallel = _parallel_possible([gold_path, system_path])
+        parallel = _parallel_worth_it([gold_path, system_path])
     if not parallel:
         return load(gold_path, profile, vocab), load(system_path, profile, vocab)
-    pool = multiprocessing.get_context("fork").Pool(1)
-    try:
-        pending = pool.apply_async(_load_alone, (system_path, profile))
-        gold = load(gold_path, profile, vocab)
-        system = pending.get()
-    finally:
-        pool.terminate()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(load, system_path, profile, Vocab())
+        try:
+            gold = load(gold_path, profile, vocab)
+        except BaseException:
+            pending.cancel()
+            raise
+        system = pending.result()
     return gold, system.rebased(vocab)
 
 
