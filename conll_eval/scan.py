@@ -51,6 +51,18 @@ def metadata(comment: str) -> Optional[Tuple[str, str]]:
     return None
 
 
+_CHUNK = 1 << 22
+
+
+def _positions(arr: np.ndarray, byte: int) -> np.ndarray:
+    """Sorted positions of ``byte`` in ``arr`` (int32 when they fit), found slice by slice
+    so no file-sized temporary is needed."""
+    position_type = np.int32 if len(arr) < 2 ** 31 - 1 else np.int64
+    parts = [np.flatnonzero(arr[a:a + _CHUNK] == byte).astype(position_type) + position_type(a)
+             for a in range(0, len(arr), _CHUNK)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=position_type)
+
+
 def _gather(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """Bytes of fields ``[start, end)``, each followed by its terminator byte, and the lengths.
 
@@ -284,9 +296,9 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     if not data or not data.endswith(b"\n\n") or b"\r" in data:
         return None
     arr = np.frombuffer(data, dtype=np.uint8)
-    newline = np.flatnonzero(arr == NEWLINE)
+    newline = _positions(arr, NEWLINE)
     n_lines = len(newline)
-    line_start = np.empty(n_lines, dtype=np.int64)
+    line_start = np.empty(n_lines, dtype=newline.dtype)
     line_start[0] = 0
     line_start[1:] = newline[:-1] + 1
     line_end = newline
@@ -305,19 +317,19 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     previous_is_content = np.concatenate([[False], content[:-1]])
     if not np.all(previous_is_content[blank_at]):
         return None  # blank line without a sentence before it
+    del before, content_count, block_base, previous_is_content  # bound peak memory
 
     content_idx = np.flatnonzero(content)
     n_body = len(content_idx)
     if n_body == 0:
         return None
     cs, ce = line_start[content_idx], line_end[content_idx]
-    position_type = np.int32 if len(arr) < 2 ** 31 - 1 else np.int64
-    tabs = np.flatnonzero(arr == TAB).astype(position_type)
+    tabs = _positions(arr, TAB)
     first_tab = np.searchsorted(tabs, cs)
     if np.any(np.searchsorted(tabs, ce) - first_tab != 9):
         return None
     tab_at = tabs[first_tab[:, None] + np.arange(9)]
-    del first_tab
+    del first_tab, tabs
 
     def field(k: int) -> Tuple[np.ndarray, np.ndarray]:
         start = cs if k == 0 else tab_at[:, k - 1] + 1
@@ -361,6 +373,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
             return None
     is_word = ~is_empty_node & ~is_range
     is_token = ~is_empty_node & ~mwt_word
+    del n_dash, first_dash
 
     # sentences (each blank line closes one)
     sent_blocks, sent_of_body = np.unique(block[content_idx], return_inverse=True)
@@ -392,6 +405,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     parent = np.where(head == 0, -1, sent_word_start[word_sent] + head - 1)
     if not is_forest_acyclic(parent):
         return None
+    del position, word_ids, head, sent_len, plain_body
 
     # tokens: FORMs with the profile's spaces removed
     token_body = np.flatnonzero(is_token)
@@ -414,6 +428,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         field_begin = field_end - byte_len
         tok_len = byte_len - (cont_before[field_end] - cont_before[field_begin])
         text = joined_text.replace("\n", "")
+    del joined, joined_text
     token_of_body = np.cumsum(is_token) - 1
     word_tok = token_of_body[word_body]
 
