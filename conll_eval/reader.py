@@ -222,7 +222,7 @@ def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
         sent_char_end=np.asarray(c.sent_char_end, dtype=np.int64),
         sent_first_line=np.asarray(c.sent_first_line, dtype=np.int32),
         sent_end_line=np.asarray(c.sent_end_line, dtype=np.int32),
-        sent_ids=c.sent_ids, sent_texts=c.sent_texts,
+        metadata=c.metadata,
         empty_sent=np.asarray(c.empty_sent, dtype=np.int32),
         empty_after=np.asarray(c.empty_after, dtype=np.int32),
         empty_line=np.asarray(c.empty_line, dtype=np.int32),
@@ -460,7 +460,7 @@ class _ExactParser:
         c.sent_word_start = sent_word_start + [len(heads)]
         c.sent_char_start, c.sent_char_end = sent_char_start, sent_char_end
         c.sent_first_line, c.sent_end_line = sent_first_line, sent_end_line
-        c.sent_ids, c.sent_texts = sent_ids, sent_texts
+        c.metadata = (sent_ids, sent_texts)
         c.empty_sent, c.empty_after, c.empty_line, c.empty_cols = empty_sent, empty_after, empty_line, empty_cols
         return c
 

@@ -36,7 +36,7 @@ class Columns:
 
     __slots__ = ("text", "tok_len", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt", "mwt_form",
                  "word_line", "word_sent", "head", "cols", "sent_word_start", "sent_char_start",
-                 "sent_char_end", "sent_first_line", "sent_end_line", "sent_ids", "sent_texts",
+                 "sent_char_end", "sent_first_line", "sent_end_line", "metadata",
                  "empty_sent", "empty_after", "empty_line", "empty_cols")
 
 
@@ -226,6 +226,26 @@ def _may_be_metadata(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.
     ascii_other = (first < 128) & (first != ord("s")) & (first != ord("t")) & \
         ~np.isin(first, np.frombuffer(b"\x0b\x0c\x1c\x1d\x1e\x1f", dtype=np.uint8))
     return ~ascii_other
+
+
+class _LazyMetadata:
+    """``(sent_ids, sent_texts)`` read from the comment lines when first asked for."""
+
+    def __init__(self, data, arr, line_start, line_end, hashed, blank_at):
+        comment_lines = np.flatnonzero(hashed)
+        comment_lines = comment_lines[comment_lines < blank_at[-1]]  # after the last sentence: ignored
+        self.args = (data, arr, line_start[comment_lines], line_end[comment_lines],
+                     np.searchsorted(blank_at, comment_lines), len(blank_at))
+
+    def __call__(self):
+        data, arr, start, end, sentence, n_sent = self.args
+        sent_ids, sent_texts = [None] * n_sent, [None] * n_sent
+        if len(start):
+            _read_metadata(data, arr, start, end, sentence, sent_ids, sent_texts)
+        return sent_ids, sent_texts
+
+    def __reduce__(self):
+        return (tuple, (self(),))
 
 
 def _read_metadata(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndarray,
@@ -466,13 +486,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     c.sent_char_end = tok_end[last_tok]
     c.sent_first_line = content_idx[np.searchsorted(sent_of_body, np.arange(n_sent))] + 1
     c.sent_end_line = blank_at + 1
-    c.sent_ids = [None] * n_sent
-    c.sent_texts = [None] * n_sent
-    comment_lines = np.flatnonzero(hashed)
-    comment_lines = comment_lines[comment_lines < blank_at[-1]]  # after the last sentence: ignored
-    if len(comment_lines):
-        _read_metadata(data, arr, line_start[comment_lines], line_end[comment_lines],
-                       np.searchsorted(blank_at, comment_lines), c.sent_ids, c.sent_texts)
+    c.metadata = _LazyMetadata(data, arr, line_start, line_end, hashed, blank_at)
     empty_body = np.flatnonzero(is_empty_node)
     c.empty_sent = sent_of_body[empty_body]
     c.empty_after = np.cumsum(is_word)[empty_body]

@@ -135,6 +135,7 @@ class Treebank:
     for plain words).  Sentence ``s`` has words ``sent_word_start[s]:sent_word_start[s+1]``
     and characters ``sent_char_start[s]:sent_char_end[s]``.  Empty nodes are kept in
     ``empty_*`` arrays for enhanced-dependency scoring; they never take part in basic scoring.
+    ``sent_ids`` and ``sent_texts`` come from the comments (read on first use).
     """
 
     path: str
@@ -156,12 +157,26 @@ class Treebank:
     sent_char_end: np.ndarray
     sent_first_line: np.ndarray
     sent_end_line: np.ndarray
-    sent_ids: List[Optional[str]]
-    sent_texts: List[Optional[str]]
+    metadata: object  # (sent_ids, sent_texts), or a callable computing them on first use
     empty_sent: np.ndarray
     empty_after: np.ndarray
     empty_line: np.ndarray
     empty_columns: Dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def sent_ids(self) -> List[Optional[str]]:
+        """``# sent_id`` of each sentence (None where absent)."""
+        return self._metadata()[0]
+
+    @property
+    def sent_texts(self) -> List[Optional[str]]:
+        """``# text`` of each sentence (None where absent)."""
+        return self._metadata()[1]
+
+    def _metadata(self):
+        if callable(self.metadata):
+            object.__setattr__(self, "metadata", self.metadata())
+        return self.metadata
 
     form = _column_property("form")
     lemma = _column_property("lemma")
