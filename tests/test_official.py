@@ -302,22 +302,7 @@ def test_conll17_reject_parity_slow(oracle17, workdir, case):
 
 
 # ------------------------------------------------------------------------------ regression cases
-#: REFERENCE.md b.2 item 4 (the official TestAlignment cases): gold, system, aligned words
-ALIGNMENT_CASES = [
-    (["a"], ["a"], 1),
-    (["a", "b", "c"], ["a", "b", "c"], 3),
-    (["abc a b c"], ["a", "b", "c"], 3),
-    (["a", "bc b c", "d"], ["a", "b", "c", "d"], 4),
-    (["abcd a b c d"], ["ab a b", "cd c d"], 4),
-    (["abc a b c", "de d e"], ["a", "bcd b c d", "e"], 5),
-    (["abcd"], ["a", "b", "c", "d"], 0),
-    (["abc", "d"], ["a", "b", "c", "d"], 1),
-    (["a", "bc", "d"], ["a", "b", "c", "d"], 2),
-    (["a", "bc b c", "d"], ["a", "b", "cd"], 2),
-    (["abc a BX c", "def d EX f"], ["ab a b", "cd c d", "ef e f"], 4),
-    (["ab a b", "cd bc d"], ["a", "bc", "d"], 2),
-    (["a", "bc b c", "d"], ["ab AX BX", "cd CX a"], 1),
-]
+from helpers import ALIGNMENT_CASES  # noqa: E402  (shared with test_align.py)
 
 
 def _n_words(entries):
