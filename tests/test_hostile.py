@@ -1,0 +1,112 @@
+"""The scorer under hostile input: short errors with file, line and code; never a traceback."""
+import io
+import os
+
+import pytest
+
+import conll_eval.cli as cli
+from conll_eval.cli import main
+
+from helpers import chain, document, row, sentence
+
+GOOD = document(sentence("1 Hello 0 root", "2 world 1 obj"), sentence("1 Bye 0 root"))
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], stdout=out, stderr=err)
+    assert "Traceback" not in err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def gold(tmp_path):
+    path = tmp_path / "gold.conllu"
+    path.write_text(GOOD, encoding="utf-8")
+    return path
+
+
+def _write(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return path
+
+
+@pytest.mark.parametrize("name,data,code,line", [
+    ("utf8", GOOD.encode()[:20] + b"\xff" + GOOD.encode()[20:], "invalid-utf8", 1),
+    ("bom", b"\xef\xbb\xbf" + GOOD.encode(), "bom", 1),
+    ("no-final-blank", GOOD.rstrip("\n") + "\n", "missing-final-blank-line", 4),
+    ("double-blank", GOOD.replace("\n\n", "\n\n\n", 1), "empty-sentence", 4),
+    ("spaces-not-tabs", GOOD.replace("\t", " "), "wrong-column-count", 1),
+])
+def test_bad_system_file(tmp_path, gold, name, data, code, line):
+    system = _write(tmp_path, name + ".conllu", data)
+    status, out, err = run(gold, system)
+    assert status == 1 and out == ""
+    assert err.startswith(f"{system}:{line}: error [{code}] "), err
+
+
+def test_missing_and_directory(tmp_path, gold):
+    assert run(gold, tmp_path / "missing.conllu")[0] == 1
+    status, _, err = run(gold, tmp_path)
+    assert status == 1 and "[not-a-file]" in err
+    status, _, err = run(tmp_path / "missing.conllu", gold)
+    assert status == 1 and "missing.conllu: error [file-not-found]" in err
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root can read anything")
+def test_unreadable(tmp_path, gold):
+    system = _write(tmp_path, "locked.conllu", GOOD)
+    system.chmod(0)
+    status, _, err = run(gold, system)
+    assert status == 1 and "[unreadable]" in err
+
+
+@pytest.mark.parametrize("data", [b"", b"# only a comment\n"])
+def test_empty_system_is_a_text_mismatch(tmp_path, gold, data):
+    system = _write(tmp_path, "empty.conllu", data)
+    status, _, err = run(gold, system)
+    assert status == 1 and "[text-mismatch]" in err and "no tokens" in err
+
+
+def test_crlf_and_nul_bytes_score(tmp_path, gold):
+    crlf = _write(tmp_path, "crlf.conllu", GOOD.replace("\n", "\r\n"))
+    assert run(gold, crlf)[1] == run(gold, gold)[1]
+    nul_text = GOOD.replace("world", "wor\x00ld")
+    nul = _write(tmp_path, "nul.conllu", nul_text)
+    status, out, _ = run(nul, nul)
+    assert status == 0 and out.startswith("LAS F1 Score: 100.00")
+
+
+def test_megabyte_lines_and_huge_sentences(tmp_path):
+    long_form = "x" * 2_000_000
+    big = _write(tmp_path, "long.conllu", row("1", long_form, "0", "root") + "\n\n")
+    assert run(big, big)[0] == 0
+    words = [f"{k} w{k} {1 if k > 1 else 0} {'dep' if k > 1 else 'root'}" for k in range(1, 100_001)]
+    wide = _write(tmp_path, "wide.conllu", sentence(*words))
+    assert run(wide, wide)[0] == 0
+    deep = _write(tmp_path, "deep.conllu", chain(100_000))
+    status, out, _ = run("-v", deep, deep)
+    assert status == 0 and "UAS        |    100.00" in out
+
+
+def test_swapped_and_same_file(tmp_path, gold):
+    other = _write(tmp_path, "other.conllu", document(sentence("1 Hello 0 root", "2 world 1 obj",
+                                                                "3 Bye 1 dep")))
+    _, forward, _ = run("--format", "tsv", gold, other)
+    _, backward, _ = run("--format", "tsv", other, gold)
+    sentences_f = next(l for l in forward.splitlines() if l.startswith("Sentences")).split("\t")
+    sentences_b = next(l for l in backward.splitlines() if l.startswith("Sentences")).split("\t")
+    assert sentences_f[5] == sentences_b[6] and sentences_f[6] == sentences_b[5]  # P and R swap
+    status, out, _ = run(gold, gold)
+    assert status == 0 and out == "LAS F1 Score: 100.00\nMLAS Score: 100.00\nBLEX Score: 100.00\n"
+
+
+def test_internal_error_exit_3_and_debug(monkeypatch, gold):
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(cli, "evaluate_files", broken)
+    status, _, err = run(gold, gold)
+    assert status == 3 and "internal error" in err and "--debug" in err
+    with pytest.raises(RuntimeError):
+        main(["--debug", str(gold), str(gold)], stdout=io.StringIO(), stderr=io.StringIO())
