@@ -433,20 +433,21 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     joined, byte_len = _gather(arr, form_start[token_body], form_end[token_body])
     if np.any(byte_len == 0):
         return None
+    continuation = (joined & 0xC0) == 0x80  # UTF-8 continuation bytes: not characters
+    cont_before = np.concatenate([[0], np.cumsum(continuation)])
+    field_end = np.cumsum(byte_len + 1) - 1  # index of each field's separator
+    char_len = byte_len - (cont_before[field_end] - cont_before[field_end - byte_len])
+    del continuation, cont_before, field_end
     joined_text = joined.tobytes().decode("utf-8")
     if space.search(joined_text):
-        stripped = space.sub("", joined_text)
-        token_forms = stripped[:-1].split("\n")
-        tok_len = np.fromiter(map(len, token_forms), dtype=np.int64, count=len(token_forms))
+        removed = np.fromiter((m.start() for m in space.finditer(joined_text)), dtype=np.int64)
+        separator_at = np.cumsum(char_len + 1) - 1  # character index of each separator
+        tok_len = char_len - np.bincount(np.searchsorted(separator_at, removed), minlength=len(char_len))
         if np.any(tok_len == 0):
             return None
-        text = stripped.replace("\n", "")
+        text = space.sub("", joined_text).replace("\n", "")
     else:
-        continuation = (joined & 0xC0) == 0x80
-        cont_before = np.concatenate([[0], np.cumsum(continuation)])
-        field_end = np.cumsum(byte_len + 1) - 1  # index of each field's separator
-        field_begin = field_end - byte_len
-        tok_len = byte_len - (cont_before[field_end] - cont_before[field_begin])
+        tok_len = char_len
         text = joined_text.replace("\n", "")
     del joined, joined_text
     token_of_body = np.cumsum(is_token) - 1
