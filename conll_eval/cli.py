@@ -102,26 +102,40 @@ def _write_atomically(path: str, text: str, inputs: List[str]) -> None:
         raise
 
 
+def _score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    args = build_parser().parse_args(argv)
+    if args.gold == "-" and args.system == "-":
+        raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
+    Settings(args.profile, args.weights)
+    evaluation = evaluate_files(args.gold, args.system, profile=args.profile, weights=args.weights)
+    text = _render(args, evaluation)
+    if args.output:
+        _write_atomically(args.output, text, [args.gold, args.system])
+    else:
+        stdout.write(text)
+        stdout.flush()
+    return EXIT_OK
+
+
+#: subcommand name -> function(argv, stdout, stderr) -> exit code; scoring is the default
+COMMANDS = {}
+
+
 def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
          stderr: Optional[TextIO] = None) -> int:
-    """Run the command line with ``argv``; return the exit code."""
+    """Run the command line with ``argv``; return the exit code.
+
+    ``conll_eval GOLD SYSTEM`` scores; ``conll_eval <command> ...`` runs a subcommand.
+    """
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
+    command = COMMANDS.get(argv[0], None) if argv else None
     try:
-        args = build_parser().parse_args(argv)
-        if args.gold == "-" and args.system == "-":
-            raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
-        Settings(args.profile, args.weights)
-        evaluation = evaluate_files(args.gold, args.system, profile=args.profile, weights=args.weights)
-        text = _render(args, evaluation)
-        if args.output:
-            _write_atomically(args.output, text, [args.gold, args.system])
-        else:
-            stdout.write(text)
-            stdout.flush()
-        return EXIT_OK
+        if command is not None:
+            return command(argv[1:], stdout, stderr)
+        return _score_command(argv, stdout, stderr)
     except _Exit as exc:
         return exc.status
     except UsageError as exc:
