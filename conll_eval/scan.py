@@ -80,8 +80,9 @@ def _gather(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Tuple[np.nda
     step = np.ones(total, dtype=index_type)
     step[first[0]] = start[0]
     step[first[1:]] = start[1:] - end[:-1]
-    source = np.cumsum(step, dtype=index_type)
+    source = np.cumsum(step, dtype=index_type, out=step)  # in place: one index array only
     out = arr[source]
+    del step, source
     out[first + length] = NEWLINE
     return out, length
 
@@ -134,9 +135,10 @@ def _intern_short(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.n
     k1 = (windows[start + 8] & _LOW_BYTES[high]) | (length.astype(np.uint64) << np.uint64(56))
     mixed = (k0 * np.uint64(0x9E3779B97F4A7C15)) ^ (k1 * np.uint64(0xC2B2AE3D27D4EB4F))
     bits = min(_HASH_BITS, max(8, int(len(start)).bit_length() + 1))
-    bucket = (mixed >> np.uint64(64 - bits)).astype(np.intp)
-    owner = np.full(1 << bits, -1, dtype=np.int64)
-    owner[bucket] = np.arange(len(start))
+    bucket = (mixed >> np.uint64(64 - bits)).astype(np.int32)
+    del mixed
+    owner = np.full(1 << bits, -1, dtype=np.int32)
+    owner[bucket] = np.arange(len(start), dtype=np.int32)
     first = owner[bucket]
     same = (k0[first] == k0) & (k1[first] == k1)  # exact: compares the stored integers
     used = np.flatnonzero(np.bincount(first[same], minlength=len(start)))
@@ -326,7 +328,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     hashed = arr[line_start] == HASH
     content = ~empty & ~hashed
     # a '#' line is a comment iff no content line precedes it in its blank-line block
-    block = np.cumsum(empty)
+    block = np.cumsum(empty, dtype=np.int32)
     content_count = np.cumsum(content)
     blank_at = np.flatnonzero(empty)
     block_base = np.zeros(len(blank_at) + 2, dtype=np.int64)
@@ -339,7 +341,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         return None  # blank line without a sentence before it
     del before, content_count, block_base, previous_is_content  # bound peak memory
 
-    content_idx = np.flatnonzero(content)
+    content_idx = np.flatnonzero(content).astype(np.int32)
     n_body = len(content_idx)
     if n_body == 0:
         return None
@@ -397,11 +399,12 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
 
     # sentences (each blank line closes one)
     sent_blocks, sent_of_body = np.unique(block[content_idx], return_inverse=True)
+    sent_of_body = sent_of_body.astype(np.int32)
     n_sent = len(sent_blocks)
     if n_sent != len(blank_at):
         return None
 
-    word_body = np.flatnonzero(is_word)
+    word_body = np.flatnonzero(is_word).astype(np.int32)
     n_words = len(word_body)
     if n_words == 0:
         return None
@@ -428,7 +431,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     del position, word_ids, head, sent_len, plain_body
 
     # tokens: FORMs with the profile's spaces removed
-    token_body = np.flatnonzero(is_token)
+    token_body = np.flatnonzero(is_token).astype(np.int32)
     form_start, form_end = field(1)
     joined, byte_len = _gather(arr, form_start[token_body], form_end[token_body])
     if np.any(byte_len == 0):
@@ -450,7 +453,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         tok_len = char_len
         text = joined_text.replace("\n", "")
     del joined, joined_text
-    token_of_body = np.cumsum(is_token) - 1
+    token_of_body = np.cumsum(is_token, dtype=np.int32) - 1
     word_tok = token_of_body[word_body]
 
     c = Columns()
