@@ -85,13 +85,6 @@ def _render(args, evaluation) -> str:
     return text
 
 
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return a != "-" and b != "-" and os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
 def _write_atomically(path: str, text: str, inputs: List[str]) -> None:
     target = os.path.realpath(path)
     for name in inputs:
@@ -114,9 +107,6 @@ def _score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if args.gold == "-" and args.system == "-":
         raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
     Settings(args.profile, args.weights)
-    if _same_file(args.gold, args.system):
-        stderr.write(f"conll_eval: warning: {args.gold} and {args.system} are the same file; "
-                     f"every score will be 100\n")
     evaluation = evaluate_files(args.gold, args.system, profile=args.profile, weights=args.weights)
     text = _render(args, evaluation)
     if args.output:
