@@ -74,7 +74,6 @@ class Profile:
     metrics: Tuple[str, ...]
     table_header: str
     default_lines: Tuple[Tuple[str, str], ...]
-    counts_table: bool = True
 
 
 METRICS: Dict[str, MetricSpec] = {}
@@ -129,7 +128,7 @@ register_profile(Profile(
     ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "Feats", "AllTags", "Lemmas", "UAS", "LAS",
      "CLAS17"),
     "Metrics    | Precision |    Recall |  F1 Score | AligndAcc",
-    (("LAS", "LAS F1 Score: {:.2f}"),), counts_table=False))
+    (("LAS", "LAS F1 Score: {:.2f}"),)))
 register_profile(Profile(
     "conll18", "CoNLL 2018 shared task (conll18_ud_eval.py)", _C18_ROWS,
     "Metric     | Precision |    Recall |  F1 Score | AligndAcc",

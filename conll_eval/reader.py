@@ -23,7 +23,7 @@ from typing import BinaryIO, Dict, List, Optional, Tuple, Union
 import numpy as np
 import regex
 
-from .errors import FormatError, InputError, Location, TreeError
+from .errors import FormatError, InputError, Location, TreeError, UsageError
 from .scan import Columns, LazyCodes, metadata, scan
 from .treebank import Treebank, Vocab
 
@@ -43,7 +43,7 @@ def _space_pattern(profile: str):
 
 def _check_profile(profile: str) -> None:
     if profile not in PROFILE_NAMES:
-        raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILE_NAMES)}")
+        raise UsageError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILE_NAMES)}")
 
 
 # ---------------------------------------------------------------------------------------------
