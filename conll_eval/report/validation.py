@@ -1,0 +1,95 @@
+"""Formatting of validator incidents (:mod:`conll_eval.validate`); nothing is computed here.
+
+* ``format_incident(inc)`` -> ``path:line: error [L2 SYNTAX head-self-loop] HEAD == ID for 1
+  (sent_id=s1)``; warnings read ``warning [L2 WARNING empty-misc] ...`` (udtools prints the
+  word WARNING in place of the class).
+* ``format_udtools(inc, with_file=False)`` -> udtools' own line,
+  ``[Line 3 Sent s1]: [L2 SYNTAX head-self-loop] HEAD == ID for 1`` (``File x.conllu `` in
+  front with ``with_file``; ``Sent None`` when the sentence has no sent_id).
+* ``summary(incidents)`` -> udtools' closing lines: ``Warnings: N`` (if any), ``{CLASS} errors:
+  N`` per class in udtools' class order (UNICODE, FORMAT, MORPHO, SYNTAX, ENHANCED, METADATA),
+  then ``*** PASSED ***`` or ``*** FAILED *** with N errors``.
+* ``to_json(incidents)`` -> a JSON list of objects with keys level, class, testid, path, line,
+  sent_id, message, severity.
+* ``limit_per_class(incidents, max_err)`` -> udtools' ``--max-err``: per (severity, class) the
+  first ``max_err`` incidents pass; the next one is replaced by the *string*
+  ``...suppressing further messages regarding ERROR/FORMAT`` (``WARNING/...`` for warnings) and
+  the rest of that group is dropped.  The marker is a plain ``str`` (not an incident), so it can
+  never be counted as an error; ``format_incident``/``format_udtools`` pass strings through
+  unchanged.  ``max_err <= 0`` means no limit.  Count the summary on the unlimited list, as
+  udtools does.
+"""
+from __future__ import annotations
+
+import json
+from typing import Dict, Iterable, Iterator, Tuple, Union
+
+from ..validate import CLASS_ORDER, ValidationIncident
+
+__all__ = ["format_incident", "format_udtools", "summary", "to_json", "limit_per_class"]
+
+Item = Union[ValidationIncident, str]
+
+
+def _shown_class(inc: ValidationIncident) -> str:
+    return "WARNING" if inc.severity == "warning" else inc.klass
+
+
+def format_incident(inc: Item) -> str:
+    if isinstance(inc, str):
+        return inc
+    where = inc.path if inc.line is None else f"{inc.path}:{inc.line}"
+    suffix = f" (sent_id={inc.sent_id})" if inc.sent_id else ""
+    return (f"{where}: {inc.severity} [L{inc.level} {_shown_class(inc)} {inc.testid}]"
+            f" {inc.message}{suffix}")
+
+
+def format_udtools(inc: Item, with_file: bool = False) -> str:
+    if isinstance(inc, str):
+        return inc
+    import os
+    name = "STDIN" if inc.path == "-" else os.path.basename(inc.path)
+    address = f"Line {inc.line} Sent {inc.sent_id}"
+    if with_file:
+        address = f"File {name} " + address
+    return f"[{address}]: [L{inc.level} {_shown_class(inc)} {inc.testid}] {inc.message}"
+
+
+def summary(incidents: Iterable[Item]) -> str:
+    warnings = 0
+    errors: Dict[str, int] = {}
+    for inc in incidents:
+        if isinstance(inc, str):
+            continue
+        if inc.severity == "warning":
+            warnings += 1
+        else:
+            errors[inc.klass] = errors.get(inc.klass, 0) + 1
+    order = {k: i for i, k in enumerate(CLASS_ORDER)}
+    lines = [f"Warnings: {warnings}"] if warnings else []
+    for klass in sorted(errors, key=lambda k: (order.get(k, len(order)), k)):
+        lines.append(f"{klass} errors: {errors[klass]}")
+    total = sum(errors.values())
+    lines.append(f"*** FAILED *** with {total} errors" if total else "*** PASSED ***")
+    return "\n".join(lines)
+
+
+def to_json(incidents: Iterable[Item]) -> str:
+    return json.dumps([
+        {"level": i.level, "class": i.klass, "testid": i.testid, "path": i.path,
+         "line": i.line, "sent_id": i.sent_id, "message": i.message, "severity": i.severity}
+        for i in incidents if not isinstance(i, str)], ensure_ascii=False, indent=1)
+
+
+def limit_per_class(incidents: Iterable[ValidationIncident], max_err: int) -> Iterator[Item]:
+    counts: Dict[Tuple[str, str], int] = {}
+    for inc in incidents:
+        if max_err <= 0:
+            yield inc
+            continue
+        key = (inc.severity, inc.klass)
+        n = counts[key] = counts.get(key, 0) + 1
+        if n <= max_err:
+            yield inc
+        elif n == max_err + 1:
+            yield f"...suppressing further messages regarding {inc.severity.upper()}/{inc.klass}"
