@@ -398,6 +398,8 @@ def main(argv=None):
                          "once) (default: %(default)s)")
     ap.add_argument("--skip-official", action="store_true", help="do not run the official scorer")
     ap.add_argument("--skip-ours", action="store_true", help="do not run conll_eval")
+    ap.add_argument("--skip-validate", action="store_true",
+                    help="do not time 'conll_eval validate' on the system files")
     ap.add_argument("--no-verbose-check", action="store_true",
                     help="skip the extra -v output comparison on the smallest pair")
     ap.add_argument("--cache-dir", default=None,
@@ -461,17 +463,19 @@ def main(argv=None):
         print(f"[{label}] {meta['words']} gold words, {len(meta['pieces'])} pieces ({how}): "
               f"{os.path.dirname(meta['gold'])}", file=sys.stderr, flush=True)
         gold, system = meta["gold"], meta["system"]
-        res = {"label": label, "words": meta["words"], "gold": gold, "system": system,
-               "pieces": meta["pieces"]}
+        with open(system, "rb") as handle:
+            system_words = count_words(handle.read())
+        res = {"label": label, "words": meta["words"], "system_words": system_words,
+               "gold": gold, "system": system, "pieces": meta["pieces"]}
 
-        def measure(name, cmd, n, **kw):
+        def measure(name, cmd, n, ok_codes=(0,), **kw):
             best = None
             peak = 0.0
             for i in range(n):
                 wall, mb, rc, out, err = runner.run(cmd, **kw)
                 print(f"[{label}] {name} run {i + 1}/{n}: {wall:.3f}s {mb:.0f} MB rc={rc}",
                       file=sys.stderr, flush=True)
-                if rc != 0:
+                if rc not in ok_codes:
                     problems.append(f"{name} on {label} exited {rc}: "
                                     f"{err.decode('utf-8', 'replace').strip()[-500:]}")
                     return {"time": None, "mb": mb, "rc": rc, "out": out, "err": err}
@@ -486,6 +490,11 @@ def main(argv=None):
         if official:
             res["official"] = measure("official", [py, official, gold, system], 1,
                                       cwd=os.path.dirname(official))
+        if not args.skip_ours and not args.skip_validate:
+            # streaming validation (levels 1-2) of the system file; incidents are expected
+            # (parser outputs often lack # text), only time and memory matter here
+            res["validate"] = measure("validate", [py, "-m", "conll_eval", "validate", "--quiet",
+                                                   system], 1, env=env, ok_codes=(0, 1))
         o, f = res.get("ours"), res.get("official")
         if o and f and o["rc"] == 0 and f["rc"] == 0:
             res["same_output"] = o["out"] == f["out"]
@@ -534,6 +543,19 @@ def main(argv=None):
     print()
     print(table(rows, headers))
     print("(ce = conll_eval; times are wall seconds, MB = peak RSS of the child)")
+    print()
+    mem_rows = []
+    for r in results:
+        read = (r["words"] + r["system_words"]) / 1e6
+        o, f, v = r.get("ours", {}), r.get("official", {}), r.get("validate", {})
+        mem_rows.append([
+            r["label"], f"{r['words'] + r['system_words']:,}",
+            fmt(ratio(o.get("mb"), read), ".0f"), fmt(ratio(f.get("mb"), read), ".0f"),
+            f"{r['system_words']:,}", fmt(v.get("time"), ".2f"), fmt(v.get("mb"), ".0f")])
+    print(table(mem_rows, ["size", "words read (gold+system)", "ce MB per M words read",
+                           "official MB per M words read", "validated words",
+                           "validate s", "validate MB"]))
+    print("(validate = 'conll_eval validate --quiet SYSTEM', levels 1-2, streaming)")
     print()
 
     lin = {}
@@ -599,6 +621,11 @@ def main(argv=None):
                        f"{'' if nd <= 0.10 else ', which would miss'}")
             checks.append(f"linear within 10%: {'ok' if dev <= 0.10 else 'MISSED'} "
                           f"(per-word time ratio {lin['ours'][1]:.3f}{net})")
+        small_v, big_v = results[0].get("validate", {}), big.get("validate", {})
+        if len(results) >= 2 and small_v.get("mb") and big_v.get("mb"):
+            grow = big_v["mb"] / small_v["mb"]
+            checks.append(f"validator memory bounded (x{big['system_words'] / results[0]['system_words']:.0f}"
+                          f" words -> x{grow:.2f} MB): {'ok' if grow <= 1.5 else 'MISSED'}")
         print(f"targets ({big['label']}):")
         for c in checks:
             print(f"  {c}")

@@ -1,21 +1,26 @@
-"""Command line: ``conll_eval [options] GOLD SYSTEM``.  The only place that prints or exits.
+"""Command line: ``conll_eval [options] GOLD SYSTEM`` and ``conll_eval validate FILE...``.
+The only place that prints or exits.
 
-Exit codes: 0 scored, 1 invalid input, 2 usage error, 3 internal error (traceback only
-with ``--debug``).
+Exit codes: 0 scored / valid, 1 invalid input, 2 usage error, 3 internal error (traceback
+only with ``--debug``).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
 from typing import List, Optional, TextIO
 
 from . import __version__
-from .errors import ConllEvalError, InputError, UsageError
+from .errors import ConllEvalError, InputError, UsageError, ValidationFailed
 from .evaluate import Settings, evaluate_files
 from .metrics import PROFILES
 from .report import counts_table, default_lines, to_json, to_tsv, verbose_table
+from .report.validation import (Tally, format_incident, format_udtools, incident_dict,
+                                limit_per_class)
+from .validate import IMPLEMENTED_IDS, Validator, iter_validate_file
 
 __all__ = ["main", "main_entry", "build_parser"]
 
@@ -61,9 +66,121 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the settings signature after the text output")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the output to FILE (atomically) instead of stdout")
+    parser.add_argument("--strict", action="store_true",
+                        help="validate both files first (UD validator levels 1-2, as "
+                             "'conll_eval validate --level 2'); any error stops before scoring")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     parser.add_argument("--version", action="version", version=f"conll_eval {__version__}")
     return parser
+
+
+#: --strict shows at most this many validation errors per class
+STRICT_MAX_ERR = 20
+
+#: validation levels this program implements (the UD validator's 3-5 need its language data)
+VALIDATION_LEVELS = (1, 2)
+
+
+def build_validate_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="conll_eval validate",
+        description="Check CoNLL-U files like the UD validator (udtools' udvalidate) at level 1 "
+                    "(CoNLL-U backbone) or 2 (UD format and trees), with its test ids.  Every "
+                    "incident is reported; files are streamed (bounded memory).",
+        epilog="Incidents go to stdout, the summary to stderr.  Exit codes: 0 no errors "
+               "(warnings allowed), 1 errors or unreadable input, 2 usage error.")
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="CoNLL-U files, validated together: sent_ids must be unique across "
+                             "them ('-' or nothing: stdin)")
+    parser.add_argument("--level", type=int, default=2,
+                        help="1: CoNLL-U backbone; 2: UD format and tree (default: 2)")
+    parser.add_argument("--max-err", type=int, default=20, metavar="N",
+                        help="text output: show at most N incidents per class and severity, "
+                             "then one 'suppressing' line (0: all; default: 20)")
+    parser.add_argument("--format", default="text", choices=["text", "json", "udtools"],
+                        help="text: 'path:line: error [L2 syntax head-self-loop] ...'; json: "
+                             "one document with every incident and the summary; udtools: "
+                             "udvalidate's own lines")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print nothing; only the exit code tells")
+    parser.add_argument("--no-warnings", action="store_true",
+                        help="neither show nor count warnings")
+    parser.add_argument("-e", "--exclude", nargs="+", default=[], metavar="TESTID",
+                        help="neither show nor count these test ids")
+    parser.add_argument("-i", "--include-only", nargs="+", default=[], metavar="TESTID",
+                        help="show and count only these test ids")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    return parser
+
+
+def _validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    args = build_validate_parser().parse_args(argv)
+    if args.level > max(VALIDATION_LEVELS):
+        raise UsageError(f"conll_eval validate: level {args.level} is not implemented (levels "
+                         f"3-5 need the UD validator's language data); use --level 1 or 2")
+    unknown = sorted(set(args.exclude + args.include_only) - IMPLEMENTED_IDS)
+    if unknown:
+        raise UsageError(f"conll_eval validate: unknown test id(s): {', '.join(unknown)}")
+    files = args.files or ["-"]
+    if files.count("-") > 1:
+        raise UsageError("conll_eval validate: stdin ('-') can be given only once")
+    excluded, only = set(args.exclude), set(args.include_only)
+
+    def wanted(inc) -> bool:
+        return not ((args.no_warnings and inc.severity == "warning") or inc.testid in excluded
+                    or (only and inc.testid not in only))
+
+    tally = Tally()
+    state = Validator(args.level)
+    quiet, as_json = args.quiet, args.format == "json"
+    if as_json and not quiet:
+        stdout.write('{"files": %s, "level": %d, "incidents": [' % (
+            json.dumps(files, ensure_ascii=False), args.level))
+    separator = "\n "
+    for path in files:
+        incidents = (inc for inc in iter_validate_file(path, args.level, state) if wanted(inc))
+        try:
+            if quiet:
+                for inc in incidents:
+                    tally.add(inc)
+            elif as_json:
+                for inc in incidents:
+                    tally.add(inc)
+                    stdout.write(separator + json.dumps(incident_dict(inc), ensure_ascii=False))
+                    separator = ",\n "
+            else:
+                counted = _counting(incidents, tally)
+                for item in limit_per_class(counted, args.max_err):
+                    line = (format_udtools(item, with_file=len(files) > 1)
+                            if args.format == "udtools" else format_incident(item))
+                    stdout.write(line + "\n")
+        except InputError as exc:  # unreadable file: say so, count it, go on with the others
+            if args.debug:
+                raise
+            tally.by_class["INPUT"] = tally.by_class.get("INPUT", 0) + 1
+            if as_json and not quiet:
+                stdout.write(separator + json.dumps(
+                    {"level": 0, "class": "INPUT", "testid": exc.code, "path": path,
+                     "line": exc.location.line, "sent_id": None, "message": exc.message,
+                     "severity": "error"}, ensure_ascii=False))
+                separator = ",\n "
+            elif not quiet:
+                stdout.write(f"{exc}\n")
+    if as_json and not quiet:
+        stdout.write('\n], "summary": {"errors": %d, "warnings": %d, "by_class": %s, '
+                     '"passed": %s}}\n' % (tally.errors, tally.warnings,
+                                           json.dumps(tally.by_class), json.dumps(not tally.errors)))
+    stdout.flush()
+    if not quiet:
+        stderr.write(tally.summary() + "\n")
+    return EXIT_INPUT if tally.errors else EXIT_OK
+
+
+def _counting(incidents, tally: Tally):
+    """Pass incidents through, counting every one (limit_per_class drops some from view)."""
+    for inc in incidents:
+        tally.add(inc)
+        yield inc
 
 
 def _render(args, evaluation) -> str:
@@ -107,7 +224,8 @@ def _score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if args.gold == "-" and args.system == "-":
         raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
     Settings(args.profile, args.weights)
-    evaluation = evaluate_files(args.gold, args.system, profile=args.profile, weights=args.weights)
+    evaluation = evaluate_files(args.gold, args.system, profile=args.profile, weights=args.weights,
+                                strict=args.strict)
     text = _render(args, evaluation)
     if args.output:
         _write_atomically(args.output, text, [args.gold, args.system])
@@ -118,7 +236,7 @@ def _score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
 
 
 #: subcommand name -> function(argv, stdout, stderr) -> exit code; scoring is the default
-COMMANDS = {}
+COMMANDS = {"validate": _validate_command}
 
 
 def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
@@ -141,6 +259,14 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
     except UsageError as exc:
         stderr.write(f"{exc}\n")
         return EXIT_USAGE
+    except ValidationFailed as exc:
+        if debug:
+            raise
+        for item in limit_per_class(exc.incidents, STRICT_MAX_ERR):
+            stderr.write(format_incident(item) + "\n")
+        stderr.write(f"conll_eval: --strict: {len(exc.incidents)} validation error(s); "
+                     "nothing scored (see 'conll_eval validate')\n")
+        return EXIT_INPUT
     except (InputError, ConllEvalError) as exc:
         if debug:
             raise

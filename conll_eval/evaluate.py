@@ -1,21 +1,24 @@
 """Settings, the evaluation of one gold/system pair, and its signature."""
 from __future__ import annotations
 
+import io
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Dict, Mapping, Optional, Tuple
+from typing import BinaryIO, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import __version__
 from .align import Alignment, align_words, check_characters
-from .errors import UsageError
+from .errors import UsageError, ValidationFailed
 from .metrics import (PROFILES, EvaluationContext, METRICS, compute_counts, display_name,
                       load_weights, profile_metrics)
 from .reader import load
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
+from .validate import ValidationIncident, iter_validate_file, validate_lines
 
-__all__ = ["Settings", "Evaluation", "evaluate", "evaluate_files"]
+__all__ = ["Settings", "Evaluation", "evaluate", "evaluate_files", "validate_pair"]
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ PARALLEL_MIN_BYTES = 4_000_000
 
 
 def _parallel_worth_it(paths) -> bool:
-    if (os.cpu_count() or 1) < 2:
+    if (os.cpu_count() or 1) < 2 or not all(isinstance(p, str) for p in paths):
         return False
     try:
         return all(os.path.isfile(p) for p in paths) and \
@@ -97,7 +100,10 @@ def _parallel_worth_it(paths) -> bool:
         return False
 
 
-def load_pair(gold_path: str, system_path: str, profile: str = "conll18",
+Source = Union[str, BinaryIO]
+
+
+def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
               parallel: Optional[bool] = None) -> Tuple[Treebank, Treebank]:
     """Read gold and system into one shared Vocab (equal codes mean equal strings).
 
@@ -121,9 +127,38 @@ def load_pair(gold_path: str, system_path: str, profile: str = "conll18",
     return gold, system.rebased(vocab)
 
 
+def validate_pair(gold_path: str, system_path: str, level: int = 2
+                  ) -> Tuple[Source, Source]:
+    """Validate both files (UD validator levels 1-``level``, each file on its own) and raise
+    :class:`ValidationFailed` holding every error of both when there is any.
+
+    Returns what to read next for each file: the path, or for stdin ('-') an in-memory copy
+    (stdin can be read only once).  Files are streamed, so this costs one more read.
+    """
+    errors: List[ValidationIncident] = []
+    sources: List[Source] = []
+    for path in (gold_path, system_path):
+        if path == "-":
+            data = sys.stdin.buffer.read()
+            incidents = validate_lines([data.decode("utf-8", "replace")], "-", level)
+            copy = io.BytesIO(data)
+            copy.name = "-"
+            sources.append(copy)
+        else:
+            incidents = iter_validate_file(path, level)
+            sources.append(path)
+        errors.extend(i for i in incidents if i.severity == "error")
+    if errors:
+        raise ValidationFailed(errors)
+    return sources[0], sources[1]
+
+
 def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",
-                   weights: Optional[str] = None) -> Evaluation:
-    """Read and score one pair of CoNLL-U files.
+                   weights: Optional[str] = None, strict: bool = False) -> Evaluation:
+    """Read and score one pair of CoNLL-U files ('-' = stdin for one of them).
+
+    With ``strict`` both files must first pass validation levels 1-2 (see
+    :func:`validate_pair`); otherwise only what the official scorer rejects is an error.
 
     >>> ev = evaluate_files("testdata/golden/identical/gold.conllu",
     ...                     "testdata/golden/identical/gold.conllu")  # doctest: +SKIP
@@ -132,5 +167,9 @@ def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",
     """
     settings = Settings(profile, weights)
     weight_table = load_weights(weights) if weights is not None else None
-    gold, system = load_pair(gold_path, system_path, profile)
+    gold_source: Source = gold_path
+    system_source: Source = system_path
+    if strict:
+        gold_source, system_source = validate_pair(gold_path, system_path)
+    gold, system = load_pair(gold_source, system_source, profile)
     return evaluate(gold, system, settings, weight_table)

@@ -95,22 +95,36 @@ def official_message(profile: str, kind: str, line: Optional[int], **kw) -> str:
 # ---------------------------------------------------------------------------------------------
 # Bytes -> lines
 
+def os_error(path: str, exc: OSError) -> FormatError:
+    """The input error for an OSError met while opening or reading ``path``."""
+    loc = Location(path)
+    if isinstance(exc, FileNotFoundError):
+        return FormatError(loc, "file-not-found", "no such file", official=None)
+    if isinstance(exc, IsADirectoryError):
+        return FormatError(loc, "not-a-file", "is a directory, not a CoNLL-U file")
+    if isinstance(exc, PermissionError):
+        return FormatError(loc, "unreadable", "permission denied")
+    return FormatError(loc, "unreadable", f"cannot read: {exc.strerror or exc}")
+
+
+def open_binary(path: str) -> BinaryIO:
+    """``open(path, "rb")``; missing, unreadable or non-regular files raise FormatError."""
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise os_error(path, exc) from exc
+
+
 def read_bytes(path: str) -> bytes:
-    """Whole file as bytes; missing, unreadable or non-regular files raise InputError."""
+    """Whole file as bytes ('-' = stdin); missing, unreadable or non-regular files raise
+    InputError."""
     if path == "-":
         return sys.stdin.buffer.read()
-    loc = Location(path)
-    try:
-        with open(path, "rb") as handle:
+    with open_binary(path) as handle:
+        try:
             return handle.read()
-    except FileNotFoundError as exc:
-        raise FormatError(loc, "file-not-found", "no such file", official=None) from exc
-    except IsADirectoryError as exc:
-        raise FormatError(loc, "not-a-file", "is a directory, not a CoNLL-U file") from exc
-    except PermissionError as exc:
-        raise FormatError(loc, "unreadable", "permission denied") from exc
-    except OSError as exc:
-        raise FormatError(loc, "unreadable", f"cannot read: {exc.strerror or exc}") from exc
+        except OSError as exc:
+            raise os_error(path, exc) from exc
 
 
 def _check_utf8(data: bytes, path: str, keep: bool = False) -> Optional[str]:

@@ -55,11 +55,13 @@ import sys
 import unicodedata
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .errors import Incident, Location
+from .reader import open_binary, os_error
 
-__all__ = ["ValidationIncident", "validate_lines", "validate_file", "IMPLEMENTED_IDS",
+__all__ = ["ValidationIncident", "Validator", "validate_lines", "validate_file",
+           "iter_validate_file", "iter_validate_files", "IMPLEMENTED_IDS",
            "CLASS_ORDER", "UPOS_TAGS", "UD_RELATIONS"]
 
 #: udtools' TestClass order (used to sort the summary)
@@ -226,40 +228,48 @@ def _shorten(s: str) -> str:
 
 # --- line splitting ---------------------------------------------------------------------------
 
+_TERMINATOR = re.compile(r"\r\n|\r|\n")
+
+
 def _lines_with_terminators(chunks: Iterable[str]) -> Iterator[Tuple[str, str]]:
-    buf = ""
+    """(line, terminator) pairs of the concatenated chunks; linear even for huge lines."""
+    parts: List[str] = []  # pieces of the unfinished line
+    pending_cr = False  # the previous chunk ended with CR, which may be half of a CRLF
     for chunk in chunks:
         if not chunk:
             continue
-        buf += chunk
-        # keep a trailing CR (possible CRLF) and the trailing partial line in the buffer
-        cut = max(buf.rfind("\n"), buf.rfind("\r"))
-        if cut < 0:
-            continue
-        if buf[cut] == "\r" and cut == len(buf) - 1:
-            cut -= 1
-            cut = max(buf.rfind("\n", 0, cut + 1), buf.rfind("\r", 0, cut + 1))
-            if cut < 0:
-                continue
-        head, buf = buf[:cut + 1], buf[cut + 1:]
         start = 0
-        for m in re.finditer(r"\r\n|\r|\n", head):
-            yield head[start:m.start()], m.group()
+        if pending_cr:
+            pending_cr = False
+            crlf = chunk[0] == "\n"
+            yield "".join(parts), "\r\n" if crlf else "\r"
+            parts = []
+            start = 1 if crlf else 0
+        for m in _TERMINATOR.finditer(chunk, start):
+            parts.append(chunk[start:m.start()])
             start = m.end()
-    if buf:
-        start = 0
-        for m in re.finditer(r"\r\n|\r|\n", buf):
-            yield buf[start:m.start()], m.group()
-            start = m.end()
-        if start < len(buf):
-            yield buf[start:], ""
+            if m.group() == "\r" and start == len(chunk):
+                pending_cr = True
+                break
+            yield "".join(parts), m.group()
+            parts = []
+        if start < len(chunk):
+            parts.append(chunk[start:])
+    if pending_cr:
+        yield "".join(parts), "\r"
+    elif parts:
+        yield "".join(parts), ""
 
 
 # --- the validator ----------------------------------------------------------------------------
 
-class _Validator:
-    def __init__(self, path: str, level: int):
-        self.path = path
+class Validator:
+    """Validation state shared by the files of one run (sent_ids must be unique across files,
+    as in udtools); create one per run and pass it to :func:`validate_lines` /
+    :func:`iter_validate_file`, or use :func:`iter_validate_files`."""
+
+    def __init__(self, level: int = 2):
+        self.path = "-"
         self.level = max(1, level)
         self.known_sent_ids: Set[str] = set()
         self.known_parallel_ids: Set[str] = set()
@@ -912,16 +922,19 @@ class _Validator:
                       " from any root")
 
 
-def validate_lines(lines: Iterable[str], path: str, level: int = 2
-                   ) -> Iterator[ValidationIncident]:
+def validate_lines(lines: Iterable[str], path: str, level: int = 2,
+                   state: Optional[Validator] = None) -> Iterator[ValidationIncident]:
     """Validate CoNLL-U text and yield every incident, sentence by sentence.
 
     ``lines`` is the text as a stream of strings *with* their line terminators, e.g. a file
     opened with ``newline=""``, ``text.splitlines(keepends=True)`` or arbitrary chunks: the
     items are concatenated and re-split on LF, CRLF and lone CR (udtools reads with Python's
     universal newlines; CR and CRLF also give ``non-unix-newline``).  ``level`` < 1 counts as 1.
+    ``state`` carries sent_ids etc. over from earlier files of the same run (its own level is
+    used then).  Memory: the current sentence plus the ids seen so far.
     """
-    v = _Validator(path, level)
+    v = state if state is not None else Validator(level)
+    v.path = path
     non_unix = False
     lineno = 0
     sentence: List[str] = []
@@ -943,22 +956,45 @@ def validate_lines(lines: Iterable[str], path: str, level: int = 2
                                  "Only the unix-style LF line terminator is allowed.")
 
 
+def _decoded_chunks(stream: BinaryIO, path: str, size: int = 1 << 16) -> Iterator[str]:
+    """UTF-8 text of a binary stream in chunks; bad bytes become U+FFFD (see invalid-utf)."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    while True:
+        try:
+            data = stream.read(size)
+        except OSError as exc:
+            raise os_error(path, exc) from exc
+        if not data:
+            tail = decoder.decode(b"", final=True)
+            if tail:
+                yield tail
+            return
+        text = decoder.decode(data)
+        if text:
+            yield text
+
+
+def iter_validate_file(path: str, level: int = 2, state: Optional[Validator] = None
+                       ) -> Iterator[ValidationIncident]:
+    """Stream the incidents of a CoNLL-U file ('-' = stdin) in udtools' order.
+
+    A missing, unreadable or non-regular file raises :class:`conll_eval.errors.FormatError`
+    (codes ``file-not-found``, ``not-a-file``, ``unreadable``) before the first incident.
+    """
+    if path == "-":
+        yield from validate_lines(_decoded_chunks(sys.stdin.buffer, "-"), "-", level, state)
+        return
+    with open_binary(path) as stream:
+        yield from validate_lines(_decoded_chunks(stream, path), path, level, state)
+
+
+def iter_validate_files(paths: Sequence[str], level: int = 2) -> Iterator[ValidationIncident]:
+    """Stream the incidents of several files validated together (sent_ids unique across them)."""
+    state = Validator(level)
+    for path in paths:
+        yield from iter_validate_file(path, level, state)
+
+
 def validate_file(path: str, level: int = 2) -> List[ValidationIncident]:
     """Every incident of a CoNLL-U file ('-' = stdin), in udtools' order."""
-    def chunks(stream):
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        while True:
-            data = stream.read(1 << 16)
-            if not data:
-                tail = decoder.decode(b"", final=True)
-                if tail:
-                    yield tail
-                return
-            text = decoder.decode(data)
-            if text:
-                yield text
-
-    if path == "-":
-        return list(validate_lines(chunks(sys.stdin.buffer), "-", level))
-    with open(path, "rb") as stream:
-        return list(validate_lines(chunks(stream), path, level))
+    return list(iter_validate_file(path, level))

@@ -33,3 +33,13 @@ def write(tmp_path):
         path.write_bytes(text.encode("utf-8"))
         return str(path)
     return _write
+
+
+@pytest.fixture
+def write_bytes(tmp_path):
+    """write_bytes(name, data) -> path of a new file under tmp_path holding exactly ``data``."""
+    def _write(name: str, data: bytes) -> str:
+        path = tmp_path / name
+        path.write_bytes(data)
+        return str(path)
+    return _write

@@ -1,15 +1,16 @@
 """Formatting of validator incidents (:mod:`conll_eval.validate`); nothing is computed here.
 
-* ``format_incident(inc)`` -> ``path:line: error [L2 SYNTAX head-self-loop] HEAD == ID for 1
-  (sent_id=s1)``; warnings read ``warning [L2 WARNING empty-misc] ...`` (udtools prints the
-  word WARNING in place of the class).
+* ``format_incident(inc)`` -> ``path:line: error [L2 syntax head-self-loop] HEAD == ID for 1
+  (sent_id=s1)`` (the house error format, class in lower case); warnings read
+  ``path:line: warning [L2 format empty-misc] ...``.
 * ``format_udtools(inc, with_file=False)`` -> udtools' own line,
   ``[Line 3 Sent s1]: [L2 SYNTAX head-self-loop] HEAD == ID for 1`` (``File x.conllu `` in
   front with ``with_file``; ``Sent None`` when the sentence has no sent_id).
-* ``summary(incidents)`` -> udtools' closing lines: ``Warnings: N`` (if any), ``{CLASS} errors:
+* ``Tally`` counts incidents as they stream past (``add``) and gives ``summary()``, ``errors``,
+  ``warnings`` and ``by_class``; ``summary(incidents)`` -> udtools' closing lines: ``Warnings: N`` (if any), ``{CLASS} errors:
   N`` per class in udtools' class order (UNICODE, FORMAT, MORPHO, SYNTAX, ENHANCED, METADATA),
   then ``*** PASSED ***`` or ``*** FAILED *** with N errors``.
-* ``to_json(incidents)`` -> a JSON list of objects with keys level, class, testid, path, line,
+* ``incident_dict(inc)`` -> the JSON object of one incident; ``to_json(incidents)`` -> a JSON list of objects with keys level, class, testid, path, line,
   sent_id, message, severity.
 * ``limit_per_class(incidents, max_err)`` -> udtools' ``--max-err``: per (severity, class) the
   first ``max_err`` incidents pass; the next one is replaced by the *string*
@@ -26,7 +27,8 @@ from typing import Dict, Iterable, Iterator, Tuple, Union
 
 from ..validate import CLASS_ORDER, ValidationIncident
 
-__all__ = ["format_incident", "format_udtools", "summary", "to_json", "limit_per_class"]
+__all__ = ["format_incident", "format_udtools", "summary", "Tally", "incident_dict", "to_json",
+           "limit_per_class"]
 
 Item = Union[ValidationIncident, str]
 
@@ -40,7 +42,7 @@ def format_incident(inc: Item) -> str:
         return inc
     where = inc.path if inc.line is None else f"{inc.path}:{inc.line}"
     suffix = f" (sent_id={inc.sent_id})" if inc.sent_id else ""
-    return (f"{where}: {inc.severity} [L{inc.level} {_shown_class(inc)} {inc.testid}]"
+    return (f"{where}: {inc.severity} [L{inc.level} {inc.klass.lower()} {inc.testid}]"
             f" {inc.message}{suffix}")
 
 
@@ -55,30 +57,51 @@ def format_udtools(inc: Item, with_file: bool = False) -> str:
     return f"[{address}]: [L{inc.level} {_shown_class(inc)} {inc.testid}] {inc.message}"
 
 
-def summary(incidents: Iterable[Item]) -> str:
-    warnings = 0
-    errors: Dict[str, int] = {}
-    for inc in incidents:
+class Tally:
+    """Running counts of a stream of incidents (markers from limit_per_class are ignored)."""
+
+    def __init__(self) -> None:
+        self.warnings = 0
+        self.by_class: Dict[str, int] = {}
+
+    def add(self, inc: Item) -> None:
         if isinstance(inc, str):
-            continue
+            return
         if inc.severity == "warning":
-            warnings += 1
+            self.warnings += 1
         else:
-            errors[inc.klass] = errors.get(inc.klass, 0) + 1
-    order = {k: i for i, k in enumerate(CLASS_ORDER)}
-    lines = [f"Warnings: {warnings}"] if warnings else []
-    for klass in sorted(errors, key=lambda k: (order.get(k, len(order)), k)):
-        lines.append(f"{klass} errors: {errors[klass]}")
-    total = sum(errors.values())
-    lines.append(f"*** FAILED *** with {total} errors" if total else "*** PASSED ***")
-    return "\n".join(lines)
+            self.by_class[inc.klass] = self.by_class.get(inc.klass, 0) + 1
+
+    @property
+    def errors(self) -> int:
+        return sum(self.by_class.values())
+
+    def summary(self) -> str:
+        order = {k: i for i, k in enumerate(CLASS_ORDER)}
+        lines = [f"Warnings: {self.warnings}"] if self.warnings else []
+        for klass in sorted(self.by_class, key=lambda k: (order.get(k, len(order)), k)):
+            lines.append(f"{klass} errors: {self.by_class[klass]}")
+        total = self.errors
+        lines.append(f"*** FAILED *** with {total} errors" if total else "*** PASSED ***")
+        return "\n".join(lines)
+
+
+def summary(incidents: Iterable[Item]) -> str:
+    tally = Tally()
+    for inc in incidents:
+        tally.add(inc)
+    return tally.summary()
+
+
+def incident_dict(inc: ValidationIncident) -> dict:
+    return {"level": inc.level, "class": inc.klass, "testid": inc.testid, "path": inc.path,
+            "line": inc.line, "sent_id": inc.sent_id, "message": inc.message,
+            "severity": inc.severity}
 
 
 def to_json(incidents: Iterable[Item]) -> str:
-    return json.dumps([
-        {"level": i.level, "class": i.klass, "testid": i.testid, "path": i.path,
-         "line": i.line, "sent_id": i.sent_id, "message": i.message, "severity": i.severity}
-        for i in incidents if not isinstance(i, str)], ensure_ascii=False, indent=1)
+    return json.dumps([incident_dict(i) for i in incidents if not isinstance(i, str)],
+                      ensure_ascii=False, indent=1)
 
 
 def limit_per_class(incidents: Iterable[ValidationIncident], max_err: int) -> Iterator[Item]:
