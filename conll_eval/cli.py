@@ -49,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="conll_eval",
         description="Score a CoNLL-U system file against a gold file with the official CoNLL "
                     "2017/2018 shared-task metrics, exactly.",
-        epilog="Exit codes: 0 scored, 1 invalid input, 2 usage error, 3 internal error.")
+        epilog="To check files against the UD validator's levels 1-2 instead: conll_eval "
+               "validate FILE... (see conll_eval validate --help).  Exit codes: 0 scored, "
+               "1 invalid input, 2 usage error, 3 internal error.")
     parser.add_argument("gold", help="gold-standard CoNLL-U file ('-' for stdin)")
     parser.add_argument("system", help="system CoNLL-U file ('-' for stdin)")
     parser.add_argument("--profile", default="conll18", choices=list(PROFILES),

@@ -107,6 +107,7 @@ _WS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 _RE_WS = re.compile(f"[{_WS}]+")
 _RE_WS2 = re.compile(f"[{_WS}][{_WS}]")
 _RE_WS_START = re.compile(f"[{_WS}]")
+_RE_WS_NOT_TAB = re.compile(f"[{_WS[1:]}]")  # _WS without its leading TAB
 _RE_WS_END = re.compile(f"[{_WS}]$")
 _RE_WORDID = re.compile(r"[1-9][0-9]*")
 _RE_MWTID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)")
@@ -398,7 +399,7 @@ class Validator:
             cols = line.split("\t")
             table.append(cols)
             if len(cols) == 10:
-                self._whitespace(cols, lineno)
+                self._whitespace(cols, lineno, line)
             else:
                 self._add(1, "FORMAT", "number-of-columns", lineno,
                           f"The line has {len(cols)} columns but 10 are expected.")
@@ -406,7 +407,9 @@ class Validator:
         self.table = table
         return ok
 
-    def _whitespace(self, cols, lineno):
+    def _whitespace(self, cols, lineno, line):
+        if all(cols) and _RE_WS_NOT_TAB.search(line) is None:
+            return  # the usual line: no empty column, no whitespace but the separators
         mwt = _is_mwt(cols)
         for c, val in enumerate(cols):
             has_ws = _RE_WS_START.search(val) is not None

@@ -40,6 +40,15 @@ and the verdict (``accepted`` or the final exception line(s), e.g. ``UDError: ..
 TAB-separated line per file and scorer.  Each companion is first checked to be accepted
 against itself by both scorers.
 
+For each ``testdata/validate/L<level>/<testid>.conllu`` (one problem each, named by the UD
+validator's test id it triggers), the UD validator from the oracle venv is run in that
+directory as
+
+    $O/venv/bin/udvalidate --level 2 --lang ud --max-err 0 <testid>.conllu
+
+and ``<testid>.udvalidate.txt`` gets ``exit <code>`` on its first line, then everything
+udvalidate printed (stderr: incidents, explanations, summary).
+
 Usage: ``python scripts/make_golden.py`` (no arguments).  Exit status 0 on success, 1 when the
 oracles are unavailable or a hand-written input is unusable.
 """
@@ -56,6 +65,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 TESTDATA = PROJECT / "testdata"
 GOLDEN = TESTDATA / "golden"
 INVALID = TESTDATA / "invalid"
+VALIDATE = TESTDATA / "validate"
 INSTALL_SCRIPT = PROJECT.parent / "shared" / "tools" / "install-oracles.sh"
 CLAS17_WEIGHTS = "clas17-weights.txt"  # in GOLDEN, shared by all cases
 
@@ -172,6 +182,23 @@ def invalid_files(oracles: Path) -> None:
     write(INVALID / "expected-official.txt", ("\n".join(rows) + "\n").encode("utf-8"))
 
 
+def validator_files(oracles: Path) -> None:
+    print("validate/")
+    udvalidate = oracles / "venv" / "bin" / "udvalidate"
+    if not udvalidate.is_file():
+        raise GoldenError(f"no UD validator at {udvalidate} (udtools in the oracle venv)")
+    files = sorted(VALIDATE.glob("L*/*.conllu"))
+    if not files:
+        raise GoldenError(f"no files under {VALIDATE}")
+    for path in files:
+        proc = subprocess.run([str(udvalidate), "--level", "2", "--lang", "ud", "--max-err", "0",
+                               path.name], capture_output=True, cwd=path.parent)
+        if b"Traceback" in proc.stderr:
+            raise GoldenError(f"udvalidate crashed on {path}:\n{proc.stderr.decode()}")
+        write(path.with_suffix(".udvalidate.txt"),
+              f"exit {proc.returncode}\n".encode() + proc.stderr)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv:
@@ -191,6 +218,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 raise GoldenError(f"{case.name}: missing system.conllu")
             golden_case(oracles, case)
         invalid_files(oracles)
+        validator_files(oracles)
     except GoldenError as exc:
         print(f"make_golden: {exc}", file=sys.stderr)
         return 1

@@ -88,6 +88,23 @@ def test_megabyte_lines_and_huge_sentences(tmp_path):
     deep = _write(tmp_path, "deep.conllu", chain(100_000))
     status, out, _ = run("-v", deep, deep)
     assert status == 0 and "UAS        |    100.00" in out
+    # the validator takes them too: level 1 passes (level 2 wants sent_id and text)
+    for path in (big, wide, deep):
+        assert run("validate", "--level", "1", path) == (0, "", "*** PASSED ***\n")
+        status, out, _ = run("validate", path)
+        assert status == 1 and "missing-sent-id" in out and "non-tree" not in out
+    assert run("--strict", deep, deep)[0] == 1
+
+
+def test_validator_on_hostile_bytes(tmp_path):
+    cases = {"nul": GOOD.replace("Hello", "Hel\x00lo"), "crlf": GOOD.replace("\n", "\r\n"),
+             "bom": "\ufeff" + GOOD, "empty": "", "comments": "# only\n# comments\n",
+             "binary": bytes(range(256)) * 4}
+    for name, data in cases.items():
+        path = _write(tmp_path, f"{name}.conllu", data)
+        status, out, err = run("validate", "--max-err", "0", path)
+        assert status == (0 if name == "empty" else 1), name
+        assert err.splitlines()[-1].startswith(("*** PASSED", "*** FAILED")), name
 
 
 def test_swapped_and_same_file(tmp_path, gold):

@@ -14,7 +14,12 @@ CRLF or lone CR ends, a missing final newline, truncation and invalid UTF-8 byte
 
 Asserted on every file: the same verdict (exit code) and the same first error id.  Also
 asserted: the same complete list of (test id, line) of the errors, except for the documented
-difference (udtools crashes on invalid UTF-8; there only the verdict is compared).
+difference (udtools crashes on invalid UTF-8; there only the verdict is compared), and that a
+file we pass is read by the scorer in every profile (what --strict relies on).
+
+Real files: the complete error lists agree on the ``../shared/ud`` files (two in the default
+run, all 30 in the slow one).  The slow run also checks that the recorded
+``testdata/validate/*.udvalidate.txt`` still match the installed udvalidate.
 """
 from __future__ import annotations
 
@@ -31,9 +36,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conll_eval.cli import main
+from conll_eval.reader import load
 from conll_eval.validate import validate_file
 
-from test_validate import L1_CASES, L2_CASES, VALID  # tests/ is on sys.path (rootdir)
+from test_validate import CASES, VALID  # tests/ is on sys.path (rootdir)
 
 ENHANCED = """\
 # newdoc id = d2
@@ -268,6 +274,9 @@ def check_parity(driver, path, data: bytes):
     TALLY["rejected"] += answer["rc"] != 0
     assert (answer["rc"] == 0) == (not ours), (data, ours, answer["stderr"][-2000:])
     TALLY["same verdict"] += 1
+    if not ours:
+        for profile in ("conll17", "conll18", "iwpt"):
+            load(str(path), profile)  # valid at level 2 => scorable
     if "Traceback" in answer["stderr"]:
         # udtools dies on undecodable bytes (documented difference); we report invalid-utf
         assert "UnicodeDecodeError" in answer["stderr"], answer["stderr"]
@@ -290,7 +299,7 @@ def test_driver_equals_udvalidate(driver, tmp_path):
     rng = random.Random(7)
     docs = [mutate(HAND[rng.randrange(2)], [("delete", rng.randrange(99)),
                                             ("set", rng.randrange(99), 6, "9")]) for _ in range(3)]
-    docs += [L2_CASES["non-tree"][0].encode(), L1_CASES["misplaced-comment"][0].encode()]
+    docs += [path.read_bytes() for path in CASES if path.stem in ("non-tree", "misplaced-comment")]
     for k, data in enumerate(docs):
         path = tmp_path / f"d{k}.conllu"
         path.write_bytes(data)
@@ -324,12 +333,13 @@ def test_parity_tally_report():
 
 
 @needs_udvalidate
-def test_parity_on_hand_written_cases(driver, tmp_path):
-    """Every hand-written case gives udvalidate's complete error list (ids and lines)."""
-    for name, (text, _line) in sorted({**L1_CASES, **L2_CASES}.items()):
-        path = tmp_path / f"{name}.conllu"
-        path.write_bytes(text.encode("utf-8"))
-        assert our_errors(path) == udtools_errors(driver.run(str(path))["stderr"]), name
+@pytest.mark.slow
+def test_case_file_goldens_are_current(driver):
+    """testdata/validate/*.udvalidate.txt still match the installed udvalidate."""
+    for path in CASES:
+        recorded = path.with_suffix(".udvalidate.txt").read_text(encoding="utf-8")
+        answer = driver.run(str(path))
+        assert udtools_errors(recorded) == udtools_errors(answer["stderr"]), path
 
 
 def _shared_files():
