@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import List, Tuple
+from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -197,6 +197,54 @@ def _next_true(flags: np.ndarray) -> np.ndarray:
     return np.minimum.accumulate(index[::-1])[::-1] if n else index
 
 
+def _identical_multiword_tokens(gold: Treebank, system: Treebank) -> Dict[int, Tuple[int, int]]:
+    """``{first gold word: (first system word, n words)}`` for multi-word tokens with the same
+    character span on both sides, the same number of words and equal lowercased FORMs.
+
+    When the official walk enters such a pair at its first words, the multiword span is
+    exactly the two tokens (neighbouring tokens start at or after their end, so the span
+    never grows) and the LCS of two equal sequences aligns word i with word i.  Both sides
+    must share one Vocab (codes compare strings).
+    """
+    def first_words(tb: Treebank):
+        words = np.flatnonzero(tb.word_is_mwt)
+        if len(words) == 0:
+            return words, words
+        tok = tb.word_tok[words]
+        first = np.ones(len(words), dtype=bool)
+        first[1:] = tok[1:] != tok[:-1]
+        starts = words[first]
+        counts = np.diff(np.append(np.flatnonzero(first), len(words)))
+        return starts, counts
+
+    g_first, g_count = first_words(gold)
+    s_first, s_count = first_words(system)
+    if len(g_first) == 0 or len(s_first) == 0 or gold.vocab is not system.vocab:
+        return {}
+    gi, si = span_matches(gold.word_start[g_first], gold.word_end[g_first],
+                          system.word_start[s_first], system.word_end[s_first])
+    same_n = g_count[gi] == s_count[si]
+    gi, si = gi[same_n], si[same_n]
+    if len(gi) == 0:
+        return {}
+    n = g_count[gi]
+    offsets = np.cumsum(n) - n
+    within = np.arange(int(n.sum())) - np.repeat(offsets, n)
+    g_words = np.repeat(g_first[gi], n) + within
+    s_words = np.repeat(s_first[si], n) + within
+    g_codes, s_codes = gold.mwt_form[g_words], system.mwt_form[s_words]
+    distinct = np.unique(np.concatenate([g_codes, s_codes]))
+    strings = gold.vocab.strings
+    lowered: Dict[str, int] = {}
+    lower_id = np.zeros(int(distinct[-1]) + 1, dtype=np.int64)
+    lower_id[distinct] = [lowered.setdefault(strings[c].lower(), len(lowered))
+                          for c in distinct.tolist()]
+    differs = (lower_id[g_codes] != lower_id[s_codes]).astype(np.int64)
+    identical = np.add.reduceat(differs, offsets) == 0
+    return dict(zip(g_first[gi[identical]].tolist(),
+                    zip(s_first[si[identical]].tolist(), n[identical].tolist())))
+
+
 class _Walk:
     """The official cursor walk, with stretches of plain words on both sides done in bulk.
 
@@ -221,6 +269,7 @@ class _Walk:
         self.gm, self.sm = gold.word_is_mwt.tolist(), system.word_is_mwt.tolist()
         self._gold_forms = _form_reader(gold, self.gs, self.ge)
         self._sys_forms = _form_reader(system, self.ss, self.se)
+        self.identical = _identical_multiword_tokens(gold, system)
         self.out_g: List[np.ndarray] = []
         self.out_s: List[np.ndarray] = []
         self.single_g: List[int] = []
@@ -230,8 +279,17 @@ class _Walk:
         n_g, n_s = len(self.gm), len(self.sm)
         gm, sm = self.gm, self.sm
         gi = si = 0
+        identical = self.identical
         while gi < n_g and si < n_s:
             if gm[gi] or sm[si]:
+                hit = identical.get(gi)
+                if hit is not None and hit[0] == si:  # same token, same words: one to one
+                    n = hit[1]
+                    self.single_g.extend(range(gi, gi + n))  # (_flush replaces the lists)
+                    self.single_s.extend(range(si, si + n))
+                    gi += n
+                    si += n
+                    continue
                 gi, si = self._multiword_span(gi, si)
             else:
                 gi, si = self._plain_stretch(gi, si)

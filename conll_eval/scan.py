@@ -329,9 +329,9 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     content = ~empty & ~hashed
     # a '#' line is a comment iff no content line precedes it in its blank-line block
     block = np.cumsum(empty, dtype=np.int32)
-    content_count = np.cumsum(content)
+    content_count = np.cumsum(content, dtype=np.int32)
     blank_at = np.flatnonzero(empty)
-    block_base = np.zeros(len(blank_at) + 2, dtype=np.int64)
+    block_base = np.zeros(len(blank_at) + 2, dtype=np.int32)
     block_base[1:len(blank_at) + 1] = content_count[blank_at]
     before = content_count - content - block_base[block - empty]
     if np.any(hashed & (before > 0)):
@@ -347,11 +347,19 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         return None
     cs, ce = line_start[content_idx], line_end[content_idx]
     tabs = _positions(arr, TAB)
-    first_tab = np.searchsorted(tabs, cs)
-    if np.any(np.searchsorted(tabs, ce) - first_tab != 9):
-        return None
-    tab_at = tabs[first_tab[:, None] + np.arange(9)]
-    del first_tab, tabs
+    if len(tabs) == 9 * n_body:
+        # the usual file: no tab outside word lines, so line i owns tabs 9i..9i+8 when each of
+        # its ninth and first tab lies inside it (a view, no copy)
+        tab_at = tabs.reshape(n_body, 9)
+        if np.any(tab_at[:, 0] < cs) or np.any(tab_at[:, 8] >= ce):
+            return None
+    else:
+        first_tab = np.searchsorted(tabs, cs)
+        if np.any(np.searchsorted(tabs, ce) - first_tab != 9):
+            return None
+        tab_at = tabs[first_tab[:, None] + np.arange(9)]
+        del first_tab
+    del tabs
 
     def field(k: int) -> Tuple[np.ndarray, np.ndarray]:
         start = cs if k == 0 else tab_at[:, k - 1] + 1
@@ -381,16 +389,18 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         ends = range_pos + 1 + span
         if np.any(ends > n_body):
             return None
-        cover = np.zeros(n_body + 1, dtype=np.int64)
+        cover = np.zeros(n_body + 1, dtype=np.int32)
         np.add.at(cover, range_pos + 1, 1)
         np.add.at(cover, ends, -1)
-        covered = np.cumsum(cover[:-1])
+        covered = np.cumsum(cover[:-1], dtype=np.int32)
+        del cover
         if np.any(covered > 1) or np.any(covered[range_pos] != 0):
             return None
         # consumed lines: the next physical lines, plain word lines
         if np.any(content_idx[ends - 1] - content_idx[range_pos] != span):
             return None
         mwt_word = covered == 1
+        del covered
         if np.any(mwt_word & (is_empty_node | is_range)):
             return None
     is_word = ~is_empty_node & ~is_range
@@ -410,7 +420,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         return None
     word_sent = sent_of_body[word_body]
     sent_word_start = np.searchsorted(word_sent, np.arange(n_sent + 1))
-    position = np.arange(n_words, dtype=np.int64) - sent_word_start[word_sent] + 1
+    position = np.arange(1, n_words + 1, dtype=np.int32) - sent_word_start[word_sent].astype(np.int32)
     plain = ~mwt_word[word_body]
     plain_body = word_body[plain]
     word_ids = _parse_uint(arr, id_start[plain_body], id_end[plain_body])
@@ -437,7 +447,8 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     if np.any(byte_len == 0):
         return None
     continuation = (joined & 0xC0) == 0x80  # UTF-8 continuation bytes: not characters
-    cont_before = np.concatenate([[0], np.cumsum(continuation)])
+    cont_before = np.zeros(len(continuation) + 1, dtype=np.int32 if len(joined) < 2 ** 31 else np.int64)
+    np.cumsum(continuation, out=cont_before[1:])
     field_end = np.cumsum(byte_len + 1) - 1  # index of each field's separator
     char_len = byte_len - (cont_before[field_end] - cont_before[field_end - byte_len])
     del continuation, cont_before, field_end

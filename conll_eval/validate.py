@@ -31,6 +31,9 @@ Deliberate differences from udtools 2 (``udvalidate --level 2 --lang ud``):
 * Undecodable UTF-8: udtools crashes with a traceback.  We decode with replacement characters
   and report each affected line with udtools' own id for U+FFFD, ``invalid-utf`` (L1 UNICODE),
   so one incident per line holding bad bytes, and the rest of the file is still checked.
+* A sentence made of empty nodes only (no word): udtools passes it to Udapi, whose tree
+  building fails an assertion (traceback).  We report the same incidents up to that point and
+  go on (e.g. ``unconnected-egraph`` for the unreachable empty nodes).
 * sent_id of an incident: udtools prints the most recent ``# sent_id`` seen in the file (so a
   sentence without one is reported under its predecessor's id); we give the sentence's own
   sent_id, or None when it has none.
