@@ -298,8 +298,8 @@ class EvaluationContext:
             child = np.flatnonzero(self.column(side, "functional") & (tb.head >= 0))
             parent = tb.head[child]
             order = np.argsort(parent, kind="stable")
-            child = child[order]
-            offsets = np.zeros(tb.n_words + 1, dtype=np.int64)
+            child = child[order].astype(np.int32)
+            offsets = np.zeros(tb.n_words + 1, dtype=np.int32)
             np.cumsum(np.bincount(parent, minlength=tb.n_words), out=offsets[1:])
             self._cache[key] = (offsets, child)
             self._cache[(side, "fchildren-list")] = child
@@ -309,8 +309,9 @@ class EvaluationContext:
 def _sentence_of(sentence_starts: np.ndarray, chars: np.ndarray) -> np.ndarray:
     """Index of the gold sentence holding each character offset."""
     if len(sentence_starts) == 0:
-        return np.zeros(len(chars), dtype=np.int64)
-    return np.maximum(np.searchsorted(sentence_starts, chars, side="right") - 1, 0)
+        return np.zeros(len(chars), dtype=np.int32)
+    found = np.searchsorted(sentence_starts, chars, side="right").astype(np.int32)
+    return np.maximum(found - 1, 0, out=found)
 
 
 def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:

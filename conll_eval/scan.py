@@ -54,12 +54,13 @@ def metadata(comment: str) -> Optional[Tuple[str, str]]:
 _CHUNK = 1 << 22
 
 
-def _positions(arr: np.ndarray, byte: int) -> np.ndarray:
-    """Sorted positions of ``byte`` in ``arr`` (int32 when they fit), found slice by slice
-    so no file-sized temporary is needed."""
+def _positions(arr: np.ndarray, byte: int, lo: int = 0, hi: Optional[int] = None) -> np.ndarray:
+    """Sorted positions of ``byte`` in ``arr[lo:hi]`` (absolute; int32 when ``arr`` is under
+    2 GiB), found slice by slice so no large temporary is needed."""
+    hi = len(arr) if hi is None else hi
     position_type = np.int32 if len(arr) < 2 ** 31 - 1 else np.int64
-    parts = [np.flatnonzero(arr[a:a + _CHUNK] == byte).astype(position_type) + position_type(a)
-             for a in range(0, len(arr), _CHUNK)]
+    parts = [np.flatnonzero(arr[a:min(a + _CHUNK, hi)] == byte).astype(position_type) + position_type(a)
+             for a in range(lo, hi, _CHUNK)]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=position_type)
 
 
@@ -151,8 +152,9 @@ def _intern_short(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.n
 class LazyCodes:
     """A string column interned on first use (columns basic scores do not need).
 
-    Holds the fields' places in the file's bytes until it is pickled, when only the fields
-    travel.  Called with the vocabulary to intern into (the treebank's, at that time).
+    Holds the fields (newline-terminated bytes, see :func:`_gather`), or their places in a
+    buffer (``source``, ``start``, ``end``).  Called with the vocabulary to intern into (the
+    treebank's, at that time).
     """
 
     def __init__(self, source: np.ndarray, start: Optional[np.ndarray] = None,
@@ -231,19 +233,25 @@ def _may_be_metadata(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.
 
 
 class _LazyMetadata:
-    """``(sent_ids, sent_texts)`` read from the comment lines when first asked for."""
+    """``(sent_ids, sent_texts)`` read from the comment lines when first asked for.
 
-    def __init__(self, data, arr, line_start, line_end, hashed, blank_at):
-        comment_lines = np.flatnonzero(hashed)
-        comment_lines = comment_lines[comment_lines < blank_at[-1]]  # after the last sentence: ignored
-        self.args = (data, arr, line_start[comment_lines], line_end[comment_lines],
-                     np.searchsorted(blank_at, comment_lines), len(blank_at))
+    Holds only the comment lines (newline-terminated, as :func:`_gather` returns them) and
+    the sentence each belongs to, not the file.
+    """
+
+    def __init__(self, comments: np.ndarray, sentence: np.ndarray, n_sent: int):
+        self.args = (comments, sentence, n_sent)
 
     def __call__(self):
-        data, arr, start, end, sentence, n_sent = self.args
+        comments, sentence, n_sent = self.args
         sent_ids, sent_texts = [None] * n_sent, [None] * n_sent
-        if len(start):
-            _read_metadata(data, arr, start, end, sentence, sent_ids, sent_texts)
+        if len(sentence):
+            ends = np.flatnonzero(comments == NEWLINE)
+            starts = np.empty_like(ends)
+            starts[0] = 0
+            starts[1:] = ends[:-1] + 1
+            _read_metadata(comments.tobytes(), comments, starts, ends, sentence, sent_ids,
+                           sent_texts)
         return sent_ids, sent_texts
 
     def __reduce__(self):
@@ -306,6 +314,10 @@ def is_forest_acyclic(parent: np.ndarray) -> bool:
     return bool(np.all(is_root[pointer]))
 
 
+#: bytes per piece of a file scanned at once (cut after a blank line): bounds the temporaries
+SCAN_PIECE_BYTES = 8 << 20
+
+
 def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     """Columns of a regular file, or None to hand over to the exact parser.
 
@@ -314,14 +326,95 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     in sequence, each multi-word token range ``a-b`` (a <= b) followed by exactly b-a+1
     integer word lines, one root and no cycle per sentence, no empty FORM.
     ``space`` is the profile's regex of characters removed from FORM.
+
+    The file is scanned in pieces of about :data:`SCAN_PIECE_BYTES` cut after blank lines
+    (so no sentence is split), which bounds the temporaries; the pieces are joined.
     """
     if not data or not data.endswith(b"\n\n") or b"\r" in data:
         return None
     arr = np.frombuffer(data, dtype=np.uint8)
-    newline = _positions(arr, NEWLINE)
+    pieces: List[_Piece] = []
+    lo = line_offset = 0
+    while lo < len(data):
+        cut = data.find(b"\n\n", lo + SCAN_PIECE_BYTES)
+        hi = len(data) if cut < 0 else cut + 2
+        piece = _scan_piece(data, arr, lo, hi, line_offset, space, vocab)
+        if piece is None:
+            return None
+        pieces.append(piece)
+        line_offset += piece.n_lines
+        lo = hi
+    return _join(pieces)
+
+
+class _Piece:
+    """What :func:`_scan_piece` found in one piece; indices local to it (lines absolute)."""
+
+    __slots__ = ("columns", "lazy", "comments", "comment_sentence",
+                 "n_lines", "n_sent", "n_words", "n_tokens", "n_chars")
+
+
+def _join(pieces: List["_Piece"]) -> Columns:
+    """One Columns from the pieces: local word/token/sentence/character indices shifted."""
+    if len(pieces) == 1:
+        p = pieces[0]
+        c = p.columns
+        for name, joined in p.lazy.items():
+            c.cols[name] = LazyCodes(joined)
+        c.metadata = _LazyMetadata(p.comments, p.comment_sentence, p.n_sent)
+        return c
+    word_off = np.cumsum([0] + [p.n_words for p in pieces])
+    tok_off = np.cumsum([0] + [p.n_tokens for p in pieces])
+    sent_off = np.cumsum([0] + [p.n_sent for p in pieces])
+    char_off = np.cumsum([0] + [p.n_chars for p in pieces])
+    cs = [p.columns for p in pieces]
+
+    def cat(name, offsets=None):
+        arrays = [getattr(c, name) for c in cs]
+        if offsets is not None:
+            arrays = [a + o for a, o in zip(arrays, offsets.tolist())]
+        return np.concatenate(arrays)
+
+    out = Columns()
+    out.text = "".join(c.text for c in cs)
+    out.tok_len = cat("tok_len")
+    out.tok_line = cat("tok_line")
+    out.tok_is_mwt = cat("tok_is_mwt")
+    out.word_tok = cat("word_tok", tok_off)
+    out.word_is_mwt = cat("word_is_mwt")
+    out.mwt_form = cat("mwt_form")
+    out.word_line = cat("word_line")
+    out.word_sent = cat("word_sent", sent_off)
+    out.head = np.concatenate([np.where(c.head >= 0, c.head + o, -1)
+                               for c, o in zip(cs, word_off.tolist())])
+    out.cols = {name: np.concatenate([c.cols[name] for c in cs]) for name in cs[0].cols}
+    for name in pieces[0].lazy:
+        out.cols[name] = LazyCodes(np.concatenate([p.lazy[name] for p in pieces]))
+    out.sent_word_start = np.concatenate(
+        [c.sent_word_start[:-1] + o for c, o in zip(cs, word_off.tolist())] + [word_off[-1:]])
+    out.sent_char_start = cat("sent_char_start", char_off)
+    out.sent_char_end = cat("sent_char_end", char_off)
+    out.sent_first_line = cat("sent_first_line")
+    out.sent_end_line = cat("sent_end_line")
+    out.metadata = _LazyMetadata(
+        np.concatenate([p.comments for p in pieces]),
+        np.concatenate([p.comment_sentence + o for p, o in zip(pieces, sent_off.tolist())]),
+        int(sent_off[-1]))
+    out.empty_sent = cat("empty_sent", sent_off)
+    out.empty_after = cat("empty_after", word_off)
+    out.empty_line = cat("empty_line")
+    out.empty_cols = {name: np.concatenate([c.empty_cols[name] for c in cs])
+                      for name in cs[0].empty_cols}
+    return out
+
+
+def _scan_piece(data: bytes, arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
+                vocab: Vocab) -> Optional["_Piece"]:
+    """Scan ``arr[lo:hi]`` (whole sentences); None when it is not regular (see :func:`scan`)."""
+    newline = _positions(arr, NEWLINE, lo, hi)
     n_lines = len(newline)
     line_start = np.empty(n_lines, dtype=newline.dtype)
-    line_start[0] = 0
+    line_start[0] = lo
     line_start[1:] = newline[:-1] + 1
     line_end = newline
     empty = line_start == line_end
@@ -346,7 +439,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     if n_body == 0:
         return None
     cs, ce = line_start[content_idx], line_end[content_idx]
-    tabs = _positions(arr, TAB)
+    tabs = _positions(arr, TAB, lo, hi)
     if len(tabs) == 9 * n_body:
         # the usual file: no tab outside word lines, so line i owns tabs 9i..9i+8 when each of
         # its ninth and first tab lies inside it (a view, no copy)
@@ -470,11 +563,11 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     c = Columns()
     c.text = text
     c.tok_len = tok_len
-    c.tok_line = content_idx[token_body] + 1
+    c.tok_line = content_idx[token_body] + (line_offset + 1)
     c.tok_is_mwt = is_range[token_body]
     c.word_tok = word_tok
     c.word_is_mwt = ~plain
-    c.word_line = content_idx[word_body] + 1
+    c.word_line = content_idx[word_body] + (line_offset + 1)
     c.word_sent = word_sent
     c.head = parent
     c.mwt_form = np.full(n_words, -1, dtype=np.int32)
@@ -483,12 +576,13 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         start, end = field(1)
         c.mwt_form[~plain] = _encode_fields(vocab, arr, start[mwt_body], end[mwt_body])
     c.cols = {}
+    lazy = {}
     for name, k in COLUMN_INDEX.items():
         if name == "form":
             continue  # derived from the text and mwt_form on first use
         start, end = field(k)
-        if name in LAZY_COLUMNS:  # keeps the file's bytes alive until computed
-            c.cols[name] = LazyCodes(arr, start[word_body], end[word_body])
+        if name in LAZY_COLUMNS:  # interned on first use; a compact copy, not the file
+            lazy[name] = _gather(arr, start[word_body], end[word_body])[0]
         else:
             c.cols[name] = _encode_fields(vocab, arr, start[word_body], end[word_body])
     tok_end = np.cumsum(tok_len)
@@ -499,15 +593,22 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     c.sent_word_start = sent_word_start
     c.sent_char_start = tok_start[first_tok]
     c.sent_char_end = tok_end[last_tok]
-    c.sent_first_line = content_idx[np.searchsorted(sent_of_body, np.arange(n_sent))] + 1
-    c.sent_end_line = blank_at + 1
-    c.metadata = _LazyMetadata(data, arr, line_start, line_end, hashed, blank_at)
+    c.sent_first_line = content_idx[np.searchsorted(sent_of_body, np.arange(n_sent))] + (line_offset + 1)
+    c.sent_end_line = blank_at + (line_offset + 1)
     empty_body = np.flatnonzero(is_empty_node)
     c.empty_sent = sent_of_body[empty_body]
     c.empty_after = np.cumsum(is_word)[empty_body]
-    c.empty_line = content_idx[empty_body] + 1
+    c.empty_line = content_idx[empty_body] + (line_offset + 1)
     c.empty_cols = {}
     for name, k in EMPTY_COLUMN_INDEX.items():
         start, end = field(k)
         c.empty_cols[name] = _encode_fields(vocab, arr, start[empty_body], end[empty_body])
-    return c
+    piece = _Piece()
+    piece.columns, piece.lazy = c, lazy
+    comment_lines = np.flatnonzero(hashed)
+    comment_lines = comment_lines[comment_lines < blank_at[-1]]  # after the last sentence: ignored
+    piece.comments = _gather(arr, line_start[comment_lines], line_end[comment_lines])[0]
+    piece.comment_sentence = np.searchsorted(blank_at, comment_lines)
+    piece.n_lines, piece.n_sent, piece.n_words = n_lines, n_sent, n_words
+    piece.n_tokens, piece.n_chars = len(tok_len), len(text)
+    return piece

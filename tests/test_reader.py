@@ -5,6 +5,7 @@ from hypothesis import given, strategies as st
 
 from conll_eval import FormatError, InputError, TreeError, evaluate
 from conll_eval.reader import _ExactParser, _build, _space_pattern, load_text, read_lines
+from conll_eval import scan as scan_module
 from conll_eval.scan import scan
 from conll_eval.treebank import Vocab
 
@@ -174,14 +175,18 @@ def test_reversed_mwt_range_is_a_token_without_words():
 _words = st.lists(st.sampled_from(["a", "Bc", "d e", "f\u00a0g", "#h", "1-2", "é"]), min_size=1, max_size=6)
 
 
-@given(st.lists(st.tuples(_words, st.booleans(), st.booleans()), min_size=1, max_size=4),
+@pytest.mark.parametrize("piece_bytes", [1, 60, scan_module.SCAN_PIECE_BYTES])
+@given(st.lists(st.tuples(_words, st.booleans(), st.booleans(), st.booleans()), min_size=1,
+                max_size=6),
        st.sampled_from(["conll17", "conll18"]))
-def test_scan_equals_exact_parser_or_hands_over(sentences, profile):
+def test_scan_equals_exact_parser_or_hands_over(piece_bytes, sentences, profile):
     """Random small files (MWTs, empty nodes, comments, odd IDs): the scan either hands over
-    or builds exactly what the exact parser builds."""
+    or builds exactly what the exact parser builds, whatever pieces it cuts the file into."""
     lines = []
-    for forms, with_mwt, with_empty in sentences:
-        lines.append("# sent_id = x")
+    for k, (forms, with_mwt, with_empty, with_text) in enumerate(sentences):
+        lines.append(f"# sent_id = x{k}")
+        if with_text:
+            lines.append("# text = " + " ".join(forms))
         n = len(forms)
         if with_mwt and n >= 2:
             lines.append(row("1-2", forms[0] + forms[1]))
@@ -193,7 +198,11 @@ def test_scan_equals_exact_parser_or_hands_over(sentences, profile):
     text = "\n".join(lines) + "\n"
     data = text.encode("utf-8")
     vocab = Vocab()
-    fast = scan(data, _space_pattern(profile), vocab)
+    scan_module.SCAN_PIECE_BYTES, default = piece_bytes, scan_module.SCAN_PIECE_BYTES
+    try:
+        fast = scan(data, _space_pattern(profile), vocab)
+    finally:
+        scan_module.SCAN_PIECE_BYTES = default
     try:
         exact = _ExactParser(read_lines(data, "x"), "x", profile).run()
     except InputError:
@@ -201,6 +210,7 @@ def test_scan_equals_exact_parser_or_hands_over(sentences, profile):
         return
     if fast is not None:
         _same_treebank(_build(fast, "x", vocab), _build(exact, "x", vocab))
+        assert fast.metadata() == exact.metadata
 
 
 def test_gold_against_itself_is_perfect():
