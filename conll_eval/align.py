@@ -35,10 +35,11 @@ class Alignment:
 
     @classmethod
     def from_pairs(cls, gold_idx: np.ndarray, sys_idx: np.ndarray, n_gold: int, n_sys: int) -> "Alignment":
-        gold_idx = np.asarray(gold_idx, dtype=np.int32)  # word indices: int32 halves the memory
-        sys_idx = np.asarray(sys_idx, dtype=np.int32)
-        sys_to_gold = np.full(n_sys, -1, dtype=np.int32)
-        gold_to_sys = np.full(n_gold, -1, dtype=np.int32)
+        # intp: these index other arrays everywhere (int32 indices would be cast on each use)
+        gold_idx = np.asarray(gold_idx, dtype=np.intp)
+        sys_idx = np.asarray(sys_idx, dtype=np.intp)
+        sys_to_gold = np.full(n_sys, -1, dtype=np.intp)
+        gold_to_sys = np.full(n_gold, -1, dtype=np.intp)
         sys_to_gold[sys_idx] = gold_idx
         gold_to_sys[gold_idx] = sys_idx
         return cls(gold_idx, sys_idx, sys_to_gold, gold_to_sys)

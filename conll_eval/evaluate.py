@@ -1,6 +1,7 @@
 """Settings, the evaluation of one gold/system pair, and its signature."""
 from __future__ import annotations
 
+import ctypes
 import io
 import os
 import sys
@@ -103,6 +104,15 @@ def _parallel_worth_it(paths) -> bool:
 Source = Union[str, BinaryIO]
 
 
+def _release_freed_memory() -> None:
+    """Give the memory freed by reading back to the OS (glibc keeps it in its arenas, where
+    scoring would not reuse all of it); a no-op where ``malloc_trim`` does not exist."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
               parallel: Optional[bool] = None) -> Tuple[Treebank, Treebank]:
     """Read gold and system into one shared Vocab (equal codes mean equal strings).
@@ -115,16 +125,18 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
     if parallel is None:
         parallel = _parallel_worth_it([gold_path, system_path])
     if not parallel:
-        return load(gold_path, profile, vocab), load(system_path, profile, vocab)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(load, system_path, profile, Vocab())
-        try:
-            gold = load(gold_path, profile, vocab)
-        except BaseException:
-            pending.cancel()
-            raise
-        system = pending.result()
-    return gold, system.rebased(vocab)
+        gold, system = load(gold_path, profile, vocab), load(system_path, profile, vocab)
+    else:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pending = pool.submit(load, system_path, profile, Vocab())
+            try:
+                gold = load(gold_path, profile, vocab)
+            except BaseException:
+                pending.cancel()
+                raise
+            system = pending.result().rebased(vocab)
+    _release_freed_memory()
+    return gold, system
 
 
 def validate_pair(gold_path: str, system_path: str, level: int = 2

@@ -24,7 +24,7 @@ import numpy as np
 import regex
 
 from .errors import FormatError, InputError, Location, TreeError, UsageError
-from .scan import Columns, LazyCodes, metadata, scan
+from .scan import Columns, LazyCodes, metadata, scan, scan_stream
 from .treebank import Treebank, Vocab
 
 __all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message"]
@@ -178,6 +178,8 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
     _check_profile(profile)
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
+        if path != "-" and os.path.isfile(path):
+            return _load_regular_file(path, profile, Vocab() if vocab is None else vocab)
         data = read_bytes(path)
     else:
         path = getattr(source, "name", "<stream>")
@@ -186,6 +188,31 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
         if isinstance(data, str):
             data = data.encode("utf-8")
     return parse_bytes(data, path, profile, vocab)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        codecs.utf_8_decode(data, "strict", True)
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def _load_regular_file(path: str, profile: str, vocab: Vocab) -> Treebank:
+    """A file on disk, scanned piece by piece (bounded memory); if it is not regular, read
+    whole and parsed the exact way (which reports every error)."""
+    with open_binary(path) as handle:
+        try:
+            columns = scan_stream(handle.read, _space_pattern(profile), vocab, _is_utf8)
+            if columns is None:
+                handle.seek(0)
+                data = handle.read()
+        except OSError as exc:
+            raise os_error(path, exc) from exc
+    if columns is None:
+        _check_utf8(data, path)
+        columns = _ExactParser(read_lines(data, path), path, profile).run()
+    return _build(columns, path, vocab)
 
 
 def load_text(text: str, profile: str = "conll18", path: str = "<string>",

@@ -9,20 +9,21 @@ Python object per field is created except the column strings themselves.  It acc
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
 from .treebank import Vocab
 
-__all__ = ["Columns", "LazyCodes", "scan", "metadata"]
+__all__ = ["Columns", "LazyCodes", "scan", "scan_stream", "metadata"]
 
 NEWLINE, TAB, HASH, DASH, DOT = 10, 9, 35, 45, 46
 #: string columns kept per word: name -> CoNLL-U column index
 COLUMN_INDEX = {"form": 1, "lemma": 2, "upos": 3, "xpos": 4, "feats": 5, "deprel": 7,
                 "deps": 8, "misc": 9}
 EMPTY_COLUMN_INDEX = {"id": 0, **COLUMN_INDEX}
-#: interned on first use: basic scoring never looks at them
+#: interned on first use (basic scoring never looks at them), in this order: the last two
+#: columns, kept together as one compact copy (see LazyCodes)
 LAZY_COLUMNS = ("deps", "misc")
 
 
@@ -152,25 +153,21 @@ def _intern_short(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.n
 class LazyCodes:
     """A string column interned on first use (columns basic scores do not need).
 
-    Holds the fields (newline-terminated bytes, see :func:`_gather`), or their places in a
-    buffer (``source``, ``start``, ``end``).  Called with the vocabulary to intern into (the
-    treebank's, at that time).
+    Holds the words' DEPS and MISC fields together, one ``DEPS<TAB>MISC`` line per word
+    (newline-terminated bytes, see :func:`_gather`: a compact copy, not the file), and which
+    of the two it is (``part`` 0 = DEPS, 1 = MISC).  Called with the vocabulary to intern
+    into (the treebank's, at that time).
     """
 
-    def __init__(self, source: np.ndarray, start: Optional[np.ndarray] = None,
-                 end: Optional[np.ndarray] = None):
-        self.source, self.start, self.end = source, start, end
-
-    def _joined(self) -> np.ndarray:
-        if self.start is None:  # already the fields, newline-terminated
-            return self.source
-        return _gather(self.source, self.start, self.end)[0]
+    def __init__(self, tails: np.ndarray, part: int):
+        self.tails, self.part = tails, part
 
     def __call__(self, vocab: Vocab) -> np.ndarray:
-        return vocab.encode_bytes(_split(self._joined()))
+        part = self.part
+        return vocab.encode_bytes([line.split(b"\t", 1)[part] for line in _split(self.tails)])
 
     def __reduce__(self):
-        return (LazyCodes, (self._joined(),))
+        return (LazyCodes, (self.tails, self.part))
 
 
 def _parse_uint(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Optional[np.ndarray]:
@@ -338,7 +335,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     while lo < len(data):
         cut = data.find(b"\n\n", lo + SCAN_PIECE_BYTES)
         hi = len(data) if cut < 0 else cut + 2
-        piece = _scan_piece(data, arr, lo, hi, line_offset, space, vocab)
+        piece = _scan_piece(arr, lo, hi, line_offset, space, vocab)
         if piece is None:
             return None
         pieces.append(piece)
@@ -347,68 +344,114 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     return _join(pieces)
 
 
+def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
+                is_utf8: Callable[[bytes], bool]) -> Optional[Columns]:
+    """:func:`scan` reading the file piece by piece (``read(n)`` as ``file.read``), so the
+    whole file is never in memory at once; None when a piece is not regular or not valid
+    UTF-8 (``is_utf8``), and then the caller reads the file again the exact way."""
+    pieces: List[_Piece] = []
+    line_offset = 0
+    carry = b""  # the part after the last blank line read so far
+    while True:
+        block = read(SCAN_PIECE_BYTES)
+        if block:
+            buffer = carry + block if carry else block
+            cut = buffer.rfind(b"\n\n")
+            if cut < 0:
+                carry = buffer  # no sentence end yet: read on
+                continue
+            data, carry = buffer[:cut + 2], buffer[cut + 2:]
+        elif carry:
+            data, carry = carry, b""
+            if not data.endswith(b"\n\n"):
+                return None
+        else:
+            break
+        if b"\r" in data or not is_utf8(data):
+            return None
+        piece = _scan_piece(np.frombuffer(data, dtype=np.uint8), 0, len(data), line_offset,
+                            space, vocab)
+        if piece is None:
+            return None
+        pieces.append(piece)
+        line_offset += piece.n_lines
+    return _join(pieces) if pieces else None
+
+
 class _Piece:
     """What :func:`_scan_piece` found in one piece; indices local to it (lines absolute)."""
 
-    __slots__ = ("columns", "lazy", "comments", "comment_sentence",
+    __slots__ = ("columns", "tails", "comments", "comment_sentence",
                  "n_lines", "n_sent", "n_words", "n_tokens", "n_chars")
 
 
 def _join(pieces: List["_Piece"]) -> Columns:
-    """One Columns from the pieces: local word/token/sentence/character indices shifted."""
+    """One Columns from the pieces: local word/token/sentence/character indices shifted.
+
+    Each column is joined and its pieces dropped before the next, so the join needs little
+    more memory than the result.
+    """
     if len(pieces) == 1:
         p = pieces[0]
         c = p.columns
-        for name, joined in p.lazy.items():
-            c.cols[name] = LazyCodes(joined)
+        for part, name in enumerate(LAZY_COLUMNS):
+            c.cols[name] = LazyCodes(p.tails, part)
         c.metadata = _LazyMetadata(p.comments, p.comment_sentence, p.n_sent)
         return c
-    word_off = np.cumsum([0] + [p.n_words for p in pieces])
-    tok_off = np.cumsum([0] + [p.n_tokens for p in pieces])
-    sent_off = np.cumsum([0] + [p.n_sent for p in pieces])
-    char_off = np.cumsum([0] + [p.n_chars for p in pieces])
+    word_off = np.cumsum([0] + [p.n_words for p in pieces]).tolist()
+    tok_off = np.cumsum([0] + [p.n_tokens for p in pieces]).tolist()
+    sent_off = np.cumsum([0] + [p.n_sent for p in pieces]).tolist()
+    char_off = np.cumsum([0] + [p.n_chars for p in pieces]).tolist()
     cs = [p.columns for p in pieces]
 
-    def cat(name, offsets=None):
-        arrays = [getattr(c, name) for c in cs]
-        if offsets is not None:
-            arrays = [a + o for a, o in zip(arrays, offsets.tolist())]
+    def take(name, offsets=None):
+        arrays = []
+        for k, c in enumerate(cs):
+            a = getattr(c, name)
+            setattr(c, name, None)
+            arrays.append(a if offsets is None else a + offsets[k])
         return np.concatenate(arrays)
 
+    def take_dict(name):
+        out = {}
+        for key in list(getattr(cs[0], name)):
+            out[key] = np.concatenate([getattr(c, name).pop(key) for c in cs])
+        return out
+
     out = Columns()
-    out.text = "".join(c.text for c in cs)
-    out.tok_len = cat("tok_len")
-    out.tok_line = cat("tok_line")
-    out.tok_is_mwt = cat("tok_is_mwt")
-    out.word_tok = cat("word_tok", tok_off)
-    out.word_is_mwt = cat("word_is_mwt")
-    out.mwt_form = cat("mwt_form")
-    out.word_line = cat("word_line")
-    out.word_sent = cat("word_sent", sent_off)
-    out.head = np.concatenate([np.where(c.head >= 0, c.head + o, -1)
-                               for c, o in zip(cs, word_off.tolist())])
-    out.cols = {name: np.concatenate([c.cols[name] for c in cs]) for name in cs[0].cols}
-    for name in pieces[0].lazy:
-        out.cols[name] = LazyCodes(np.concatenate([p.lazy[name] for p in pieces]))
+    texts = [c.text for c in cs]
+    for c in cs:
+        c.text = None
+    out.text = "".join(texts)
+    del texts
+    out.head = np.concatenate([np.where(c.head >= 0, c.head + word_off[k], -1)
+                               for k, c in enumerate(cs)])
+    for c in cs:
+        c.head = None
+    for name in ("tok_len", "tok_line", "tok_is_mwt", "word_is_mwt", "mwt_form", "word_line",
+                 "sent_first_line", "sent_end_line", "empty_line"):
+        setattr(out, name, take(name))
+    out.word_tok = take("word_tok", tok_off)
+    out.word_sent = take("word_sent", sent_off)
+    out.sent_char_start = take("sent_char_start", char_off)
+    out.sent_char_end = take("sent_char_end", char_off)
+    out.empty_sent = take("empty_sent", sent_off)
+    out.empty_after = take("empty_after", word_off)
     out.sent_word_start = np.concatenate(
-        [c.sent_word_start[:-1] + o for c, o in zip(cs, word_off.tolist())] + [word_off[-1:]])
-    out.sent_char_start = cat("sent_char_start", char_off)
-    out.sent_char_end = cat("sent_char_end", char_off)
-    out.sent_first_line = cat("sent_first_line")
-    out.sent_end_line = cat("sent_end_line")
+        [c.sent_word_start[:-1] + word_off[k] for k, c in enumerate(cs)] + [[word_off[-1]]])
+    out.cols = take_dict("cols")
+    out.empty_cols = take_dict("empty_cols")
+    tails = np.concatenate([p.tails for p in pieces])
+    for part, name in enumerate(LAZY_COLUMNS):
+        out.cols[name] = LazyCodes(tails, part)
     out.metadata = _LazyMetadata(
         np.concatenate([p.comments for p in pieces]),
-        np.concatenate([p.comment_sentence + o for p, o in zip(pieces, sent_off.tolist())]),
-        int(sent_off[-1]))
-    out.empty_sent = cat("empty_sent", sent_off)
-    out.empty_after = cat("empty_after", word_off)
-    out.empty_line = cat("empty_line")
-    out.empty_cols = {name: np.concatenate([c.empty_cols[name] for c in cs])
-                      for name in cs[0].empty_cols}
+        np.concatenate([p.comment_sentence + sent_off[k] for k, p in enumerate(pieces)]),
+        sent_off[-1])
     return out
 
 
-def _scan_piece(data: bytes, arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
+def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
                 vocab: Vocab) -> Optional["_Piece"]:
     """Scan ``arr[lo:hi]`` (whole sentences); None when it is not regular (see :func:`scan`)."""
     newline = _positions(arr, NEWLINE, lo, hi)
@@ -576,14 +619,11 @@ def _scan_piece(data: bytes, arr: np.ndarray, lo: int, hi: int, line_offset: int
         start, end = field(1)
         c.mwt_form[~plain] = _encode_fields(vocab, arr, start[mwt_body], end[mwt_body])
     c.cols = {}
-    lazy = {}
     for name, k in COLUMN_INDEX.items():
         if name == "form":
             continue  # derived from the text and mwt_form on first use
-        start, end = field(k)
-        if name in LAZY_COLUMNS:  # interned on first use; a compact copy, not the file
-            lazy[name] = _gather(arr, start[word_body], end[word_body])[0]
-        else:
+        if name not in LAZY_COLUMNS:
+            start, end = field(k)
             c.cols[name] = _encode_fields(vocab, arr, start[word_body], end[word_body])
     tok_end = np.cumsum(tok_len)
     tok_start = tok_end - tok_len
@@ -604,7 +644,9 @@ def _scan_piece(data: bytes, arr: np.ndarray, lo: int, hi: int, line_offset: int
         start, end = field(k)
         c.empty_cols[name] = _encode_fields(vocab, arr, start[empty_body], end[empty_body])
     piece = _Piece()
-    piece.columns, piece.lazy = c, lazy
+    piece.columns = c
+    # DEPS and MISC: one gather of both (adjacent, the end of each word line)
+    piece.tails = _gather(arr, tab_at[word_body, 7] + 1, ce[word_body])[0]
     comment_lines = np.flatnonzero(hashed)
     comment_lines = comment_lines[comment_lines < blank_at[-1]]  # after the last sentence: ignored
     piece.comments = _gather(arr, line_start[comment_lines], line_end[comment_lines])[0]

@@ -1,10 +1,12 @@
 """Reader: official accept/reject rules, error codes and lines, and scan == exact parser."""
+import io
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
 from conll_eval import FormatError, InputError, TreeError, evaluate
-from conll_eval.reader import _ExactParser, _build, _space_pattern, load_text, read_lines
+from conll_eval.reader import _ExactParser, _build, _is_utf8, _space_pattern, load_text, read_lines
 from conll_eval import scan as scan_module
 from conll_eval.scan import scan
 from conll_eval.treebank import Vocab
@@ -201,8 +203,13 @@ def test_scan_equals_exact_parser_or_hands_over(piece_bytes, sentences, profile)
     scan_module.SCAN_PIECE_BYTES, default = piece_bytes, scan_module.SCAN_PIECE_BYTES
     try:
         fast = scan(data, _space_pattern(profile), vocab)
+        streamed = scan_module.scan_stream(io.BytesIO(data).read, _space_pattern(profile), vocab,
+                                           _is_utf8)
     finally:
         scan_module.SCAN_PIECE_BYTES = default
+    assert (fast is None) == (streamed is None)
+    if fast is not None:
+        _same_treebank(_build(fast, "x", vocab), _build(streamed, "x", vocab))
     try:
         exact = _ExactParser(read_lines(data, "x"), "x", profile).run()
     except InputError:
