@@ -24,7 +24,7 @@ import numpy as np
 import regex
 
 from .errors import FormatError, InputError, Location, TreeError, UsageError
-from .scan import Columns, LazyCodes, metadata, scan, scan_stream
+from .scan import Columns, LazyCodes, file_identity, metadata, scan, scan_stream
 from .treebank import Treebank, Vocab
 
 __all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message"]
@@ -203,7 +203,8 @@ def _load_regular_file(path: str, profile: str, vocab: Vocab) -> Treebank:
     whole and parsed the exact way (which reports every error)."""
     with open_binary(path) as handle:
         try:
-            columns = scan_stream(handle.read, _space_pattern(profile), vocab, _is_utf8)
+            columns = scan_stream(handle.read, _space_pattern(profile), vocab, _is_utf8,
+                                  file_identity(path, handle))
             if columns is None:
                 handle.seek(0)
                 data = handle.read()

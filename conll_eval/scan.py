@@ -9,13 +9,16 @@ Python object per field is created except the column strings themselves.  It acc
 """
 from __future__ import annotations
 
+import os
 from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
+from .errors import FormatError, Location
 from .treebank import Vocab
 
-__all__ = ["Columns", "LazyCodes", "scan", "scan_stream", "metadata"]
+__all__ = ["Columns", "LazyCodes", "FieldBytes", "scan", "scan_stream", "file_identity",
+           "metadata"]
 
 NEWLINE, TAB, HASH, DASH, DOT = 10, 9, 35, 45, 46
 #: string columns kept per word: name -> CoNLL-U column index
@@ -150,21 +153,65 @@ def _intern_short(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.n
     return np.where(same, code_of_owner[first], -1).astype(np.int32)
 
 
+class FieldBytes:
+    """Byte ranges ``[start, end)`` of fields, materialised on demand as newline-terminated
+    fields (see :func:`_gather`).
+
+    The bytes come from ``joined`` (already materialised), from an in-memory ``source``
+    array, or from a ``file`` = (path, size, mtime_ns, inode) read again on first use: columns
+    that scoring never needs then cost neither time nor memory.  A file that changed since it
+    was read raises :class:`~conll_eval.errors.FormatError` (code ``file-changed``).
+    """
+
+    def __init__(self, joined: Optional[np.ndarray] = None, source: Optional[np.ndarray] = None,
+                 start: Optional[np.ndarray] = None, end: Optional[np.ndarray] = None,
+                 file: Optional[tuple] = None):
+        self.joined, self.source, self.start, self.end, self.file = joined, source, start, end, file
+
+    def __call__(self) -> np.ndarray:
+        if self.joined is None:
+            source = self.source if self.file is None else _read_unchanged(self.file)
+            self.joined = _gather(source, self.start, self.end)[0]
+            self.source = self.start = self.end = self.file = None
+        return self.joined
+
+    def __reduce__(self):
+        return (FieldBytes, (self(),))
+
+
+def file_identity(path: str, handle) -> tuple:
+    """What :class:`FieldBytes` checks before reading ``path`` again."""
+    st = os.fstat(handle.fileno())
+    return (path, st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def _read_unchanged(file: tuple) -> np.ndarray:
+    path = file[0]
+    try:
+        with open(path, "rb") as handle:
+            if file_identity(path, handle) != file:
+                raise FormatError(Location(path), "file-changed",
+                                  "the file changed after it was read; read it again")
+            return np.frombuffer(handle.read(), dtype=np.uint8)
+    except OSError as exc:
+        raise FormatError(Location(path), "file-changed",
+                          f"cannot read the file again: {exc.strerror or exc}") from exc
+
+
 class LazyCodes:
     """A string column interned on first use (columns basic scores do not need).
 
-    Holds the words' DEPS and MISC fields together, one ``DEPS<TAB>MISC`` line per word
-    (newline-terminated bytes, see :func:`_gather`: a compact copy, not the file), and which
-    of the two it is (``part`` 0 = DEPS, 1 = MISC).  Called with the vocabulary to intern
-    into (the treebank's, at that time).
+    ``tails`` holds the words' DEPS and MISC fields together, one ``DEPS<TAB>MISC`` field per
+    word (:class:`FieldBytes`); ``part`` says which of the two this column is (0 = DEPS,
+    1 = MISC).  Called with the vocabulary to intern into (the treebank's, at that time).
     """
 
-    def __init__(self, tails: np.ndarray, part: int):
+    def __init__(self, tails: "FieldBytes", part: int):
         self.tails, self.part = tails, part
 
     def __call__(self, vocab: Vocab) -> np.ndarray:
         part = self.part
-        return vocab.encode_bytes([line.split(b"\t", 1)[part] for line in _split(self.tails)])
+        return vocab.encode_bytes([line.split(b"\t", 1)[part] for line in _split(self.tails())])
 
     def __reduce__(self):
         return (LazyCodes, (self.tails, self.part))
@@ -232,17 +279,17 @@ def _may_be_metadata(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.
 class _LazyMetadata:
     """``(sent_ids, sent_texts)`` read from the comment lines when first asked for.
 
-    Holds only the comment lines (newline-terminated, as :func:`_gather` returns them) and
-    the sentence each belongs to, not the file.
+    Holds the comment lines (:class:`FieldBytes`) and the sentence each belongs to.
     """
 
-    def __init__(self, comments: np.ndarray, sentence: np.ndarray, n_sent: int):
+    def __init__(self, comments: "FieldBytes", sentence: np.ndarray, n_sent: int):
         self.args = (comments, sentence, n_sent)
 
     def __call__(self):
         comments, sentence, n_sent = self.args
         sent_ids, sent_texts = [None] * n_sent, [None] * n_sent
         if len(sentence):
+            comments = comments()
             ends = np.flatnonzero(comments == NEWLINE)
             starts = np.empty_like(ends)
             starts[0] = 0
@@ -341,16 +388,27 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         pieces.append(piece)
         line_offset += piece.n_lines
         lo = hi
-    return _join(pieces)
+    # the lazy columns and the comments point into ``data``, which they keep alive
+    tails = FieldBytes(source=arr, start=np.concatenate([p.tails[0] for p in pieces]),
+                       end=np.concatenate([p.tails[1] for p in pieces]))
+    comments = FieldBytes(source=arr, start=np.concatenate([p.comments[0] for p in pieces]),
+                          end=np.concatenate([p.comments[1] for p in pieces]))
+    return _join(pieces, tails, comments)
 
 
 def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
-                is_utf8: Callable[[bytes], bool]) -> Optional[Columns]:
+                is_utf8: Callable[[bytes], bool], file: Optional[tuple] = None
+                ) -> Optional[Columns]:
     """:func:`scan` reading the file piece by piece (``read(n)`` as ``file.read``), so the
     whole file is never in memory at once; None when a piece is not regular or not valid
-    UTF-8 (``is_utf8``), and then the caller reads the file again the exact way."""
+    UTF-8 (``is_utf8``), and then the caller reads the file again the exact way.
+
+    With ``file`` (see :func:`file_identity`) the DEPS/MISC columns and the comments are read
+    again from the file when first used; without, compact copies of them are kept.
+    """
     pieces: List[_Piece] = []
-    line_offset = 0
+    line_offset = offset = 0  # lines and bytes before the piece
+    kept: dict = {"tails": ([], []), "comments": ([], [])}  # per piece: starts|copies, ends
     carry = b""  # the part after the last blank line read so far
     while True:
         block = read(SCAN_PIECE_BYTES)
@@ -369,13 +427,30 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
             break
         if b"\r" in data or not is_utf8(data):
             return None
-        piece = _scan_piece(np.frombuffer(data, dtype=np.uint8), 0, len(data), line_offset,
-                            space, vocab)
+        arr = np.frombuffer(data, dtype=np.uint8)
+        piece = _scan_piece(arr, 0, len(data), line_offset, space, vocab)
         if piece is None:
             return None
+        for name in kept:
+            start, end = getattr(piece, name)
+            if file is not None:  # places in the file
+                kept[name][0].append(start.astype(np.int64) + offset)
+                kept[name][1].append(end.astype(np.int64) + offset)
+            else:
+                kept[name][0].append(_gather(arr, start, end)[0])
+            setattr(piece, name, None)
         pieces.append(piece)
         line_offset += piece.n_lines
-    return _join(pieces) if pieces else None
+        offset += len(data)
+    if not pieces:
+        return None
+    if file is not None:
+        fields = {name: FieldBytes(start=np.concatenate(starts), end=np.concatenate(ends),
+                                   file=file) for name, (starts, ends) in kept.items()}
+    else:
+        fields = {name: FieldBytes(joined=np.concatenate(copies))
+                  for name, (copies, _) in kept.items()}
+    return _join(pieces, fields["tails"], fields["comments"])
 
 
 class _Piece:
@@ -385,18 +460,19 @@ class _Piece:
                  "n_lines", "n_sent", "n_words", "n_tokens", "n_chars")
 
 
-def _join(pieces: List["_Piece"]) -> Columns:
+def _join(pieces: List["_Piece"], tails: "FieldBytes", comments: "FieldBytes") -> Columns:
     """One Columns from the pieces: local word/token/sentence/character indices shifted.
 
     Each column is joined and its pieces dropped before the next, so the join needs little
-    more memory than the result.
+    more memory than the result.  ``tails``/``comments``: the DEPS+MISC fields and comment
+    lines of all pieces, in order.
     """
     if len(pieces) == 1:
         p = pieces[0]
         c = p.columns
         for part, name in enumerate(LAZY_COLUMNS):
-            c.cols[name] = LazyCodes(p.tails, part)
-        c.metadata = _LazyMetadata(p.comments, p.comment_sentence, p.n_sent)
+            c.cols[name] = LazyCodes(tails, part)
+        c.metadata = _LazyMetadata(comments, p.comment_sentence, p.n_sent)
         return c
     word_off = np.cumsum([0] + [p.n_words for p in pieces]).tolist()
     tok_off = np.cumsum([0] + [p.n_tokens for p in pieces]).tolist()
@@ -441,11 +517,10 @@ def _join(pieces: List["_Piece"]) -> Columns:
         [c.sent_word_start[:-1] + word_off[k] for k, c in enumerate(cs)] + [[word_off[-1]]])
     out.cols = take_dict("cols")
     out.empty_cols = take_dict("empty_cols")
-    tails = np.concatenate([p.tails for p in pieces])
     for part, name in enumerate(LAZY_COLUMNS):
         out.cols[name] = LazyCodes(tails, part)
     out.metadata = _LazyMetadata(
-        np.concatenate([p.comments for p in pieces]),
+        comments,
         np.concatenate([p.comment_sentence + sent_off[k] for k, p in enumerate(pieces)]),
         sent_off[-1])
     return out
@@ -645,11 +720,12 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
         c.empty_cols[name] = _encode_fields(vocab, arr, start[empty_body], end[empty_body])
     piece = _Piece()
     piece.columns = c
-    # DEPS and MISC: one gather of both (adjacent, the end of each word line)
-    piece.tails = _gather(arr, tab_at[word_body, 7] + 1, ce[word_body])[0]
+    # DEPS and MISC together (adjacent: the end of each word line), and the comment lines:
+    # byte ranges in ``arr``; the caller decides how to keep their bytes
+    piece.tails = (tab_at[word_body, 7] + 1, ce[word_body])
     comment_lines = np.flatnonzero(hashed)
     comment_lines = comment_lines[comment_lines < blank_at[-1]]  # after the last sentence: ignored
-    piece.comments = _gather(arr, line_start[comment_lines], line_end[comment_lines])[0]
+    piece.comments = (line_start[comment_lines], line_end[comment_lines])
     piece.comment_sentence = np.searchsorted(blank_at, comment_lines)
     piece.n_lines, piece.n_sent, piece.n_words = n_lines, n_sent, n_words
     piece.n_tokens, piece.n_chars = len(tok_len), len(text)

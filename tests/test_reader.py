@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from conll_eval import FormatError, InputError, TreeError, evaluate
-from conll_eval.reader import _ExactParser, _build, _is_utf8, _space_pattern, load_text, read_lines
+from conll_eval.reader import (_ExactParser, _build, _is_utf8, _space_pattern, load, load_text,
+                                read_lines)
 from conll_eval import scan as scan_module
 from conll_eval.scan import scan
 from conll_eval.treebank import Vocab
@@ -238,3 +239,33 @@ def test_scan_reads_metadata_like_the_exact_parser(comment):
     fast, exact, vocab = _both(text)
     assert fast is not None
     assert fast.metadata() == exact.metadata
+
+
+def test_file_backed_columns_and_metadata_are_read_on_first_use(tmp_path):
+    """DEPS, MISC and the comments of a file on disk are read again only when asked for,
+    give what reading the text gives, survive pickling, and a changed file is an error."""
+    import os
+    import pickle
+    text = GOOD.replace("\t_\t_\n2\tworld", "\t0:root\tSpaceAfter=No\n2\tworld")
+    path = tmp_path / "f.conllu"
+    path.write_text(text, encoding="utf-8")
+    expected = load_text(text)
+    for piece_bytes in (1, scan_module.SCAN_PIECE_BYTES):
+        scan_module.SCAN_PIECE_BYTES, default = piece_bytes, scan_module.SCAN_PIECE_BYTES
+        try:
+            tb = load(str(path))
+        finally:
+            scan_module.SCAN_PIECE_BYTES = default
+        assert isinstance(tb.columns["misc"], scan_module.LazyCodes)
+        assert tb.strings("misc") == expected.strings("misc")
+        assert tb.strings("deps") == expected.strings("deps") == ["0:root", "_", "_", "_", "_"]
+        assert tb.sent_ids == expected.sent_ids and tb.sent_texts == expected.sent_texts
+    fresh = load(str(path))
+    again = pickle.loads(pickle.dumps(fresh))
+    assert again.strings("misc") == expected.strings("misc") and again.sent_ids == ["s1", "s2"]
+    stale = load(str(path))
+    path.write_text(text + "\n", encoding="utf-8")
+    os.utime(path, ns=(1, 1))
+    with pytest.raises(FormatError) as info:
+        stale.strings("misc")
+    assert info.value.code == "file-changed"
