@@ -99,14 +99,16 @@ def _split(joined: np.ndarray) -> List[bytes]:
     return joined[:-1].tobytes().split(b"\n")
 
 
-def _encode_fields(vocab: Vocab, arr, start, end) -> np.ndarray:
+def _encode_fields(vocab: Vocab, arr, start, end, known: Optional["_KnownKeys"] = None
+                   ) -> np.ndarray:
     """Codes of the fields ``[start, end)``.
 
     Fields of up to 15 bytes become two integers (their bytes, and the length) read
     straight from the file's bytes and are grouped by a hash table whose every hit is
     verified against the stored integers, so a collision can only send a field to the slow
     path, never give it a wrong code.  Longer fields and collisions are interned one
-    bytes object at a time.
+    bytes object at a time.  ``known`` remembers the short fields' codes across the pieces
+    of a file (the same strings come back in every piece).
     """
     length = (end - start).astype(np.int64)
     fits = (length <= SHORT_FIELD) & (start <= len(arr) - 16)
@@ -114,7 +116,8 @@ def _encode_fields(vocab: Vocab, arr, start, end) -> np.ndarray:
     slow = ~fits
     if np.count_nonzero(fits) >= len(length) // 4:
         rows = np.flatnonzero(fits)
-        short_codes = _intern_short(vocab, arr, start[rows].astype(np.int64), length[rows])
+        short_codes = _intern_short(vocab, arr, start[rows].astype(np.int64), length[rows],
+                                    known)
         codes[rows] = short_codes
         slow[rows[short_codes < 0]] = True
     else:
@@ -131,25 +134,67 @@ _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], 
 _HASH_BITS = 21  # at most 2M buckets
 
 
-def _intern_short(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+class _KnownKeys:
+    """Codes of short fields already interned, by their exact integer keys (k0, k1).
+
+    Kept sorted by the 64-bit mix of the keys; a hit needs the mix *and* both keys equal,
+    so it is exact.  Two keys with the same mix: only one is kept, the other is looked up
+    in the Vocab each time (still exact).
+    """
+
+    def __init__(self):
+        self.mix = np.zeros(0, dtype=np.uint64)
+        self.k0 = np.zeros(0, dtype=np.uint64)
+        self.k1 = np.zeros(0, dtype=np.uint64)
+        self.code = np.zeros(0, dtype=np.int32)
+
+    def find(self, mix, k0, k1) -> np.ndarray:
+        """Codes (-1 = unknown)."""
+        if len(self.mix) == 0:
+            return np.full(len(mix), -1, dtype=np.int32)
+        at = np.minimum(np.searchsorted(self.mix, mix), len(self.mix) - 1)
+        hit = (self.mix[at] == mix) & (self.k0[at] == k0) & (self.k1[at] == k1)
+        return np.where(hit, self.code[at], -1).astype(np.int32)
+
+    def add(self, mix, k0, k1, code) -> None:
+        mixes = np.concatenate([self.mix, mix])
+        order = np.argsort(mixes, kind="stable")
+        self.mix = mixes[order]
+        self.k0 = np.concatenate([self.k0, k0])[order]
+        self.k1 = np.concatenate([self.k1, k1])[order]
+        self.code = np.concatenate([self.code, code])[order]
+
+
+def _intern_short(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.ndarray,
+                  known: Optional[_KnownKeys] = None) -> np.ndarray:
     """Codes of fields of at most 15 bytes (not within 16 bytes of the end); -1 = not decided."""
-    windows = np.ndarray((len(arr) - 7,), dtype="<u8", buffer=arr, strides=(1,))  # 8 bytes at each offset
+    # the 16 bytes at each offset as two little-endian integers (one gather for both)
+    windows = np.ndarray((len(arr) - 15, 2), dtype="<u8", buffer=arr, strides=(1, 8))
     low = np.minimum(length, 8)
     high = length - low
-    k0 = windows[start] & _LOW_BYTES[low]
-    k1 = (windows[start + 8] & _LOW_BYTES[high]) | (length.astype(np.uint64) << np.uint64(56))
+    pairs = windows[start]
+    k0 = pairs[:, 0] & _LOW_BYTES[low]
+    k1 = (pairs[:, 1] & _LOW_BYTES[high]) | (length.astype(np.uint64) << np.uint64(56))
+    del pairs
     mixed = (k0 * np.uint64(0x9E3779B97F4A7C15)) ^ (k1 * np.uint64(0xC2B2AE3D27D4EB4F))
     bits = min(_HASH_BITS, max(8, int(len(start)).bit_length() + 1))
     bucket = (mixed >> np.uint64(64 - bits)).astype(np.int32)
-    del mixed
     owner = np.full(1 << bits, -1, dtype=np.int32)
     owner[bucket] = np.arange(len(start), dtype=np.int32)
     first = owner[bucket]
     same = (k0[first] == k0) & (k1[first] == k1)  # exact: compares the stored integers
     used = np.flatnonzero(np.bincount(first[same], minlength=len(start)))
-    starts, lengths = start[used].tolist(), length[used].tolist()
     code_of_owner = np.full(len(start), -1, dtype=np.int32)
-    code_of_owner[used] = vocab.encode_bytes([arr[a:a + n].tobytes() for a, n in zip(starts, lengths)])
+    used_codes = (known.find(mixed[used], k0[used], k1[used]) if known is not None
+                  else np.full(len(used), -1, dtype=np.int32))
+    new = np.flatnonzero(used_codes < 0)
+    if len(new):
+        rows = used[new]
+        starts, lengths = start[rows].tolist(), length[rows].tolist()
+        used_codes[new] = vocab.encode_bytes([arr[a:a + n].tobytes() for a, n in zip(starts, lengths)])
+        if known is not None:
+            known.add(mixed[rows], k0[rows], k1[rows], used_codes[new])
+    code_of_owner[used] = used_codes
     return np.where(same, code_of_owner[first], -1).astype(np.int32)
 
 
@@ -378,11 +423,12 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         return None
     arr = np.frombuffer(data, dtype=np.uint8)
     pieces: List[_Piece] = []
+    known: dict = {}
     lo = line_offset = 0
     while lo < len(data):
         cut = data.find(b"\n\n", lo + SCAN_PIECE_BYTES)
         hi = len(data) if cut < 0 else cut + 2
-        piece = _scan_piece(arr, lo, hi, line_offset, space, vocab)
+        piece = _scan_piece(arr, lo, hi, line_offset, space, vocab, known)
         if piece is None:
             return None
         pieces.append(piece)
@@ -409,6 +455,7 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
     pieces: List[_Piece] = []
     line_offset = offset = 0  # lines and bytes before the piece
     kept: dict = {"tails": ([], []), "comments": ([], [])}  # per piece: starts|copies, ends
+    known: dict = {}
     carry = b""  # the part after the last blank line read so far
     while True:
         block = read(SCAN_PIECE_BYTES)
@@ -428,7 +475,7 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
         if b"\r" in data or not is_utf8(data):
             return None
         arr = np.frombuffer(data, dtype=np.uint8)
-        piece = _scan_piece(arr, 0, len(data), line_offset, space, vocab)
+        piece = _scan_piece(arr, 0, len(data), line_offset, space, vocab, known)
         if piece is None:
             return None
         for name in kept:
@@ -527,8 +574,11 @@ def _join(pieces: List["_Piece"], tails: "FieldBytes", comments: "FieldBytes") -
 
 
 def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
-                vocab: Vocab) -> Optional["_Piece"]:
-    """Scan ``arr[lo:hi]`` (whole sentences); None when it is not regular (see :func:`scan`)."""
+                vocab: Vocab, known: Optional[dict] = None) -> Optional["_Piece"]:
+    """Scan ``arr[lo:hi]`` (whole sentences); None when it is not regular (see :func:`scan`).
+
+    ``known``: column name -> :class:`_KnownKeys`, shared by the pieces of one file."""
+    known = {} if known is None else known
     newline = _positions(arr, NEWLINE, lo, hi)
     n_lines = len(newline)
     line_start = np.empty(n_lines, dtype=newline.dtype)
@@ -692,14 +742,16 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
     mwt_body = word_body[~plain]
     if len(mwt_body):
         start, end = field(1)
-        c.mwt_form[~plain] = _encode_fields(vocab, arr, start[mwt_body], end[mwt_body])
+        c.mwt_form[~plain] = _encode_fields(vocab, arr, start[mwt_body], end[mwt_body],
+                                            known.setdefault("mwt_form", _KnownKeys()))
     c.cols = {}
     for name, k in COLUMN_INDEX.items():
         if name == "form":
             continue  # derived from the text and mwt_form on first use
         if name not in LAZY_COLUMNS:
             start, end = field(k)
-            c.cols[name] = _encode_fields(vocab, arr, start[word_body], end[word_body])
+            c.cols[name] = _encode_fields(vocab, arr, start[word_body], end[word_body],
+                                          known.setdefault(name, _KnownKeys()))
     tok_end = np.cumsum(tok_len)
     tok_start = tok_end - tok_len
     token_sent = sent_of_body[token_body]
