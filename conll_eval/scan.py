@@ -99,29 +99,35 @@ def _split(joined: np.ndarray) -> List[bytes]:
     return joined[:-1].tobytes().split(b"\n")
 
 
-def _encode_fields(vocab: Vocab, arr, start, end, known: Optional["_KnownKeys"] = None
+def _encode_fields(vocab: Vocab, arr, start, end, known: Optional[dict] = None
                    ) -> np.ndarray:
     """Codes of the fields ``[start, end)``.
 
-    Fields of up to 15 bytes become two integers (their bytes, and the length) read
-    straight from the file's bytes and are grouped by a hash table whose every hit is
-    verified against the stored integers, so a collision can only send a field to the slow
-    path, never give it a wrong code.  Longer fields and collisions are interned one
-    bytes object at a time.  ``known`` remembers the short fields' codes across the pieces
-    of a file (the same strings come back in every piece).
+    Fields of up to :data:`WORD_FIELD_MAX` bytes become ``W`` 64-bit integers (their bytes,
+    zero-padded; ``W`` = 1, 2, 4 or 8, by length) read straight from the file's bytes, and
+    are grouped by a hash table whose every hit is verified against the stored integers and
+    the length, so a collision can only send a field to the slow path, never give it a wrong
+    code.  Longer fields and collisions are interned one bytes object at a time.  ``known``
+    (W -> :class:`_KnownKeys`, one dict per column) remembers the codes across the pieces of
+    a file (the same strings come back in every piece).
     """
     length = (end - start).astype(np.int64)
-    fits = (length <= SHORT_FIELD) & (start <= len(arr) - 16)
     codes = np.empty(len(length), dtype=np.int32)
-    slow = ~fits
-    if np.count_nonzero(fits) >= len(length) // 4:
-        rows = np.flatnonzero(fits)
-        short_codes = _intern_short(vocab, arr, start[rows].astype(np.int64), length[rows],
-                                    known)
-        codes[rows] = short_codes
-        slow[rows[short_codes < 0]] = True
-    else:
-        slow[:] = True
+    slow = np.ones(len(length), dtype=bool)
+    limit = 0
+    for n_words in (1, 2, 4, 8):  # fields of different lengths never match: one group each
+        group = (length > limit) & (length <= 8 * n_words) & (start <= len(arr) - 8 * n_words)
+        if n_words == 1:
+            group |= (length == 0) & (start <= len(arr) - 8)
+        limit = 8 * n_words
+        rows = np.flatnonzero(group)
+        if len(rows) == 0:
+            continue
+        group_known = known.setdefault(n_words, _KnownKeys()) if known is not None else None
+        word_codes = _intern_words(vocab, arr, start[rows].astype(np.int64), length[rows],
+                                   n_words, group_known)
+        codes[rows] = word_codes
+        slow[rows[word_codes >= 0]] = False
     rows = np.flatnonzero(slow)
     if len(rows):
         joined, _ = _gather(arr, start[rows], end[rows])
@@ -129,71 +135,93 @@ def _encode_fields(vocab: Vocab, arr, start, end, known: Optional["_KnownKeys"] 
     return codes
 
 
-SHORT_FIELD = 15
+#: fields up to this many bytes are interned through their integer keys (8 words)
+WORD_FIELD_MAX = 64
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _HASH_BITS = 21  # at most 2M buckets
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F))
 
 
 class _KnownKeys:
-    """Codes of short fields already interned, by their exact integer keys (k0, k1).
+    """Codes of fields already interned, by their exact keys (length and W integers).
 
-    Kept sorted by the 64-bit mix of the keys; a hit needs the mix *and* both keys equal,
-    so it is exact.  Two keys with the same mix: only one is kept, the other is looked up
-    in the Vocab each time (still exact).
+    Kept sorted by a 64-bit mix of the keys; a hit needs the mix, the length and every
+    integer equal, so it is exact.  Two keys with the same mix: only one is kept, the other
+    is looked up in the Vocab each time (still exact).  Keys of a different width (a later
+    piece with longer fields) are compared zero-padded.
     """
 
     def __init__(self):
         self.mix = np.zeros(0, dtype=np.uint64)
-        self.k0 = np.zeros(0, dtype=np.uint64)
-        self.k1 = np.zeros(0, dtype=np.uint64)
+        self.length = np.zeros(0, dtype=np.int64)
+        self.keys = np.zeros((0, 1), dtype=np.uint64)
         self.code = np.zeros(0, dtype=np.int32)
 
-    def find(self, mix, k0, k1) -> np.ndarray:
+    def _widen(self, keys: np.ndarray) -> np.ndarray:
+        width = max(self.keys.shape[1], keys.shape[1])
+        if self.keys.shape[1] < width:
+            self.keys = np.pad(self.keys, ((0, 0), (0, width - self.keys.shape[1])))
+        if keys.shape[1] < width:
+            keys = np.pad(keys, ((0, 0), (0, width - keys.shape[1])))
+        return keys
+
+    def find(self, mix, length, keys) -> np.ndarray:
         """Codes (-1 = unknown)."""
         if len(self.mix) == 0:
             return np.full(len(mix), -1, dtype=np.int32)
+        keys = self._widen(keys)
         at = np.minimum(np.searchsorted(self.mix, mix), len(self.mix) - 1)
-        hit = (self.mix[at] == mix) & (self.k0[at] == k0) & (self.k1[at] == k1)
+        hit = (self.mix[at] == mix) & (self.length[at] == length) & \
+            np.all(self.keys[at] == keys, axis=1)
         return np.where(hit, self.code[at], -1).astype(np.int32)
 
-    def add(self, mix, k0, k1, code) -> None:
+    def add(self, mix, length, keys, code) -> None:
+        keys = self._widen(keys)
         mixes = np.concatenate([self.mix, mix])
         order = np.argsort(mixes, kind="stable")
         self.mix = mixes[order]
-        self.k0 = np.concatenate([self.k0, k0])[order]
-        self.k1 = np.concatenate([self.k1, k1])[order]
+        self.length = np.concatenate([self.length, length])[order]
+        self.keys = np.concatenate([self.keys, keys])[order]
         self.code = np.concatenate([self.code, code])[order]
 
 
-def _intern_short(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.ndarray,
-                  known: Optional[_KnownKeys] = None) -> np.ndarray:
-    """Codes of fields of at most 15 bytes (not within 16 bytes of the end); -1 = not decided."""
-    # the 16 bytes at each offset as two little-endian integers (one gather for both)
-    windows = np.ndarray((len(arr) - 15, 2), dtype="<u8", buffer=arr, strides=(1, 8))
-    low = np.minimum(length, 8)
-    high = length - low
-    pairs = windows[start]
-    k0 = pairs[:, 0] & _LOW_BYTES[low]
-    k1 = (pairs[:, 1] & _LOW_BYTES[high]) | (length.astype(np.uint64) << np.uint64(56))
-    del pairs
-    mixed = (k0 * np.uint64(0x9E3779B97F4A7C15)) ^ (k1 * np.uint64(0xC2B2AE3D27D4EB4F))
+def _intern_words(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.ndarray,
+                  n_words: int, known: Optional[_KnownKeys] = None) -> np.ndarray:
+    """Codes of fields of at most ``8 * n_words`` bytes that start at least that many bytes
+    before the end of ``arr``; -1 = not decided (a hash collision)."""
+    # the field's bytes as n_words little-endian integers, zero-padded (one array per word)
+    windows = np.ndarray((len(arr) - 7,), dtype="<u8", buffer=arr, strides=(1,))
+    words = []
+    mixed = length.astype(np.uint64) * _MIX[0]
+    for j in range(n_words):
+        word = windows[start + 8 * j]
+        rest = length - 8 * j
+        if len(rest) and rest.min() < 8:  # some fields end inside this word: keep only theirs
+            word &= _LOW_BYTES[np.clip(rest, 0, 8)]
+        words.append(word)
+        mixed = (mixed ^ word) * _MIX[1]
+        mixed ^= mixed >> np.uint64(29)
     bits = min(_HASH_BITS, max(8, int(len(start)).bit_length() + 1))
     bucket = (mixed >> np.uint64(64 - bits)).astype(np.int32)
     owner = np.full(1 << bits, -1, dtype=np.int32)
     owner[bucket] = np.arange(len(start), dtype=np.int32)
     first = owner[bucket]
-    same = (k0[first] == k0) & (k1[first] == k1)  # exact: compares the stored integers
+    # exact: the length and every stored integer must be equal
+    same = length[first] == length
+    for word in words:
+        same &= word[first] == word
     used = np.flatnonzero(np.bincount(first[same], minlength=len(start)))
     code_of_owner = np.full(len(start), -1, dtype=np.int32)
-    used_codes = (known.find(mixed[used], k0[used], k1[used]) if known is not None
-                  else np.full(len(used), -1, dtype=np.int32))
+    used_codes = (known.find(mixed[used], length[used], np.stack([w[used] for w in words], 1))
+                  if known is not None else np.full(len(used), -1, dtype=np.int32))
     new = np.flatnonzero(used_codes < 0)
     if len(new):
         rows = used[new]
         starts, lengths = start[rows].tolist(), length[rows].tolist()
         used_codes[new] = vocab.encode_bytes([arr[a:a + n].tobytes() for a, n in zip(starts, lengths)])
         if known is not None:
-            known.add(mixed[rows], k0[rows], k1[rows], used_codes[new])
+            known.add(mixed[rows], length[rows], np.stack([w[rows] for w in words], 1),
+                      used_codes[new])
     code_of_owner[used] = used_codes
     return np.where(same, code_of_owner[first], -1).astype(np.int32)
 
@@ -577,7 +605,8 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
                 vocab: Vocab, known: Optional[dict] = None) -> Optional["_Piece"]:
     """Scan ``arr[lo:hi]`` (whole sentences); None when it is not regular (see :func:`scan`).
 
-    ``known``: column name -> :class:`_KnownKeys`, shared by the pieces of one file."""
+    ``known``: column name -> its :func:`_encode_fields` memory, shared by the pieces of
+    one file."""
     known = {} if known is None else known
     newline = _positions(arr, NEWLINE, lo, hi)
     n_lines = len(newline)
@@ -743,7 +772,7 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
     if len(mwt_body):
         start, end = field(1)
         c.mwt_form[~plain] = _encode_fields(vocab, arr, start[mwt_body], end[mwt_body],
-                                            known.setdefault("mwt_form", _KnownKeys()))
+                                            known.setdefault("mwt_form", {}))
     c.cols = {}
     for name, k in COLUMN_INDEX.items():
         if name == "form":
@@ -751,7 +780,7 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
         if name not in LAZY_COLUMNS:
             start, end = field(k)
             c.cols[name] = _encode_fields(vocab, arr, start[word_body], end[word_body],
-                                          known.setdefault(name, _KnownKeys()))
+                                          known.setdefault(name, {}))
     tok_end = np.cumsum(tok_len)
     tok_start = tok_end - tok_len
     token_sent = sent_of_body[token_body]
