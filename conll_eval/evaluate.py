@@ -109,7 +109,7 @@ def _release_freed_memory() -> None:
     scoring would not reuse all of it); a no-op where ``malloc_trim`` does not exist."""
     try:
         ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):  # not glibc (macOS, musl, Windows)
         pass
 
 

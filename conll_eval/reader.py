@@ -24,7 +24,8 @@ import numpy as np
 import regex
 
 from .errors import FormatError, InputError, Location, TreeError, UsageError
-from .scan import Columns, LazyCodes, file_identity, metadata, scan, scan_stream
+from .scan import (Columns, LazyCodes, file_identity, metadata, scan, scan_stream,
+                   utf8_valid)
 from .treebank import Treebank, Vocab
 
 __all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message"]
@@ -190,20 +191,12 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
     return parse_bytes(data, path, profile, vocab)
 
 
-def _is_utf8(data: bytes) -> bool:
-    try:
-        codecs.utf_8_decode(data, "strict", True)
-        return True
-    except UnicodeDecodeError:
-        return False
-
-
 def _load_regular_file(path: str, profile: str, vocab: Vocab) -> Treebank:
     """A file on disk, scanned piece by piece (bounded memory); if it is not regular, read
     whole and parsed the exact way (which reports every error)."""
     with open_binary(path) as handle:
         try:
-            columns = scan_stream(handle.read, _space_pattern(profile), vocab, _is_utf8,
+            columns = scan_stream(handle.read, _space_pattern(profile), vocab, utf8_valid,
                                   file_identity(path, handle))
             if columns is None:
                 handle.seek(0)

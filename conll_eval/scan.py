@@ -1,10 +1,14 @@
 """Vectorised CoNLL-U reading for regular files: numpy over the raw bytes.
 
 :func:`scan` finds newlines and tabs with numpy, parses IDs and HEADs digit by digit
-as arrays, and interns each string column from one joined ``bytes`` per column, so no
-Python object per field is created except the column strings themselves.  It accepts only
-*regular* files (see :func:`scan`) and returns None for anything else; the exact parser in
-:mod:`conll_eval.reader` then decides, including every error message.
+as arrays, and interns each string column through exact integer keys read from the bytes
+(fields of up to 64 bytes; longer ones one bytes object each), so no Python object per field
+is created except the distinct strings.  Files are scanned in pieces of about 8 MB cut after
+blank lines (:func:`scan_stream` reads them from disk one at a time, so the whole file is
+never in memory); DEPS, MISC and the comments, which scoring does not need, are kept as byte
+ranges and read on first use.  Only *regular* files are accepted (see :func:`scan`); for
+anything else it returns None and the exact parser in :mod:`conll_eval.reader` decides,
+including every error message.
 (Split out of ``reader.py`` to keep each module readable; ``reader`` is its only user.)
 """
 from __future__ import annotations
@@ -18,7 +22,7 @@ from .errors import FormatError, Location
 from .treebank import Vocab
 
 __all__ = ["Columns", "LazyCodes", "FieldBytes", "scan", "scan_stream", "file_identity",
-           "metadata"]
+           "utf8_valid", "metadata"]
 
 NEWLINE, TAB, HASH, DASH, DOT = 10, 9, 35, 45, 46
 #: string columns kept per word: name -> CoNLL-U column index
@@ -224,6 +228,54 @@ def _intern_words(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.n
                       used_codes[new])
     code_of_owner[used] = used_codes
     return np.where(same, code_of_owner[first], -1).astype(np.int32)
+
+
+#: bytes per slice in :func:`utf8_valid` (bounds its temporaries)
+_UTF8_SLICE = 1 << 20
+
+
+def utf8_valid(data: bytes) -> bool:
+    """Whether ``data`` is valid UTF-8, exactly as Python's strict decoder decides (RFC 3629:
+    no overlongs, no surrogates, nothing above U+10FFFF), vectorised so that it runs without
+    the GIL.  Slices are cut after a newline (ASCII), which never splits a character."""
+    arr = np.frombuffer(data, dtype=np.uint8)
+    lo = 0
+    while lo < len(arr):
+        hi = min(len(arr), lo + _UTF8_SLICE)
+        if hi < len(arr):
+            newline = data.rfind(b"\n", lo, hi)
+            hi = newline + 1 if newline >= lo else data.find(b"\n", hi) + 1 or len(arr)
+        if not _utf8_slice_valid(arr[lo:hi]):
+            return False
+        lo = hi
+    return True
+
+
+def _utf8_slice_valid(arr: np.ndarray) -> bool:
+    high = np.flatnonzero(arr >= 0x80)
+    if len(high) == 0:
+        return True
+    b = arr[high]
+    cont = b < 0xC0
+    need = np.where(b >= 0xF0, 3, np.where(b >= 0xE0, 2, 1))  # for leads; conts ignored
+    if np.any((b == 0xC0) | (b == 0xC1) | (b > 0xF4)):
+        return False
+    lead = np.flatnonzero(~cont)
+    k = need[lead]
+    if len(lead) and np.any(lead + k >= len(high)):
+        return False
+    # each lead is followed, at the next positions, by exactly its continuation bytes
+    for j in (1, 2, 3):
+        at = lead[k >= j]
+        if len(at) and not np.all((high[at + j] == high[at] + j) & cont[at + j]):
+            return False
+    # ... and no continuation byte is left over (the leads' ranges cannot overlap)
+    if np.count_nonzero(cont) != int(k.sum()):
+        return False
+    first, second = b[lead], b[lead + 1] if len(lead) else b[:0]
+    bad = ((first == 0xE0) & (second < 0xA0)) | ((first == 0xED) & (second > 0x9F)) | \
+        ((first == 0xF0) & (second < 0x90)) | ((first == 0xF4) & (second > 0x8F))
+    return not bad.any()
 
 
 class FieldBytes:
@@ -604,6 +656,7 @@ def _join(pieces: List["_Piece"], tails: "FieldBytes", comments: "FieldBytes") -
 def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
                 vocab: Vocab, known: Optional[dict] = None) -> Optional["_Piece"]:
     """Scan ``arr[lo:hi]`` (whole sentences); None when it is not regular (see :func:`scan`).
+    Lines are numbered from ``line_offset`` + 1.
 
     ``known``: column name -> its :func:`_encode_fields` memory, shared by the pieces of
     one file."""
@@ -743,13 +796,15 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
     char_len = byte_len - (cont_before[field_end] - cont_before[field_end - byte_len])
     del continuation, cont_before, field_end
     joined_text = joined.tobytes().decode("utf-8")
-    if space.search(joined_text):
-        removed = np.fromiter((m.start() for m in space.finditer(joined_text)), dtype=np.int64)
+    # concurrent: the regex module releases the GIL while matching (the other file's thread runs)
+    if space.search(joined_text, concurrent=True):
+        removed = np.fromiter((m.start() for m in space.finditer(joined_text, concurrent=True)),
+                              dtype=np.int64)
         separator_at = np.cumsum(char_len + 1) - 1  # character index of each separator
         tok_len = char_len - np.bincount(np.searchsorted(separator_at, removed), minlength=len(char_len))
         if np.any(tok_len == 0):
             return None
-        text = space.sub("", joined_text).replace("\n", "")
+        text = space.sub("", joined_text, concurrent=True).replace("\n", "")
     else:
         tok_len = char_len
         text = joined_text.replace("\n", "")

@@ -67,3 +67,12 @@ ALIGNMENT_CASES = [
     (["ab a b", "cd bc d"], ["a", "bc", "d"], 2),
     (["a", "bc b c", "d"], ["ab AX BX", "cd CX a"], 1),
 ]
+
+
+def run_cli(*argv):
+    """``conll_eval argv...`` in-process: (exit code, stdout, stderr)."""
+    import io
+    from conll_eval.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()

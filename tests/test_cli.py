@@ -1,14 +1,12 @@
 """Command line: outputs, formats, exit codes, error messages."""
-import io
 import json
 import subprocess
 import sys
 
 import pytest
 
-from conll_eval.cli import main
 
-from helpers import document, sentence
+from helpers import document, run_cli, sentence
 
 GOLD = document(
     sentence("1 The 2 det DET", "2 cat 3 nsubj NOUN", "3 sleeps 0 root VERB"),
@@ -20,10 +18,7 @@ SYSTEM = document(
 )
 
 
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
+run = run_cli
 
 
 @pytest.fixture

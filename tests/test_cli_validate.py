@@ -1,12 +1,11 @@
 """Command line: ``conll_eval validate`` and the scorer's ``--strict``."""
-import io
 import json
 import subprocess
 import sys
 
 import pytest
 
-from conll_eval.cli import main
+from helpers import run_cli
 
 VALID = (
     "# sent_id = a\n# text = x y\n"
@@ -17,10 +16,7 @@ INVALID = VALID + VALID.replace("= a", "= b").replace("1\tdep", "2\tdep") + \
     VALID.replace("= a", "= c").replace("NOUN\t_\t_\t0", "FOO\t_\t_\t0")
 
 
-def run(*argv, stdin=None):
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
+run = run_cli
 
 
 @pytest.fixture

@@ -6,10 +6,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from conll_eval import FormatError, InputError, TreeError, evaluate
-from conll_eval.reader import (_ExactParser, _build, _is_utf8, _space_pattern, load, load_text,
-                                read_lines)
+from conll_eval.reader import _ExactParser, _build, _space_pattern, load, load_text, read_lines
 from conll_eval import scan as scan_module
-from conll_eval.scan import scan
+from conll_eval.scan import scan, utf8_valid
 from conll_eval.treebank import Vocab
 
 from helpers import chain, document, row, sentence
@@ -205,7 +204,7 @@ def test_scan_equals_exact_parser_or_hands_over(piece_bytes, sentences, profile)
     try:
         fast = scan(data, _space_pattern(profile), vocab)
         streamed = scan_module.scan_stream(io.BytesIO(data).read, _space_pattern(profile), vocab,
-                                           _is_utf8)
+                                           utf8_valid)
     finally:
         scan_module.SCAN_PIECE_BYTES = default
     assert (fast is None) == (streamed is None)
@@ -269,3 +268,31 @@ def test_file_backed_columns_and_metadata_are_read_on_first_use(tmp_path):
     with pytest.raises(FormatError) as info:
         stale.strings("misc")
     assert info.value.code == "file-changed"
+
+
+_utf8_bytes = st.one_of(
+    st.binary(max_size=40),
+    st.text(max_size=30).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    st.tuples(st.text(max_size=20), st.integers(0, 60), st.integers(0, 255)).map(
+        lambda x: bytearray(x[0].encode("utf-8", "surrogatepass")) + bytes([x[2]]) * (x[1] % 3)),
+    st.lists(st.sampled_from([b"a", b"\n", b"\xc2\xa0", b"\xe0\xa0\x80", b"\xe0\x9f\xbf",
+                              b"\xed\x9f\xbf", b"\xed\xa0\x80", b"\xf0\x90\x80\x80",
+                              b"\xf0\x8f\xbf\xbf", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80",
+                              b"\xc0\x80", b"\xc1\xbf", b"\xf5", b"\xff", b"\x80", b"\xbf",
+                              b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98"]), max_size=12).map(b"".join),
+)
+
+
+@given(_utf8_bytes, st.sampled_from([1, 3, 7, 1 << 20]))
+def test_utf8_valid_agrees_with_pythons_decoder(data, slice_bytes):
+    data = bytes(data)
+    try:
+        data.decode("utf-8")
+        expected = True
+    except UnicodeDecodeError:
+        expected = False
+    scan_module._UTF8_SLICE, default = slice_bytes, scan_module._UTF8_SLICE
+    try:
+        assert utf8_valid(data) == expected
+    finally:
+        scan_module._UTF8_SLICE = default

@@ -314,19 +314,17 @@ def test_driver_equals_udvalidate(driver, tmp_path):
         assert (answer["rc"], answer["stderr"]) == (real.returncode, real.stderr)
 
 
-@needs_udvalidate
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=seed_document, ops=st.lists(mutation, min_size=1, max_size=4))
-def test_parity_on_mutated_files(driver, tmp_path_factory, seed, ops):
-    check_parity(driver, tmp_path_factory.mktemp("m") / "m.conllu", mutate(seed, ops))
+def _mutated_files_parity(max_examples: int):
+    @needs_udvalidate
+    @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(seed=seed_document, ops=st.lists(mutation, min_size=1, max_size=4))
+    def test(driver, tmp_path_factory, seed, ops):
+        check_parity(driver, tmp_path_factory.mktemp("m") / "m.conllu", mutate(seed, ops))
+    return test
 
 
-@needs_udvalidate
-@pytest.mark.slow
-@settings(max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=seed_document, ops=st.lists(mutation, min_size=1, max_size=4))
-def test_parity_on_mutated_files_many(driver, tmp_path_factory, seed, ops):
-    check_parity(driver, tmp_path_factory.mktemp("m") / "m.conllu", mutate(seed, ops))
+test_parity_on_mutated_files = _mutated_files_parity(60)
+test_parity_on_mutated_files_many = pytest.mark.slow(_mutated_files_parity(5000))
 
 
 @needs_udvalidate
