@@ -249,6 +249,46 @@ def _identical_multiword_tokens(gold: Treebank, system: Treebank) -> Dict[int, T
                     zip(s_first[si[identical]].tolist(), n[identical].tolist())))
 
 
+def _multiword_vs_plain(gold: Treebank, system: Treebank, forms_g, forms_s,
+                        spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+                        ) -> Dict[int, Tuple[int, int, int, int]]:
+    """``{first gold word: (first system word, gold words, system words, aligned offset)}``
+    for a multi-word token on one side whose span is exactly one plain token on the other
+    (a token the parser did not split, or split where gold does not).
+
+    Entered at their first words, the official walk's multiword span is exactly these words
+    (as for identical tokens), and the LCS of one word against n aligns the single word with
+    the first of the n whose lowercased FORM equals its own, if any: the aligned offset is
+    that position among the n (-1: none aligns).  ``forms_g``/``forms_s``: see
+    :func:`_form_reader`; ``spans``: word starts and ends of gold, then system.
+    """
+    out: Dict[int, Tuple[int, int, int, int]] = {}
+    gs, ge, ss, se = spans
+    for multi, plain, multi_is_gold in ((gold, system, True), (system, gold, False)):
+        (m_start, m_end), (p_start, p_end) = ((gs, ge), (ss, se)) if multi_is_gold else \
+            ((ss, se), (gs, ge))
+        words = np.flatnonzero(multi.word_is_mwt)
+        if len(words) == 0:
+            continue
+        tok = multi.word_tok[words]
+        first = np.ones(len(words), dtype=bool)
+        first[1:] = tok[1:] != tok[:-1]
+        m_first = words[first]
+        m_count = np.diff(np.append(np.flatnonzero(first), len(words)))
+        p_words = np.flatnonzero(~plain.word_is_mwt)
+        mi, pi = span_matches(m_start[m_first], m_end[m_first], p_start[p_words], p_end[p_words])
+        m_forms, p_forms = (forms_g, forms_s) if multi_is_gold else (forms_s, forms_g)
+        for m0, n, p0 in zip(m_first[mi].tolist(), m_count[mi].tolist(), p_words[pi].tolist()):
+            single = p_forms(p0, p0 + 1)[0]
+            many = m_forms(m0, m0 + n)
+            at = many.index(single) if single in many else -1
+            if multi_is_gold:
+                out[m0] = (p0, n, 1, at)
+            else:
+                out[p0] = (m0, 1, n, at)
+    return out
+
+
 class _Walk:
     """The official cursor walk, with stretches of plain words on both sides done in bulk.
 
@@ -274,6 +314,8 @@ class _Walk:
         self._gold_forms = _form_reader(gold, self.gs, self.ge)
         self._sys_forms = _form_reader(system, self.ss, self.se)
         self.identical = _identical_multiword_tokens(gold, system)
+        self.one_to_many = _multiword_vs_plain(gold, system, self._gold_forms, self._sys_forms,
+                                               self.arrays)
         self.out_g: List[np.ndarray] = []
         self.out_s: List[np.ndarray] = []
         self.single_g: List[int] = []
@@ -283,7 +325,7 @@ class _Walk:
         n_g, n_s = len(self.gm), len(self.sm)
         gm, sm = self.gm, self.sm
         gi = si = 0
-        identical = self.identical
+        identical, one_to_many = self.identical, self.one_to_many
         while gi < n_g and si < n_s:
             if gm[gi] or sm[si]:
                 hit = identical.get(gi)
@@ -293,6 +335,15 @@ class _Walk:
                     self.single_s.extend(range(si, si + n))
                     gi += n
                     si += n
+                    continue
+                hit = one_to_many.get(gi)
+                if hit is not None and hit[0] == si:  # one plain token = one multi-word token
+                    width_g, width_s, at = hit[1], hit[2], hit[3]
+                    if at >= 0:
+                        self.single_g.append(gi + (at if width_g > 1 else 0))
+                        self.single_s.append(si + (at if width_s > 1 else 0))
+                    gi += width_g
+                    si += width_s
                     continue
                 gi, si = self._multiword_span(gi, si)
             else:
