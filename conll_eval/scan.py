@@ -536,18 +536,26 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
     line_offset = offset = 0  # lines and bytes before the piece
     kept: dict = {"tails": ([], []), "comments": ([], [])}  # per piece: starts|copies, ends
     known: dict = {}
-    carry = b""  # the part after the last blank line read so far
+    waiting: List[bytes] = []  # blocks read after the last blank line (joined once, when cut)
+    waiting_bytes = 0
     while True:
         block = read(SCAN_PIECE_BYTES)
         if block:
-            buffer = carry + block if carry else block
-            cut = buffer.rfind(b"\n\n")
-            if cut < 0:
-                carry = buffer  # no sentence end yet: read on
+            cut = block.rfind(b"\n\n")
+            if cut >= 0:
+                cut += waiting_bytes
+            elif waiting and waiting[-1].endswith(b"\n") and block.startswith(b"\n"):
+                cut = waiting_bytes - 1  # the blank line straddles the two blocks
+            else:  # no sentence end yet: read on (a long sentence is copied once, not per block)
+                waiting.append(block)
+                waiting_bytes += len(block)
                 continue
-            data, carry = buffer[:cut + 2], buffer[cut + 2:]
-        elif carry:
-            data, carry = carry, b""
+            buffer = b"".join(waiting + [block]) if waiting else block
+            data, rest = buffer[:cut + 2], buffer[cut + 2:]
+            waiting, waiting_bytes = ([rest], len(rest)) if rest else ([], 0)
+        elif waiting:
+            data = b"".join(waiting)
+            waiting, waiting_bytes = [], 0
             if not data.endswith(b"\n\n"):
                 return None
         else:
