@@ -178,7 +178,7 @@ def align_words(gold: Treebank, system: Treebank) -> Alignment:
     if not gold.word_is_mwt.any() and not system.word_is_mwt.any():
         gi, si = span_matches(g_start, g_end, s_start, s_end)
         return Alignment.from_pairs(gi, si, gold.n_words, system.n_words)
-    walk = _Walk(gold, system)
+    walk = _Walk(gold, system, (g_start, g_end, s_start, s_end))
     pairs_g, pairs_s = walk.run()
     return Alignment.from_pairs(pairs_g, pairs_s, gold.n_words, system.n_words)
 
@@ -201,14 +201,17 @@ def _next_true(flags: np.ndarray) -> np.ndarray:
     return np.minimum.accumulate(index[::-1])[::-1] if n else index
 
 
-def _identical_multiword_tokens(gold: Treebank, system: Treebank) -> Dict[int, Tuple[int, int]]:
+def _identical_multiword_tokens(gold: Treebank, system: Treebank,
+                                spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+                                ) -> Dict[int, Tuple[int, int]]:
     """``{first gold word: (first system word, n words)}`` for multi-word tokens with the same
     character span on both sides, the same number of words and equal lowercased FORMs.
 
     When the official walk enters such a pair at its first words, the multiword span is
     exactly the two tokens (neighbouring tokens start at or after their end, so the span
     never grows) and the LCS of two equal sequences aligns word i with word i.  Both sides
-    must share one Vocab (codes compare strings).
+    must share one Vocab (codes compare strings).  ``spans``: word starts and ends of gold,
+    then system.
     """
     def first_words(tb: Treebank):
         words = np.flatnonzero(tb.word_is_mwt)
@@ -225,8 +228,8 @@ def _identical_multiword_tokens(gold: Treebank, system: Treebank) -> Dict[int, T
     s_first, s_count = first_words(system)
     if len(g_first) == 0 or len(s_first) == 0 or gold.vocab is not system.vocab:
         return {}
-    gi, si = span_matches(gold.word_start[g_first], gold.word_end[g_first],
-                          system.word_start[s_first], system.word_end[s_first])
+    gs, ge, ss, se = spans
+    gi, si = span_matches(gs[g_first], ge[g_first], ss[s_first], se[s_first])
     same_n = g_count[gi] == s_count[si]
     gi, si = gi[same_n], si[same_n]
     if len(gi) == 0:
@@ -301,10 +304,11 @@ class _Walk:
     #: shorter plain stretches are walked word by word (cheaper than numpy calls)
     BULK_MIN_WORDS = 48
 
-    def __init__(self, gold: Treebank, system: Treebank):
+    def __init__(self, gold: Treebank, system: Treebank,
+                 spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]):
+        """``spans``: word starts and ends of gold, then system."""
         self.gold, self.system = gold, system
-        gs, ge, ss, se = gold.word_start, gold.word_end, system.word_start, system.word_end
-        self.arrays = (gs, ge, ss, se)
+        gs, ge, ss, se = self.arrays = spans
         self.gold_next_mwt = _next_true(gold.word_is_mwt)
         self.sys_next_mwt = _next_true(system.word_is_mwt)
         # memoryviews index to Python ints cheaply in the word-by-word parts
@@ -313,7 +317,7 @@ class _Walk:
         self.gm, self.sm = gold.word_is_mwt.tolist(), system.word_is_mwt.tolist()
         self._gold_forms = _form_reader(gold, self.gs, self.ge)
         self._sys_forms = _form_reader(system, self.ss, self.se)
-        self.identical = _identical_multiword_tokens(gold, system)
+        self.identical = _identical_multiword_tokens(gold, system, spans)
         self.one_to_many = _multiword_vs_plain(gold, system, self._gold_forms, self._sys_forms,
                                                self.arrays)
         self.out_g: List[np.ndarray] = []
