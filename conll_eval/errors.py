@@ -7,7 +7,7 @@
      |   |- FormatError                             level 1: columns, IDs, empty FORM, MWT ranges, blank lines
      |   |- TreeError                               level 2: cycle, 0 or >1 roots, HEAD out of range
      |   `- LabelError                              level 3 (opt-in): label not in the UD inventory
-     |- ValidationFailed(ConllEvalError)            lenient mode: .incidents, raised after the whole file
+     |- ValidationFailed(ConllEvalError)            --strict: .incidents (every validator error of both files)
      |- AlignmentError(ConllEvalError, ValueError)  texts differ: both locations and token context
      `- UsageError(ConllEvalError)                  unknown metric or profile, incompatible options
 
@@ -94,7 +94,7 @@ class LabelError(InputError):
 
 
 class ValidationFailed(ConllEvalError):
-    """Raised after a whole file was checked in lenient mode; holds every incident."""
+    """Raised after both files were validated (``--strict``); holds every error incident."""
 
     def __reduce__(self):
         return (self.__class__, (self.incidents,))
