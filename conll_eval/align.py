@@ -302,7 +302,7 @@ class _Walk:
     """
 
     #: shorter plain stretches are walked word by word (cheaper than numpy calls)
-    BULK_MIN_WORDS = 48
+    BULK_MIN_WORDS = 96
 
     def __init__(self, gold: Treebank, system: Treebank,
                  spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]):
