@@ -81,17 +81,26 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
     if weights is None and settings.weights_file is not None:
         weights = load_weights(settings.weights_file)
     ctx = EvaluationContext(gold, system, None, weights)
+    names = profile_metrics(settings.profile, weights=weights is not None)
+    # token and sentence spans need no word alignment
+    early = [name for name in names if METRICS[name].kind in ("tokens", "sentences")]
+
+    def prepare() -> Dict[str, Counts]:
+        ctx.prepare()
+        return {name: compute_counts(METRICS[name], ctx) for name in early}
+
     if gold.n_words + system.n_words >= PARALLEL_MIN_WORDS:
-        # the word walk is mostly Python, the columns mostly numpy: they overlap well
+        # the word walk is mostly Python, the rest mostly numpy: they overlap well
         with ThreadPoolExecutor(max_workers=1) as pool:
-            prepared = pool.submit(ctx.prepare)
+            prepared = pool.submit(prepare)
             alignment = align_words(gold, system)
-            prepared.result()
+            early_counts = prepared.result()
     else:
         alignment = align_words(gold, system)
+        early_counts = prepare()
     ctx.attach(alignment)
-    names = profile_metrics(settings.profile, weights=weights is not None)
-    counts = {name: compute_counts(METRICS[name], ctx) for name in names}
+    counts = {name: early_counts[name] if name in early_counts else
+              compute_counts(METRICS[name], ctx) for name in names}
     return Evaluation(gold, system, settings, alignment, counts)
 
 
