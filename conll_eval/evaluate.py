@@ -78,36 +78,17 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
              weights: Optional[Mapping[str, float]] = None) -> Evaluation:
     """Score a system Treebank against a gold one (both read with the same Vocab)."""
     check_characters(gold, system)
+    alignment = align_words(gold, system)
     if weights is None and settings.weights_file is not None:
         weights = load_weights(settings.weights_file)
-    ctx = EvaluationContext(gold, system, None, weights)
+    ctx = EvaluationContext(gold, system, alignment, weights)
     names = profile_metrics(settings.profile, weights=weights is not None)
-    # token and sentence spans need no word alignment
-    early = [name for name in names if METRICS[name].kind in ("tokens", "sentences")]
-
-    def prepare() -> Dict[str, Counts]:
-        ctx.prepare()
-        return {name: compute_counts(METRICS[name], ctx) for name in early}
-
-    if gold.n_words + system.n_words >= PARALLEL_MIN_WORDS:
-        # the word walk is mostly Python, the rest mostly numpy: they overlap well
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            prepared = pool.submit(prepare)
-            alignment = align_words(gold, system)
-            early_counts = prepared.result()
-    else:
-        alignment = align_words(gold, system)
-        early_counts = prepare()
-    ctx.attach(alignment)
-    counts = {name: early_counts[name] if name in early_counts else
-              compute_counts(METRICS[name], ctx) for name in names}
+    counts = {name: compute_counts(METRICS[name], ctx) for name in names}
     return Evaluation(gold, system, settings, alignment, counts)
 
 
 #: Below this combined size (bytes) a second thread costs more than it saves.
 PARALLEL_MIN_BYTES = 4_000_000
-#: ... and below this many words (gold + system) when scoring.
-PARALLEL_MIN_WORDS = 100_000
 
 
 def _parallel_worth_it(paths) -> bool:

@@ -181,44 +181,25 @@ def _udeprel(deprel: str) -> str:
 class EvaluationContext:
     """Gold, system and their alignment, with derived columns computed once."""
 
-    def __init__(self, gold: Treebank, system: Treebank, alignment: Optional[Alignment],
+    def __init__(self, gold: Treebank, system: Treebank, alignment: Alignment,
                  weights: Optional[Mapping[str, float]] = None):
-        """``alignment`` may come later (:meth:`attach`), so that :meth:`prepare` can run
-        while the words are being aligned."""
         if gold.vocab is not system.vocab:
             raise ValueError("gold and system must share one Vocab")
         self.gold = gold
         self.system = system
+        self.alignment = alignment
         self.weights = weights
         self.vocab = gold.vocab
         self._cache: Dict[Tuple[str, str], np.ndarray] = {}
         n = gold.n_sentences
         self.n_sentences = n
-        self.sys_word_sent: Optional[np.ndarray] = None
-        self.tallies: dict = {}  # shared per-sentence tallies of the index arrays below
-        if alignment is not None:
-            self.attach(alignment)
-
-    def prepare(self) -> None:
-        """Compute what needs no alignment: the derived columns and functional children."""
-        self._sys_word_sent()
-        for side in ("gold", "system"):
-            for name in ("ufeats", "content"):
-                self.column(side, name)
-            self._children(side)
-
-    def _sys_word_sent(self) -> np.ndarray:
-        # gold sentence of each system word: the one holding its first character
-        if self.sys_word_sent is None:
-            self.sys_word_sent = _sentence_of(self.gold.sent_char_start, self.system.word_start)
-        return self.sys_word_sent
-
-    def attach(self, alignment: Alignment) -> None:
-        self.alignment = alignment
-        self._sys_word_sent()
+        # gold sentence of each system word / token / sentence: the one holding its first char
+        starts = gold.sent_char_start
+        self.sys_word_sent = _sentence_of(starts, system.word_start)
         self.ga = alignment.gold_idx
         self.sa = alignment.sys_idx
-        self.aligned_sent = self.gold.word_sent[self.ga]  # gold sentence of each aligned pair
+        self.aligned_sent = gold.word_sent[self.ga]  # gold sentence of each aligned pair
+        self.tallies: dict = {}  # shared per-sentence tallies of the index arrays above
 
     def content_sentences(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Sentence indices of gold, system and aligned content words (cached arrays)."""

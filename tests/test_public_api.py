@@ -110,25 +110,6 @@ def test_parallel_loading_gives_the_same_scores(write):
     assert results[0] == results[1]
 
 
-def test_preparing_columns_during_alignment_gives_the_same_counts(monkeypatch):
-    """evaluate() prepares the derived columns in a thread while aligning large pairs."""
-    import sys
-    from helpers import ALIGNMENT_CASES, tokens_to_conllu
-    evaluate_module = sys.modules["conll_eval.evaluate"]
-    pairs = [(GOLD, SYSTEM)] + [(tokens_to_conllu(g), tokens_to_conllu(s))
-                                for g, s, _ in ALIGNMENT_CASES]
-    for gold_text, system_text in pairs:
-        results = []
-        for threshold in (10 ** 9, 0):
-            monkeypatch.setattr(evaluate_module, "PARALLEL_MIN_WORDS", threshold)
-            vocab = conll_eval.Vocab()
-            g = conll_eval.reader.load_text(gold_text, vocab=vocab)
-            s = conll_eval.reader.load_text(system_text, vocab=vocab)
-            evaluation = conll_eval.evaluate(g, s)
-            results.append({k: v.by_sentence.tolist() for k, v in evaluation.counts.items()})
-        assert results[0] == results[1]
-
-
 def test_parallel_loading_reports_gold_errors_first(write):
     import sys
     evaluate_module = sys.modules["conll_eval.evaluate"]
