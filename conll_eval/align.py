@@ -201,7 +201,21 @@ def _next_true(flags: np.ndarray) -> np.ndarray:
     return np.minimum.accumulate(index[::-1])[::-1] if n else index
 
 
-def _identical_multiword_tokens(gold: Treebank, system: Treebank,
+def _multiword_tokens(tb: Treebank) -> Tuple[np.ndarray, np.ndarray]:
+    """First word and number of words of each multi-word token."""
+    words = np.flatnonzero(tb.word_is_mwt)
+    if len(words) == 0:
+        return words, words
+    tok = tb.word_tok[words]
+    first = np.ones(len(words), dtype=bool)
+    first[1:] = tok[1:] != tok[:-1]
+    return words[first], np.diff(np.append(np.flatnonzero(first), len(words)))
+
+
+Tokens = Tuple[np.ndarray, np.ndarray]  # what _multiword_tokens returns
+
+
+def _identical_multiword_tokens(gold: Treebank, system: Treebank, g_mwt: Tokens, s_mwt: Tokens,
                                 spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
                                 ) -> Dict[int, Tuple[int, int]]:
     """``{first gold word: (first system word, n words)}`` for multi-word tokens with the same
@@ -210,22 +224,10 @@ def _identical_multiword_tokens(gold: Treebank, system: Treebank,
     When the official walk enters such a pair at its first words, the multiword span is
     exactly the two tokens (neighbouring tokens start at or after their end, so the span
     never grows) and the LCS of two equal sequences aligns word i with word i.  Both sides
-    must share one Vocab (codes compare strings).  ``spans``: word starts and ends of gold,
-    then system.
+    must share one Vocab (codes compare strings).  ``g_mwt``/``s_mwt``: see
+    :func:`_multiword_tokens`; ``spans``: word starts and ends of gold, then system.
     """
-    def first_words(tb: Treebank):
-        words = np.flatnonzero(tb.word_is_mwt)
-        if len(words) == 0:
-            return words, words
-        tok = tb.word_tok[words]
-        first = np.ones(len(words), dtype=bool)
-        first[1:] = tok[1:] != tok[:-1]
-        starts = words[first]
-        counts = np.diff(np.append(np.flatnonzero(first), len(words)))
-        return starts, counts
-
-    g_first, g_count = first_words(gold)
-    s_first, s_count = first_words(system)
+    (g_first, g_count), (s_first, s_count) = g_mwt, s_mwt
     if len(g_first) == 0 or len(s_first) == 0 or gold.vocab is not system.vocab:
         return {}
     gs, ge, ss, se = spans
@@ -252,8 +254,8 @@ def _identical_multiword_tokens(gold: Treebank, system: Treebank,
                     zip(s_first[si[identical]].tolist(), n[identical].tolist())))
 
 
-def _multiword_vs_plain(gold: Treebank, system: Treebank, forms_g, forms_s,
-                        spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+def _multiword_vs_plain(gold: Treebank, system: Treebank, g_mwt: Tokens, s_mwt: Tokens,
+                        forms_g, forms_s, spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
                         ) -> Dict[int, Tuple[int, int, int, int]]:
     """``{first gold word: (first system word, gold words, system words, aligned offset)}``
     for a multi-word token on one side whose span is exactly one plain token on the other
@@ -262,22 +264,18 @@ def _multiword_vs_plain(gold: Treebank, system: Treebank, forms_g, forms_s,
     Entered at their first words, the official walk's multiword span is exactly these words
     (as for identical tokens), and the LCS of one word against n aligns the single word with
     the first of the n whose lowercased FORM equals its own, if any: the aligned offset is
-    that position among the n (-1: none aligns).  ``forms_g``/``forms_s``: see
-    :func:`_form_reader`; ``spans``: word starts and ends of gold, then system.
+    that position among the n (-1: none aligns).  ``g_mwt``/``s_mwt``: see
+    :func:`_multiword_tokens`; ``forms_g``/``forms_s``: see :func:`_form_reader`; ``spans``:
+    word starts and ends of gold, then system.
     """
     out: Dict[int, Tuple[int, int, int, int]] = {}
     gs, ge, ss, se = spans
-    for multi, plain, multi_is_gold in ((gold, system, True), (system, gold, False)):
+    for plain, (m_first, m_count), multi_is_gold in ((system, g_mwt, True),
+                                                     (gold, s_mwt, False)):
+        if len(m_first) == 0:
+            continue
         (m_start, m_end), (p_start, p_end) = ((gs, ge), (ss, se)) if multi_is_gold else \
             ((ss, se), (gs, ge))
-        words = np.flatnonzero(multi.word_is_mwt)
-        if len(words) == 0:
-            continue
-        tok = multi.word_tok[words]
-        first = np.ones(len(words), dtype=bool)
-        first[1:] = tok[1:] != tok[:-1]
-        m_first = words[first]
-        m_count = np.diff(np.append(np.flatnonzero(first), len(words)))
         p_words = np.flatnonzero(~plain.word_is_mwt)
         mi, pi = span_matches(m_start[m_first], m_end[m_first], p_start[p_words], p_end[p_words])
         m_forms, p_forms = (forms_g, forms_s) if multi_is_gold else (forms_s, forms_g)
@@ -317,9 +315,10 @@ class _Walk:
         self.gm, self.sm = gold.word_is_mwt.tolist(), system.word_is_mwt.tolist()
         self._gold_forms = _form_reader(gold, self.gs, self.ge)
         self._sys_forms = _form_reader(system, self.ss, self.se)
-        self.identical = _identical_multiword_tokens(gold, system, spans)
-        self.one_to_many = _multiword_vs_plain(gold, system, self._gold_forms, self._sys_forms,
-                                               self.arrays)
+        g_mwt, s_mwt = _multiword_tokens(gold), _multiword_tokens(system)
+        self.identical = _identical_multiword_tokens(gold, system, g_mwt, s_mwt, spans)
+        self.one_to_many = _multiword_vs_plain(gold, system, g_mwt, s_mwt, self._gold_forms,
+                                               self._sys_forms, spans)
         self.out_g: List[np.ndarray] = []
         self.out_s: List[np.ndarray] = []
         self.single_g: List[int] = []

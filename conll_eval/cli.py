@@ -20,7 +20,7 @@ from .metrics import PROFILES
 from .report import counts_table, default_lines, to_json, to_tsv, verbose_table
 from .report.validation import (Tally, format_incident, format_udtools, incident_dict,
                                 limit_per_class)
-from .validate import IMPLEMENTED_IDS, Validator, iter_validate_file
+from .validate import IMPLEMENTED_IDS, ValidationIncident, Validator, iter_validate_file
 
 __all__ = ["main", "main_entry", "build_parser"]
 
@@ -140,31 +140,29 @@ def _validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             json.dumps(files, ensure_ascii=False), args.level))
     separator = "\n "
     for path in files:
-        incidents = (inc for inc in iter_validate_file(path, args.level, state) if wanted(inc))
+        incidents = _counting((inc for inc in iter_validate_file(path, args.level, state)
+                               if wanted(inc)), tally)
         try:
             if quiet:
-                for inc in incidents:
-                    tally.add(inc)
+                for _ in incidents:
+                    pass
             elif as_json:
                 for inc in incidents:
-                    tally.add(inc)
                     stdout.write(separator + json.dumps(incident_dict(inc), ensure_ascii=False))
                     separator = ",\n "
             else:
-                counted = _counting(incidents, tally)
-                for item in limit_per_class(counted, args.max_err):
+                for item in limit_per_class(incidents, args.max_err):
                     line = (format_udtools(item, with_file=len(files) > 1)
                             if args.format == "udtools" else format_incident(item))
                     stdout.write(line + "\n")
         except InputError as exc:  # unreadable file: say so, count it, go on with the others
             if args.debug:
                 raise
-            tally.by_class["INPUT"] = tally.by_class.get("INPUT", 0) + 1
+            failure = ValidationIncident(0, "INPUT", exc.code, path, exc.location.line, None,
+                                         exc.message)
+            tally.add(failure)
             if as_json and not quiet:
-                stdout.write(separator + json.dumps(
-                    {"level": 0, "class": "INPUT", "testid": exc.code, "path": path,
-                     "line": exc.location.line, "sent_id": None, "message": exc.message,
-                     "severity": "error"}, ensure_ascii=False))
+                stdout.write(separator + json.dumps(incident_dict(failure), ensure_ascii=False))
                 separator = ",\n "
             elif not quiet:
                 stdout.write(f"{exc}\n")
@@ -179,7 +177,7 @@ def _validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _counting(incidents, tally: Tally):
-    """Pass incidents through, counting every one (limit_per_class drops some from view)."""
+    """Pass incidents through, counting every one (--max-err and --quiet show fewer)."""
     for inc in incidents:
         tally.add(inc)
         yield inc

@@ -203,8 +203,7 @@ def _load_regular_file(path: str, profile: str, vocab: Vocab) -> Treebank:
                 data = handle.read()
         except OSError as exc:
             raise os_error(path, exc) from exc
-    if columns is None:
-        _check_utf8(data, path)
+    if columns is None:  # read_lines checks the UTF-8 and says where it is wrong
         columns = _ExactParser(read_lines(data, path), path, profile).run()
     return _build(columns, path, vocab)
 

@@ -118,16 +118,16 @@ def _encode_fields(vocab: Vocab, arr, start, end, known: Optional[dict] = None
     length = (end - start).astype(np.int64)
     codes = np.empty(len(length), dtype=np.int32)
     slow = np.ones(len(length), dtype=bool)
+    size = np.maximum(length, 1)  # an empty field goes with the one-word group
     limit = 0
     for n_words in (1, 2, 4, 8):  # fields of different lengths never match: one group each
-        group = (length > limit) & (length <= 8 * n_words) & (start <= len(arr) - 8 * n_words)
-        if n_words == 1:
-            group |= (length == 0) & (start <= len(arr) - 8)
+        group = (size > limit) & (size <= 8 * n_words) & (start <= len(arr) - 8 * n_words)
         limit = 8 * n_words
         rows = np.flatnonzero(group)
         if len(rows) == 0:
             continue
-        group_known = known.setdefault(n_words, _KnownKeys()) if known is not None else None
+        group_known = (known.setdefault(n_words, _KnownKeys(n_words)) if known is not None
+                       else None)
         word_codes = _intern_words(vocab, arr, start[rows].astype(np.int64), length[rows],
                                    n_words, group_known)
         codes[rows] = word_codes
@@ -151,36 +151,25 @@ class _KnownKeys:
 
     Kept sorted by a 64-bit mix of the keys; a hit needs the mix, the length and every
     integer equal, so it is exact.  Two keys with the same mix: only one is kept, the other
-    is looked up in the Vocab each time (still exact).  Keys of a different width (a later
-    piece with longer fields) are compared zero-padded.
+    is looked up in the Vocab each time (still exact).  One instance per width ``n_words``.
     """
 
-    def __init__(self):
+    def __init__(self, n_words: int):
         self.mix = np.zeros(0, dtype=np.uint64)
         self.length = np.zeros(0, dtype=np.int64)
-        self.keys = np.zeros((0, 1), dtype=np.uint64)
+        self.keys = np.zeros((0, n_words), dtype=np.uint64)
         self.code = np.zeros(0, dtype=np.int32)
-
-    def _widen(self, keys: np.ndarray) -> np.ndarray:
-        width = max(self.keys.shape[1], keys.shape[1])
-        if self.keys.shape[1] < width:
-            self.keys = np.pad(self.keys, ((0, 0), (0, width - self.keys.shape[1])))
-        if keys.shape[1] < width:
-            keys = np.pad(keys, ((0, 0), (0, width - keys.shape[1])))
-        return keys
 
     def find(self, mix, length, keys) -> np.ndarray:
         """Codes (-1 = unknown)."""
         if len(self.mix) == 0:
             return np.full(len(mix), -1, dtype=np.int32)
-        keys = self._widen(keys)
         at = np.minimum(np.searchsorted(self.mix, mix), len(self.mix) - 1)
         hit = (self.mix[at] == mix) & (self.length[at] == length) & \
             np.all(self.keys[at] == keys, axis=1)
         return np.where(hit, self.code[at], -1).astype(np.int32)
 
     def add(self, mix, length, keys, code) -> None:
-        keys = self._widen(keys)
         mixes = np.concatenate([self.mix, mix])
         order = np.argsort(mixes, kind="stable")
         self.mix = mixes[order]
