@@ -1,7 +1,7 @@
 # conll_eval developer targets
 PYTHON ?= python
 
-.PHONY: install test test-slow bench golden example clean
+.PHONY: install test test-slow bench bench-suite golden example clean
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -14,6 +14,9 @@ test-slow:
 
 bench:
 	$(PYTHON) bench/bench.py
+
+bench-suite:
+	$(PYTHON) bench/bench_suite.py
 
 golden:
 	$(PYTHON) scripts/make_golden.py

@@ -11,11 +11,13 @@ from .errors import (AlignmentError, ConllEvalError, FormatError, InputError, La
                      TreeError, UsageError, ValidationFailed)
 from .evaluate import Evaluation, Settings, evaluate, evaluate_files  # noqa: E402
 from .reader import load  # noqa: E402
+from .suite import SuiteEvaluation, evaluate_suite, find_pairs  # noqa: E402
 from .stats import Counts, Score  # noqa: E402
 from .treebank import Treebank, Vocab  # noqa: E402
 
 __all__ = [
     "__version__", "load", "evaluate", "evaluate_files", "Evaluation", "Settings", "Score", "Counts",
     "Treebank", "Vocab", "ConllEvalError", "InputError", "FormatError", "TreeError", "LabelError",
-    "ValidationFailed", "AlignmentError", "UsageError",
+    "ValidationFailed", "AlignmentError", "UsageError", "evaluate_suite", "SuiteEvaluation",
+    "find_pairs",
 ]

@@ -1,0 +1,529 @@
+"""Treebank suites: which gold file goes with which system file, every pair scored (in a
+process pool), failures scored 0 with their reason, and the averages over treebanks.
+
+The shared tasks rank systems by the macro-average over all test treebanks; a treebank whose
+system file is missing or invalid counts 0 (REFERENCE.md b.5).  Three ways to name the pairs:
+
+- ``metadata.json`` (the shared-task wrappers' file): a list of ``{"ltcode", "goldfile",
+  "outfile"}`` (2017) or ``{"lcode", "tcode", "goldfile", "outfile"}`` (2018, name =
+  ``lcode_tcode``); gold files relative to the metadata's directory, system files to the
+  system directory.
+- two directories, ``*.conllu`` paired by file name (sorted by name);
+- a list file, one pair per line: ``GOLD SYSTEM [NAME]`` (``#`` comments; paths relative to
+  the list's directory).
+
+Lives beside :mod:`conll_eval.evaluate` rather than in it (ARCHITECTURE puts
+``evaluate_suite`` there): discovery, the pool and the failure statuses are a layer of their
+own, and the single-pair path stays small.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from .errors import AlignmentError, ConllEvalError, FormatError, Location, UsageError
+from .evaluate import Settings, evaluate, validate_pair
+from .metrics import display_name, load_weights, profile_metrics
+from .reader import load
+from .stats import Score
+from .treebank import Vocab
+
+__all__ = [
+    "SuiteEntry", "Pairing", "Failure", "TreebankResult", "Average", "SuiteEvaluation",
+    "pair_directories", "read_metadata", "read_pair_list", "find_pairs", "score_entries",
+    "evaluate_suite", "rank", "tira_status", "METADATA_FILE",
+]
+
+METADATA_FILE = "metadata.json"
+CONLLU_SUFFIX = ".conllu"
+
+
+@dataclass(frozen=True)
+class SuiteEntry:
+    """One treebank of a suite: its name, language, gold file and system file (None: missing)."""
+
+    name: str
+    gold: str
+    system: Optional[str]
+    language: str
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The treebanks found, in scoring order, and the system files no gold file claims."""
+
+    entries: Tuple[SuiteEntry, ...]
+    unpaired_system: Tuple[str, ...] = ()
+    source: str = "directory"
+
+
+def _language(name: str) -> str:
+    """``en_ewt`` -> ``en`` (the shared tasks' ltcode convention); a bare code is its own."""
+    return name.split("_", 1)[0]
+
+
+def _conllu_files(directory: str) -> Dict[str, str]:
+    try:
+        names = os.listdir(directory)
+    except OSError as exc:
+        raise UsageError(f"cannot list {directory}: {exc.strerror or exc}") from exc
+    return {name[:-len(CONLLU_SUFFIX)]: os.path.join(directory, name) for name in names
+            if name.endswith(CONLLU_SUFFIX) and os.path.isfile(os.path.join(directory, name))}
+
+
+def pair_directories(gold_dir: str, system_dir: str) -> Pairing:
+    """Pair ``GOLD_DIR/x.conllu`` with ``SYSTEM_DIR/x.conllu``, sorted by name.
+
+    A gold file without a system file is kept (it scores 0, status ``missing-file``); system
+    files without a gold file are listed in ``unpaired_system``.
+    """
+    gold = _conllu_files(gold_dir)
+    system = _conllu_files(system_dir) if os.path.isdir(system_dir) else {}
+    entries = tuple(SuiteEntry(name, gold[name], system.get(name, os.path.join(system_dir, name + CONLLU_SUFFIX)),
+                               _language(name)) for name in sorted(gold))
+    unpaired = tuple(system[name] for name in sorted(set(system) - set(gold)))
+    return Pairing(entries, unpaired, "directory")
+
+
+def _metadata_error(path: str, message: str) -> FormatError:
+    return FormatError(Location(path), "bad-metadata", message)
+
+
+def read_metadata(path: str, system_dir: str) -> Pairing:
+    """Read a shared-task ``metadata.json`` (2017 ``ltcode`` or 2018 ``lcode``/``tcode`` form)."""
+    try:
+        with open(path, "rb") as handle:
+            document = json.loads(handle.read().decode("utf-8"))
+    except OSError as exc:
+        raise FormatError(Location(path), "file-not-found" if isinstance(exc, FileNotFoundError)
+                          else "unreadable", f"cannot read the metadata: {exc.strerror or exc}") from exc
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise _metadata_error(path, f"not valid JSON: {exc}") from exc
+    if not isinstance(document, list):
+        raise _metadata_error(path, "expected a JSON list of treebank objects")
+    base = os.path.dirname(path)
+    entries, seen = [], set()
+    for k, item in enumerate(document):
+        where = f"entry {k + 1}"
+        if not isinstance(item, dict):
+            raise _metadata_error(path, f"{where} is not an object")
+        if "ltcode" in item:
+            name, language = item["ltcode"], None
+        elif "lcode" in item and "tcode" in item:
+            name, language = f"{item['lcode']}_{item['tcode']}", item["lcode"]
+        else:
+            raise _metadata_error(path, f"{where} has neither 'ltcode' nor 'lcode' and 'tcode'")
+        for key in ("goldfile", "outfile"):
+            if not isinstance(item.get(key), str) or not item[key]:
+                raise _metadata_error(path, f"{where} ({name}) has no '{key}'")
+        if not isinstance(name, str) or not name:
+            raise _metadata_error(path, f"{where} has an empty treebank code")
+        if name in seen:
+            raise _metadata_error(path, f"{where}: treebank {name!r} is listed twice")
+        seen.add(name)
+        entries.append(SuiteEntry(name, os.path.join(base, item["goldfile"]),
+                                  os.path.join(system_dir, item["outfile"]),
+                                  str(language) if language is not None else _language(name)))
+    listed = {os.path.normpath(e.system) for e in entries}
+    others = _conllu_files(system_dir) if os.path.isdir(system_dir) else {}
+    unpaired = tuple(p for _, p in sorted(others.items()) if os.path.normpath(p) not in listed)
+    return Pairing(tuple(entries), unpaired, "metadata")
+
+
+def read_pair_list(path: str) -> Pairing:
+    """Read ``GOLD SYSTEM [NAME]`` lines (whitespace-separated; ``#`` starts a comment)."""
+    try:
+        with open(path, "rb") as handle:
+            lines = handle.read().decode("utf-8").splitlines()
+    except OSError as exc:
+        raise FormatError(Location(path), "file-not-found" if isinstance(exc, FileNotFoundError)
+                          else "unreadable", f"cannot read the pair list: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise FormatError(Location(path), "invalid-utf8", "the pair list is not UTF-8") from exc
+    base = os.path.dirname(path)
+    entries, seen = [], set()
+    for number, line in enumerate(lines, 1):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        if len(fields) not in (2, 3):
+            raise FormatError(Location(path, number), "bad-pair-list",
+                              f"expected 'GOLD SYSTEM [NAME]', found {len(fields)} fields")
+        gold, system = (os.path.join(base, f) for f in fields[:2])
+        name = fields[2] if len(fields) == 3 else _stem(fields[0])
+        if name in seen:
+            raise FormatError(Location(path, number), "bad-pair-list",
+                              f"treebank name {name!r} is used twice (give a third field)")
+        seen.add(name)
+        entries.append(SuiteEntry(name, gold, system, _language(name)))
+    return Pairing(tuple(entries), (), "list")
+
+
+def _stem(path: str) -> str:
+    base = os.path.basename(path)
+    return base[:-len(CONLLU_SUFFIX)] if base.endswith(CONLLU_SUFFIX) else base
+
+
+def find_pairs(gold: str, system: str, metadata: Optional[str] = None) -> Pairing:
+    """The pairs for ``conll_eval suite GOLD SYSTEM``.
+
+    ``GOLD`` a file: one treebank (named after it) against the file ``SYSTEM``.  ``GOLD`` a
+    directory: ``metadata`` if given, else ``GOLD/metadata.json`` if present, else the two
+    directories paired by file name.
+    """
+    if metadata is not None:
+        return read_metadata(metadata, system)
+    if os.path.isdir(gold):
+        candidate = os.path.join(gold, METADATA_FILE)
+        if os.path.isfile(candidate):
+            return read_metadata(candidate, system)
+        if os.path.isfile(system):
+            raise UsageError(f"{gold} is a directory but {system} is a file: give two "
+                             "directories or two files")
+        return pair_directories(gold, system)
+    if not os.path.exists(gold):
+        raise UsageError(f"{gold}: no such file or directory")
+    if os.path.isdir(system):
+        raise UsageError(f"{gold} is a file but {system} is a directory: give two directories "
+                         "or two files")
+    name = _stem(gold)
+    return Pairing((SuiteEntry(name, gold, system, _language(name)),), (), "files")
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring one treebank (runs in a worker process)
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a treebank scored 0: which side, a stable code, ``path:line`` and the message.
+
+    ``official`` is the shared-task wrapper's status string for the same failure.
+    """
+
+    side: str
+    code: str
+    message: str
+    location: Location
+    official: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class TreebankResult:
+    """The scores of one treebank (all 0 when it failed) and, if it failed, why.
+
+    When the system side failed but the gold file was read, the gold totals are kept
+    (correct = system = 0), so micro-averages still count the gold words.
+    """
+
+    entry: SuiteEntry
+    scores: Dict[str, Score]
+    failure: Optional[Failure] = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    @property
+    def status(self) -> str:
+        """``ok`` or the failure's message (``path:line: error [code] ...``)."""
+        return "ok" if self.failure is None else self.failure.message
+
+
+#: the wrapper's status strings (REFERENCE.md b.5)
+TIRA_GOLD = "Error: Cannot load gold file"
+TIRA_CYCLE = "Error: There is a cycle in generated CoNLL-U file"
+TIRA_ROOTS = "Error: There are multiple roots in a sentence in generated CoNLL-U file"
+TIRA_FORMAT = "Error: There is a format error (tabs, ID values, etc) in generated CoNLL-U file"
+TIRA_OPEN = "Error: Cannot open generated CoNLL-U file"
+TIRA_EMPTY = "Error: The system file is empty"
+TIRA_INTERNAL = "Error: Cannot evaluate generated CoNLL-U file, internal error"
+TIRA_TEXT = ("Error: The concatenation of tokens in gold file and in system file differ, system "
+             "file has {n} nonspace characters, which is approximately {p}% of the gold file")
+
+
+def _system_read_status(exc: ConllEvalError) -> str:
+    """The wrapper tells UDErrors apart by their text; no official text = not a UDError."""
+    official = getattr(exc, "official", None)
+    if official is None:
+        return TIRA_OPEN
+    if official.startswith("There is a cycle"):
+        return TIRA_CYCLE
+    if official.startswith("There are multiple roots"):
+        return TIRA_ROOTS
+    return TIRA_FORMAT
+
+
+def _first_line(text: str) -> str:
+    return text.split("\n", 1)[0]
+
+
+def _failure(side: str, exc: ConllEvalError, official: str) -> Failure:
+    location = getattr(exc, "location", None) or Location("?")
+    code = getattr(exc, "code", "invalid")
+    return Failure(side, code, _first_line(str(exc)), location, official)
+
+
+def _zero_scores(metrics: Sequence[str], gold_scores: Optional[Mapping[str, Score]]) -> Dict[str, Score]:
+    scores = {}
+    for name in metrics:
+        shown = display_name(name)
+        reference = gold_scores.get(shown) if gold_scores else None
+        if reference is None:
+            scores[shown] = Score(0, 0, 0, None if name in ("Tokens", "Sentences") else 0,
+                                  name not in ("Tokens", "Sentences", "Words"))
+        else:
+            scores[shown] = Score(0, reference.gold, 0, None if reference.aligned is None else 0,
+                                  reference.has_aligned_accuracy)
+    return scores
+
+
+def _score_entry(entry: SuiteEntry, settings: Settings, strict: bool = False,
+                 debug: bool = False) -> TreebankResult:
+    """Score one treebank; every input problem becomes a :class:`Failure`, never an exception
+    (``debug`` lets unexpected exceptions through instead of recording an internal error)."""
+    started = time.perf_counter()
+    weights = load_weights(settings.weights_file) if settings.weights_file else None
+    metrics = profile_metrics(settings.profile, weights=weights is not None)
+    gold = system = None
+    gold_scores = None
+
+    def failed(failure: Failure) -> TreebankResult:
+        return TreebankResult(entry, _zero_scores(metrics, gold_scores), failure,
+                              time.perf_counter() - started)
+
+    try:
+        vocab = Vocab()
+        if strict and entry.system is not None and os.path.exists(entry.system):
+            try:
+                validate_pair(entry.gold, entry.system)
+            except ConllEvalError as exc:
+                first = exc.incidents[0] if getattr(exc, "incidents", None) else None
+                side = "gold" if first is not None and first.location.path == entry.gold else "system"
+                message = (f"{first} ({len(exc.incidents)} validation error(s) in all)"
+                           if first is not None else str(exc))
+                location = first.location if first is not None else Location(entry.system)
+                code = first.code if first is not None else "validation-failed"
+                return failed(Failure(side, code, message, location,
+                                      TIRA_GOLD if side == "gold" else TIRA_FORMAT))
+        try:
+            gold = load(entry.gold, settings.profile, vocab)
+        except ConllEvalError as exc:
+            return failed(_failure("gold", exc, TIRA_GOLD))
+        if entry.system is None or not os.path.exists(entry.system):
+            gold_scores = evaluate(gold, gold, settings, weights).scores
+            path = entry.system or f"(no system file for {entry.name})"
+            return failed(Failure("system", "missing-file", f"{path}: error [missing-file] no system "
+                                  "file for this treebank", Location(path), TIRA_OPEN))
+        try:
+            system = load(entry.system, settings.profile, vocab)
+        except ConllEvalError as exc:
+            gold_scores = evaluate(gold, gold, settings, weights).scores
+            return failed(_failure("system", exc, _system_read_status(exc)))
+        if not system.text:
+            gold_scores = evaluate(gold, gold, settings, weights).scores
+            return failed(Failure("system", "empty-file", f"{entry.system}: error [empty-file] the "
+                                  "system file has no words", Location(entry.system), TIRA_EMPTY))
+        try:
+            evaluation = evaluate(gold, system, settings, weights)
+        except AlignmentError as exc:
+            gold_scores = evaluate(gold, gold, settings, weights).scores
+            official = (TIRA_TEXT.format(n=len(system.text), p=int(100 * len(system.text) / len(gold.text)))
+                        if gold.text else TIRA_INTERNAL)
+            return failed(_failure("system", exc, official))
+        return TreebankResult(entry, dict(evaluation.scores), None, time.perf_counter() - started)
+    except (KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - one treebank's bug must not lose the others
+        if debug:
+            raise
+        where = entry.system if gold is not None else entry.gold
+        return failed(Failure("system" if gold is not None else "gold", "internal-error",
+                              f"{where}: error [internal-error] {type(exc).__name__}: {exc} "
+                              "(please report it)", Location(where or entry.gold), TIRA_INTERNAL))
+
+
+def _task_size(entry: SuiteEntry) -> int:
+    total = 0
+    for path in (entry.gold, entry.system):
+        try:
+            total += os.path.getsize(path) if path else 0
+        except OSError:
+            pass
+    return total
+
+
+Progress = Callable[[int, int, SuiteEntry], None]
+
+
+def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings(), jobs: int = 1,
+                  strict: bool = False, progress: Optional[Progress] = None,
+                  debug: bool = False) -> List[TreebankResult]:
+    """Score every entry; the results come back in the entries' order whatever ``jobs`` is.
+
+    ``jobs`` > 1 scores in that many worker processes, the largest pairs first (shorter
+    makespan); ``progress(done, total, entry)`` is called as each treebank finishes.
+    """
+    results: List[Optional[TreebankResult]] = [None] * len(entries)
+    total = len(entries)
+    if jobs <= 1 or total <= 1:
+        for k, entry in enumerate(entries):
+            results[k] = _score_entry(entry, settings, strict, debug)
+            if progress:
+                progress(k + 1, total, entry)
+        return results  # type: ignore[return-value]
+    order = sorted(range(total), key=lambda k: -_task_size(entries[k]))
+    with ProcessPoolExecutor(max_workers=min(jobs, total)) as pool:
+        futures = {pool.submit(_score_entry, entries[k], settings, strict, debug): k for k in order}
+        done = 0
+        for future in as_completed(futures):
+            k = futures[future]
+            try:
+                results[k] = future.result()
+            except BrokenProcessPool as exc:
+                results[k] = _worker_died(entries[k], settings, exc)
+            done += 1
+            if progress:
+                progress(done, total, entries[k])
+    return results  # type: ignore[return-value]
+
+
+def _worker_died(entry: SuiteEntry, settings: Settings, exc: BaseException) -> TreebankResult:
+    where = entry.system or entry.gold
+    metrics = profile_metrics(settings.profile, weights=settings.weights_file is not None)
+    return TreebankResult(entry, _zero_scores(metrics, None),
+                          Failure("system", "internal-error", f"{where}: error [internal-error] the "
+                                  f"worker process scoring it died ({exc or 'killed'})",
+                                  Location(where), TIRA_INTERNAL))
+
+
+# ---------------------------------------------------------------------------------------------
+# Averages and rankings
+
+@dataclass(frozen=True)
+class Average:
+    """Mean of per-treebank precision, recall, F1 (and aligned accuracy where defined) over
+    ``count`` treebanks, failed treebanks counting 0."""
+
+    precision: float
+    recall: float
+    f1: float
+    aligned_accuracy: Optional[float]
+    count: int
+
+    def as_dict(self) -> dict:
+        return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
+                "aligned_accuracy": self.aligned_accuracy, "treebanks": self.count}
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _average(results: Sequence[TreebankResult], metric: str) -> Average:
+    scores = [r.scores[metric] for r in results]
+    accuracies = [s.aligned_accuracy for s in scores]
+    return Average(_mean([s.precision for s in scores]), _mean([s.recall for s in scores]),
+                   _mean([s.f1 for s in scores]),
+                   None if all(a is None for a in accuracies) else
+                   _mean([a or 0.0 for a in accuracies]), len(scores))
+
+
+@dataclass(frozen=True, eq=False)
+class SuiteEvaluation:
+    """One system over a suite: per-treebank results in suite order, and the averages.
+
+    ``macro`` is the shared tasks' ranking figure: the mean over *all* treebanks, failed
+    ones counting 0.  ``micro`` sums the counts over treebanks (a failed system side adds its
+    gold totals; a failed gold file adds nothing).
+    """
+
+    system_name: str
+    results: Tuple[TreebankResult, ...]
+    settings: Settings
+    unpaired_system: Tuple[str, ...] = ()
+    metrics: Tuple[str, ...] = field(default=())
+
+    def __post_init__(self):
+        if not self.metrics:
+            names = profile_metrics(self.settings.profile, weights=self.settings.weights_file is not None)
+            object.__setattr__(self, "metrics", tuple(display_name(n) for n in names))
+
+    @property
+    def failures(self) -> List[TreebankResult]:
+        return [r for r in self.results if not r.ok]
+
+    @property
+    def macro(self) -> Dict[str, Average]:
+        return {m: _average(self.results, m) for m in self.metrics}
+
+    @property
+    def micro(self) -> Dict[str, Score]:
+        totals = {}
+        for m in self.metrics:
+            scores = [r.scores[m] for r in self.results]
+            aligned = [s.aligned for s in scores if s.aligned is not None]
+            first = scores[0] if scores else Score(0, 0, 0)
+            totals[m] = Score(sum(s.correct for s in scores), sum(s.gold for s in scores),
+                              sum(s.system for s in scores),
+                              sum(aligned) if aligned else None, first.has_aligned_accuracy)
+        return totals
+
+    def by_language(self) -> Dict[str, Dict[str, Average]]:
+        """Macro-averages per language code, languages sorted."""
+        groups: Dict[str, List[TreebankResult]] = {}
+        for r in self.results:
+            groups.setdefault(r.entry.language, []).append(r)
+        return {lang: {m: _average(rs, m) for m in self.metrics} for lang, rs in sorted(groups.items())}
+
+    @property
+    def signature(self) -> str:
+        return f"{self.settings.signature()}|treebanks:{len(self.results)}|average:macro"
+
+
+def evaluate_suite(pairing: Pairing, settings: Settings = Settings(), jobs: int = 1,
+                   system_name: str = "system", strict: bool = False,
+                   progress: Optional[Progress] = None) -> SuiteEvaluation:
+    """Score every treebank of ``pairing`` and return the suite's results.
+
+    Raises :class:`UsageError` for a suite without treebanks (an average over nothing).
+    """
+    if not pairing.entries:
+        raise UsageError("the suite has no treebanks")
+    results = score_entries(pairing.entries, settings, jobs, strict, progress)
+    return SuiteEvaluation(system_name, tuple(results), settings, pairing.unpaired_system)
+
+
+def rank(suites: Sequence[SuiteEvaluation], metric: str) -> List[Tuple[int, SuiteEvaluation]]:
+    """Systems by decreasing macro F1 of ``metric``; equal values share a rank (1, 2, 2, 4),
+    ties keep the given order."""
+    keyed = sorted(enumerate(suites), key=lambda item: (-item[1].macro[metric].f1, item[0]))
+    ranked: List[Tuple[int, SuiteEvaluation]] = []
+    for position, (_, suite) in enumerate(keyed, 1):
+        value = suite.macro[metric].f1
+        if ranked and ranked[-1][1].macro[metric].f1 == value:
+            ranked.append((ranked[-1][0], suite))
+        else:
+            ranked.append((position, suite))
+    return ranked
+
+
+def tira_status(result: TreebankResult, profile: str) -> str:
+    """The shared-task wrapper's status string for one treebank (conll17 or conll18 form)."""
+    if result.failure is not None:
+        return result.failure.official
+    if profile == "conll17":
+        if result.scores["LAS"].f1 == 0:
+            return "Error: Evaluated zero LAS F1 score"
+        return "OK: Evaluated non-zero LAS F1 score"
+    rounded = {m: round(100 * result.scores[m].f1 / 5) * 5 for m in ("LAS", "MLAS", "BLEX")}
+    return ("OK: Result F1 scores rounded to 5% are LAS={LAS}% MLAS={MLAS}% BLEX={BLEX}%"
+            .format(**rounded))

@@ -1,0 +1,113 @@
+"""The suite on the real ../shared/ud set: macro-averages equal the average of the official
+per-treebank numbers (reference.json), a corrupted system file scores 0 with the right status,
+and a leaderboard of the two parser outputs.  Skips when ../shared is absent."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conll_eval.suite import read_pair_list, evaluate_suite, rank
+from helpers import run_cli
+
+SHARED_UD = Path(__file__).resolve().parent.parent.parent / "shared" / "ud"
+TREEBANKS = sorted(p.parent.name for p in SHARED_UD.glob("*/reference.json")) if SHARED_UD.is_dir() else []
+SYSTEMS = ["sys-raw.conllu", "sys-gold-tok.conllu"]
+
+pytestmark = pytest.mark.skipif(not TREEBANKS, reason="../shared/ud is not present")
+
+
+def reference(treebank, system):
+    return json.loads((SHARED_UD / treebank / "reference.json").read_text())["pairs"][system]
+
+
+def official_f1(counts):
+    total = counts["gold"] + counts["system"]
+    return 2 * counts["correct"] / total if total else 0.0
+
+
+def printed_f1(table, metric):
+    """The F1 column of the official ``-v`` table, in percent."""
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if cells[0] == metric:
+            return float(cells[3])
+    raise KeyError(metric)
+
+
+def pair_list(tmp_path, system, replace=None):
+    replace = replace or {}
+    path = tmp_path / f"{system[:-7]}.txt"
+    path.write_text("".join(f"{SHARED_UD / tb / 'gold.conllu'} {replace.get(tb, SHARED_UD / tb / system)} {tb}\n"
+                            for tb in TREEBANKS))
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def suites(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("suites")
+    return {system: evaluate_suite(read_pair_list(pair_list(tmp, system)), jobs=2, system_name=system)
+            for system in SYSTEMS}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_macro_average_equals_the_average_of_the_official_numbers(suites, system):
+    suite = suites[system]
+    assert [r.entry.name for r in suite.results] == TREEBANKS and all(r.ok for r in suite.results)
+    for metric, average in suite.macro.items():
+        exact = [official_f1(reference(tb, system)["conll18 counts"][metric]) for tb in TREEBANKS]
+        assert average.f1 == pytest.approx(sum(exact) / len(exact), abs=1e-12), metric
+        printed = [printed_f1(reference(tb, system)["conll18 -v"], metric) for tb in TREEBANKS]
+        # the average of the printed (rounded) numbers is within half a unit of the last digit
+        assert abs(100 * average.f1 - sum(printed) / len(printed)) <= 0.005 + 1e-9, metric
+
+
+def test_a_corrupted_system_file_scores_zero_and_says_why(tmp_path, suites):
+    victim = TREEBANKS[0]
+    lines = (SHARED_UD / victim / "sys-raw.conllu").read_text(encoding="utf-8").split("\n")
+    first_word = next(k for k, line in enumerate(lines) if line.split("\t")[0] == "1")
+    cells = lines[first_word].split("\t")
+    cells[6] = "1"  # word 1 depends on itself
+    lines[first_word] = "\t".join(cells)
+    corrupted = tmp_path / f"{victim}.conllu"
+    corrupted.write_text("\n".join(lines), encoding="utf-8")
+    suite = evaluate_suite(read_pair_list(pair_list(tmp_path, "sys-raw.conllu", {victim: corrupted})), jobs=2)
+    failed = suite.results[0]
+    assert failed.failure.location.path == str(corrupted)
+    # a self-loop is a cycle, reported (like the official scorers do) where the sentence ends
+    sentence_end = lines.index("", first_word) + 1
+    assert failed.failure.code == "cycle" and failed.failure.location.line == sentence_end
+    assert failed.failure.official == "Error: There is a cycle in generated CoNLL-U file"
+    assert failed.status.startswith(f"{corrupted}:{sentence_end}: error [cycle]")
+    assert all(score.f1 == 0 for score in failed.scores.values())
+    intact = suites["sys-raw.conllu"]
+    assert [r.scores for r in suite.results[1:]] == [r.scores for r in intact.results[1:]]
+    for metric, average in suite.macro.items():
+        others = sum(r.scores[metric].f1 for r in intact.results[1:])
+        assert average.f1 == pytest.approx(others / len(TREEBANKS), abs=1e-12)
+
+
+def test_leaderboard_of_the_two_parser_outputs(tmp_path, suites):
+    ranked = rank(list(suites.values()), "LAS")
+    means = {s: sum(official_f1(reference(tb, s)["conll18 counts"]["LAS"]) for tb in TREEBANKS) for s in SYSTEMS}
+    assert [s.system_name for _, s in ranked] == sorted(SYSTEMS, key=lambda s: -means[s])
+    code, out, _ = run_cli("suite", "--pairs", pair_list(tmp_path, SYSTEMS[0]),
+                           "--pairs", pair_list(tmp_path, SYSTEMS[1]), "--format", "json", "-j", "2")
+    assert code == 0
+    document = json.loads(out)
+    assert [s["name"] for s in document["systems"]] == [s[:-7] for s in sorted(SYSTEMS, key=lambda s: -means[s])]
+
+
+def test_directory_pairing_over_the_real_set(tmp_path):
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    gold.mkdir()
+    system.mkdir()
+    for tb in TREEBANKS[:3]:
+        shutil.copy(SHARED_UD / tb / "gold.conllu", gold / f"{tb}.conllu")
+        shutil.copy(SHARED_UD / tb / "sys-gold-tok.conllu", system / f"{tb}.conllu")
+    code, out, _ = run_cli("suite", gold, system, "--format", "json", "-j", "2")
+    assert code == 0
+    for record in json.loads(out)["treebanks"]:
+        counts = reference(record["name"], "sys-gold-tok.conllu")["conll18 counts"]["LAS"]
+        assert record["metrics"]["LAS"]["correct"] == counts["correct"]
+        assert record["metrics"]["LAS"]["f1"] == official_f1(counts)
