@@ -21,10 +21,7 @@ from .metrics import PROFILES, display_name, profile_metrics
 from .report import counts_table, default_lines, to_json, to_tsv, verbose_table
 from .report.suite import (percent, suite_delimited, suite_json, suite_markdown, suite_text,
                            tira_prototext, tira_stderr, tira_stdout)
-from .report.validation import (Tally, format_incident, format_udtools, incident_dict,
-                                limit_per_class)
 from .suite import SuiteEvaluation, find_pairs, rank, read_pair_list, score_entries
-from .validate import IMPLEMENTED_IDS, ValidationIncident, Validator, iter_validate_file
 
 __all__ = ["main", "main_entry", "build_parser"]
 
@@ -122,6 +119,9 @@ def build_validate_parser() -> argparse.ArgumentParser:
 
 
 def _validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    # the validator loads only for this command (it costs start-up time of every other one)
+    from .report.validation import Tally, format_incident, format_udtools, incident_dict, limit_per_class
+    from .validate import IMPLEMENTED_IDS, ValidationIncident, Validator, iter_validate_file
     args = build_validate_parser().parse_args(argv)
     if args.level > max(VALIDATION_LEVELS):
         raise UsageError(f"conll_eval validate: level {args.level} is not implemented (levels "
@@ -182,7 +182,7 @@ def _validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_INPUT if tally.errors else EXIT_OK
 
 
-def _counting(incidents, tally: Tally):
+def _counting(incidents, tally):
     """Pass incidents through, counting every one (--max-err and --quiet show fewer)."""
     for inc in incidents:
         tally.add(inc)
@@ -402,6 +402,9 @@ def _suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(f"conll_eval suite: no treebanks found ({' '.join(args.paths or args.pairs)}: "
                          "no *.conllu gold files, or an empty metadata/pair list)")
 
+    if len({tuple(e.name for e in p.entries) for p in pairings}) > 1:
+        raise UsageError("conll_eval suite: the systems do not cover the same treebanks; "
+                         "give the same gold set to each")
     entries = [entry for pairing in pairings for entry in pairing.entries]
     results = score_entries(entries, settings, args.jobs, args.strict,
                             None if args.quiet else _progress(stderr), args.debug)
@@ -410,9 +413,6 @@ def _suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stop = start + len(pairing.entries)
         suites.append(SuiteEvaluation(name, tuple(results[start:stop]), settings, pairing.unpaired_system))
         start = stop
-    if len({tuple(r.entry.name for r in s.results) for s in suites}) > 1:
-        raise UsageError("conll_eval suite: the systems do not cover the same treebanks; "
-                         "give the same gold set to each")
     ranked = rank(suites, rank_by) if len(suites) > 1 else [(1, suites[0])]
 
     if args.tira:
@@ -482,6 +482,7 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
     except ValidationFailed as exc:
         if debug:
             raise
+        from .report.validation import format_incident, limit_per_class
         for item in limit_per_class(exc.incidents, STRICT_MAX_ERR):
             stderr.write(format_incident(item) + "\n")
         stderr.write(f"conll_eval: --strict: {len(exc.incidents)} validation error(s); "

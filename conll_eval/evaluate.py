@@ -7,7 +7,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import BinaryIO, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, BinaryIO, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import __version__
 from .align import Alignment, align_words, check_characters
@@ -17,7 +17,9 @@ from .metrics import (PROFILES, EvaluationContext, METRICS, compute_counts, disp
 from .reader import load
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
-from .validate import ValidationIncident, iter_validate_file, validate_lines
+
+if TYPE_CHECKING:
+    from .validate import ValidationIncident
 
 __all__ = ["Settings", "Evaluation", "evaluate", "evaluate_files", "validate_pair"]
 
@@ -147,7 +149,8 @@ def validate_pair(gold_path: str, system_path: str, level: int = 2
     Returns what to read next for each file: the path, or for stdin ('-') an in-memory copy
     (stdin can be read only once).  Files are streamed, so this costs one more read.
     """
-    errors: List[ValidationIncident] = []
+    from .validate import iter_validate_file, validate_lines  # the validator only loads when asked
+    errors: List["ValidationIncident"] = []
     sources: List[Source] = []
     for path in (gold_path, system_path):
         if path == "-":

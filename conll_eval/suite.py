@@ -176,6 +176,8 @@ def find_pairs(gold: str, system: str, metadata: Optional[str] = None) -> Pairin
     directory: ``metadata`` if given, else ``GOLD/metadata.json`` if present, else the two
     directories paired by file name.
     """
+    if not os.path.exists(system):
+        raise UsageError(f"{system}: no such file or directory")
     if metadata is not None:
         return read_metadata(metadata, system)
     if os.path.isdir(gold):
@@ -381,18 +383,21 @@ def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings()
                 progress(k + 1, total, entry)
         return results  # type: ignore[return-value]
     order = sorted(range(total), key=lambda k: -_task_size(entries[k]))
-    with ProcessPoolExecutor(max_workers=min(jobs, total)) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, total))
+    try:
         futures = {pool.submit(_score_entry, entries[k], settings, strict, debug): k for k in order}
-        done = 0
-        for future in as_completed(futures):
+        for done, future in enumerate(as_completed(futures), 1):
             k = futures[future]
             try:
                 results[k] = future.result()
             except BrokenProcessPool as exc:
                 results[k] = _worker_died(entries[k], settings, exc)
-            done += 1
             if progress:
                 progress(done, total, entries[k])
+    except BaseException:  # Ctrl-C or --debug: do not wait for the treebanks still queued
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results  # type: ignore[return-value]
 
 

@@ -403,3 +403,28 @@ def test_readme_suite_example_runs_as_shown(monkeypatch):
     assert code == 1
     shown = shown[:shown.index("  ...")]
     assert out.splitlines()[:len(shown)] == shown
+
+
+def test_cli_missing_system_directory_is_a_usage_error(tmp_path):
+    code, out, err = run_cli("suite", GOLD, tmp_path / "nowhere")
+    assert code == 2 and "no such file or directory" in err
+
+
+def test_cli_pair_lists_must_cover_the_same_treebanks(tmp_path):
+    other = tmp_path / "other.txt"
+    other.write_text(f"{GOLD}/en_dogs.conllu {GOLD}/en_dogs.conllu\n")
+    code, out, err = run_cli("suite", "--pairs", SUITE / "pairs.txt", "--pairs", other)
+    assert code == 2 and "same treebanks" in err
+
+
+def test_cli_internal_error_exits_3_after_printing_the_rest(monkeypatch):
+    original = suite_module.evaluate
+
+    def broken_for_cats(gold, system, *args, **kwargs):
+        if gold.path.endswith("en_cats.conllu"):
+            raise RuntimeError("boom")
+        return original(gold, system, *args, **kwargs)
+    monkeypatch.setattr(suite_module, "evaluate", broken_for_cats)
+    code, out, _ = run_cli("suite", GOLD, SYSTEM, "-j", "1", "--metrics", "LAS")
+    assert code == 3
+    assert "en_dogs" in out and "en_cats: " in out and "[internal-error] RuntimeError: boom" in out

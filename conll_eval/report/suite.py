@@ -30,6 +30,10 @@ def percent(value: float) -> str:
     return f"{100 * value:.2f}"
 
 
+def _treebanks(count: int) -> str:
+    return f"{count} treebank{'' if count == 1 else 's'}"
+
+
 def _status_cell(result: TreebankResult) -> str:
     return "ok" if result.ok else f"FAILED [{result.failure.code}]"
 
@@ -88,7 +92,7 @@ def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool
         lines += ["", suite.signature]
         return "\n".join(lines) + "\n"
     first = suites[0][1]
-    lines = [f"Ranked by macro {rank_by} F1 over {len(first.results)} treebanks"]
+    lines = [f"Ranked by macro {rank_by} F1 over {_treebanks(len(first.results))}"]
     header = ["Rank", "System", *metrics, "Failed"]
     rows = [[str(position), suite.system_name, *(percent(suite.macro[m].f1) for m in metrics),
              str(len(suite.failures))] for position, suite in suites]
@@ -226,7 +230,7 @@ def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: 
     first = suites[0][1]
     lines: List[str] = []
     if len(suites) > 1:
-        lines.append(f"**Ranking by macro {rank_by} F1** ({len(first.results)} treebanks)")
+        lines.append(f"**Ranking by macro {rank_by} F1** ({_treebanks(len(first.results))})")
         lines.append("")
         lines.append(_md_row(["Rank", "System", *metrics, "Failed"]))
         lines.append(_md_row(["---:", "---", *("---:" for _ in metrics), "---:"]))
