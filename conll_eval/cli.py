@@ -297,7 +297,7 @@ def build_suite_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: --format of the suite command -> whether it is the default text layout
+#: the --format choices of the suite command
 SUITE_FORMATS = ("text", "json", "tsv", "csv", "markdown")
 
 
