@@ -17,7 +17,7 @@ from typing import List, Optional, TextIO
 from . import __version__
 from .errors import ConllEvalError, InputError, UsageError, ValidationFailed
 from .evaluate import Settings, evaluate_files
-from .metrics import PROFILES, display_name, profile_metrics
+from .metrics import PROFILES, display_name, load_weights, profile_metrics
 from .report import counts_table, default_lines, to_json, to_tsv, verbose_table
 from .report.suite import (percent, suite_delimited, suite_json, suite_markdown, suite_text,
                            tira_prototext, tira_stderr, tira_stdout)
@@ -373,6 +373,8 @@ def _progress(stderr: TextIO):
 def _suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     args = build_suite_parser().parse_args(argv)
     settings = Settings(args.profile, args.weights)
+    if args.weights is not None:
+        load_weights(args.weights)  # a bad weights file stops here, not once per treebank
     known = [display_name(n) for n in profile_metrics(args.profile, weights=args.weights is not None)]
     if args.jobs < 1:
         raise UsageError("conll_eval suite: --jobs must be at least 1")

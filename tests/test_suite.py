@@ -428,3 +428,45 @@ def test_cli_internal_error_exits_3_after_printing_the_rest(monkeypatch):
     code, out, _ = run_cli("suite", GOLD, SYSTEM, "-j", "1", "--metrics", "LAS")
     assert code == 3
     assert "en_dogs" in out and "en_cats: " in out and "[internal-error] RuntimeError: boom" in out
+
+
+@pytest.mark.parametrize("profile", ["conll17", "conll18"])
+def test_golden_cases_as_a_suite_equal_the_single_pair_scorer(tmp_path, profile):
+    """Every hand-written golden pair as one suite: each treebank scores what the single-pair
+    scorer gives (or fails with the error it raises), in both profiles and with two workers;
+    the averages are the plain mean and sums of those scores."""
+    from conll_eval import ConllEvalError
+    golden = ROOT / "testdata" / "golden"
+    cases = sorted(p.name for p in golden.iterdir() if (p / "system.conllu").is_file())
+    listing = tmp_path / "pairs.txt"
+    listing.write_text("".join(f"{golden / c / 'gold.conllu'} {golden / c / 'system.conllu'} {c}\n"
+                               for c in cases))
+    suite = evaluate_suite(read_pair_list(str(listing)), Settings(profile), jobs=2)
+    expected = {}
+    for case in cases:
+        try:
+            expected[case] = evaluate_files(str(golden / case / "gold.conllu"),
+                                            str(golden / case / "system.conllu"), profile=profile).scores
+        except ConllEvalError as exc:
+            expected[case] = exc
+    for result in suite.results:
+        wanted = expected[result.entry.name]
+        if isinstance(wanted, Exception):
+            assert result.failure is not None and result.failure.code == wanted.code
+            assert all(score.f1 == 0 for score in result.scores.values())
+        else:
+            assert result.ok and result.scores == wanted, result.entry.name
+    for metric in suite.metrics:
+        f1s = [r.scores[metric].f1 for r in suite.results]
+        assert suite.macro[metric].f1 == pytest.approx(sum(f1s) / len(f1s), abs=1e-15)
+        assert suite.micro[metric].correct == sum(r.scores[metric].correct for r in suite.results)
+
+
+def test_cli_weights_are_checked_once_before_scoring(write):
+    code, out, err = run_cli("suite", GOLD, SYSTEM, "-w", write("w.txt", "nsubj x\n"))
+    assert code == 1 and out == "" and "[invalid-weights]" in err
+    code, out, _ = run_cli("suite", GOLD, SYSTEM, "-w", write("w2.txt", "nsubj 2\n"), "--profile",
+                           "conll17", "--format", "json")
+    cats = next(t for t in json.loads(out)["treebanks"] if t["name"] == "en_cats")
+    # nsubj weighs 2, det/root/punct 1: the misattached full stop loses 1 of 5
+    assert cats["metrics"]["WeightedLAS"]["f1"] == pytest.approx(0.8)
