@@ -384,30 +384,30 @@ def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings()
         return results  # type: ignore[return-value]
     order = sorted(range(total), key=lambda k: -_task_size(entries[k]))
     pool = ProcessPoolExecutor(max_workers=min(jobs, total))
+    orphaned = []  # treebanks whose worker died (killed, or workers that cannot start)
+    done = 0
     try:
         futures = {pool.submit(_score_entry, entries[k], settings, strict, debug): k for k in order}
-        for done, future in enumerate(as_completed(futures), 1):
+        for future in as_completed(futures):
             k = futures[future]
             try:
                 results[k] = future.result()
-            except BrokenProcessPool as exc:
-                results[k] = _worker_died(entries[k], settings, exc)
+            except BrokenProcessPool:
+                orphaned.append(k)
+                continue
+            done += 1
             if progress:
                 progress(done, total, entries[k])
     except BaseException:  # Ctrl-C or --debug: do not wait for the treebanks still queued
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+    for k in sorted(orphaned):  # scored here instead: no result is lost to a broken pool
+        results[k] = _score_entry(entries[k], settings, strict, debug)
+        done += 1
+        if progress:
+            progress(done, total, entries[k])
     return results  # type: ignore[return-value]
-
-
-def _worker_died(entry: SuiteEntry, settings: Settings, exc: BaseException) -> TreebankResult:
-    where = entry.system or entry.gold
-    metrics = profile_metrics(settings.profile, weights=settings.weights_file is not None)
-    return TreebankResult(entry, _zero_scores(metrics, None),
-                          Failure("system", "internal-error", f"{where}: error [internal-error] the "
-                                  f"worker process scoring it died ({exc or 'killed'})",
-                                  Location(where), TIRA_INTERNAL))
 
 
 # ---------------------------------------------------------------------------------------------

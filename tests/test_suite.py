@@ -470,3 +470,26 @@ def test_cli_weights_are_checked_once_before_scoring(write):
     cats = next(t for t in json.loads(out)["treebanks"] if t["name"] == "en_cats")
     # nsubj weighs 2, det/root/punct 1: the misattached full stop loses 1 of 5
     assert cats["metrics"]["WeightedLAS"]["f1"] == pytest.approx(0.8)
+
+
+_PARENT = os.getpid()
+_ORIGINAL_SCORE_ENTRY = suite_module._score_entry
+
+
+_SCORED_IN_PARENT = []
+
+
+def _dies_in_a_worker_on_cats(entry, *args):
+    if os.getpid() != _PARENT and entry.name == "en_cats":
+        os._exit(1)  # like a worker killed by the OOM killer
+    if os.getpid() == _PARENT:
+        _SCORED_IN_PARENT.append(entry.name)
+    return _ORIGINAL_SCORE_ENTRY(entry, *args)
+
+
+def test_a_dead_worker_loses_no_result(monkeypatch, sample):
+    monkeypatch.setattr(suite_module, "_score_entry", _dies_in_a_worker_on_cats)
+    pooled = evaluate_suite(pair_directories(GOLD, SYSTEM), jobs=2)
+    assert "en_cats" in _SCORED_IN_PARENT  # the pool broke and the parent took over
+    assert [r.scores for r in pooled.results] == [r.scores for r in sample.results]
+    assert [r.failure for r in pooled.results] == [r.failure for r in sample.results]
