@@ -2,12 +2,18 @@
 wrappers' TIRA layouts (REFERENCE.md c.4).  Scores are percent with 2 decimals in the text
 formats and fractions in [0, 1] in JSON; every format carries the signature.
 
-A single system prints one row per treebank::
+A single system prints one row per treebank (``conll_eval suite testdata/suite/gold
+testdata/suite/system --metrics LAS,MLAS,BLEX``)::
 
-    Treebank       LAS   MLAS   BLEX  Status
-    de_gsd       60.35  47.61  51.92  ok
-    fr_gsd        0.00   0.00   0.00  FAILED [cycle]
-    Macro (2)    30.18  23.81  25.96
+    Treebank       LAS    MLAS    BLEX  Status
+    ---------------------------------------------------------
+    de_fische     0.00    0.00    0.00  FAILED [empty-file]
+    de_kuehe      0.00    0.00    0.00  FAILED [missing-file]
+    en_cats      75.00  100.00  100.00  ok
+    en_dogs     100.00  100.00  100.00  ok
+    fr_oiseaux    0.00    0.00    0.00  FAILED [cycle]
+    ---------------------------------------------------------
+    Macro (5)    35.00   40.00   40.00
 """
 from __future__ import annotations
 
