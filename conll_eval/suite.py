@@ -21,8 +21,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -382,6 +380,9 @@ def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings()
             if progress:
                 progress(k + 1, total, entry)
         return results  # type: ignore[return-value]
+    # multiprocessing loads only here: it would add to the start-up of every conll_eval call
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
     order = sorted(range(total), key=lambda k: -_task_size(entries[k]))
     pool = ProcessPoolExecutor(max_workers=min(jobs, total))
     orphaned = []  # treebanks whose worker died (killed, or workers that cannot start)
