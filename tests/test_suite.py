@@ -493,3 +493,12 @@ def test_a_dead_worker_loses_no_result(monkeypatch, sample):
     assert "en_cats" in _SCORED_IN_PARENT  # the pool broke and the parent took over
     assert [r.scores for r in pooled.results] == [r.scores for r in sample.results]
     assert [r.failure for r in pooled.results] == [r.failure for r in sample.results]
+
+
+def test_cli_markdown_leaderboard():
+    code, out, _ = run_cli("suite", GOLD, SYSTEM, GOLD, "--names", "parser,oracle", "--format",
+                           "markdown", "--by-language", "--micro")
+    assert "| 1 | oracle | 100.00 | 100.00 | 100.00 | 0 |" in out
+    assert "| fr_oiseaux | 100.00 | 0.00! |" in out and "(! = the treebank failed and scores 0)" in out
+    assert "| Lang en (2) | 100.00 | 87.50 |" in out and "| Micro | 100.00 | 50.00 |" in out
+    assert "- parser `fr_oiseaux`: `" in out

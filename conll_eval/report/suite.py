@@ -251,6 +251,13 @@ def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: 
                               *(f"**{percent(suite.macro[rank_by].f1)}**" for _, suite in suites)]))
         if micro:
             lines.append(_md_row(["Micro", *(percent(suite.micro[rank_by].f1) for _, suite in suites)]))
+        if by_language:
+            per_system = [suite.by_language() for _, suite in suites]
+            for language, averages in per_system[0].items():
+                lines.append(_md_row([f"Lang {language} ({averages[rank_by].count})",
+                                      *(percent(langs[language][rank_by].f1) for langs in per_system)]))
+        if any(not r.ok for _, suite in suites for r in suite.results):
+            lines += ["", "(! = the treebank failed and scores 0)"]
     else:
         lines.append(_md_row(["Treebank", *metrics, "Status"]))
         lines.append(_md_row(["---", *("---:" for _ in metrics), "---"]))
