@@ -45,6 +45,17 @@ class _Exit(Exception):
         self.status = status
 
 
+def _add_scoring_options(parser: argparse.ArgumentParser, weights_note: str = "") -> None:
+    """--profile, -w and -o, the same for one pair and for a suite."""
+    parser.add_argument("--profile", default="conll18", choices=list(PROFILES),
+                        help="official behaviour to reproduce (default: conll18)")
+    parser.add_argument("-w", "--weights", metavar="FILE",
+                        help="add WeightedLAS with 'deprel weight' lines (conll17 semantics)"
+                             + weights_note)
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the output to FILE (atomically) instead of stdout")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="conll_eval",
@@ -57,20 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
                "error, 3 internal error.")
     parser.add_argument("gold", help="gold-standard CoNLL-U file ('-' for stdin)")
     parser.add_argument("system", help="system CoNLL-U file ('-' for stdin)")
-    parser.add_argument("--profile", default="conll18", choices=list(PROFILES),
-                        help="official behaviour to reproduce (default: conll18)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print the table of all metrics (precision, recall, F1, aligned accuracy)")
     parser.add_argument("-c", "--counts", action="store_true",
                         help="print the table of raw counts (takes precedence over -v)")
-    parser.add_argument("-w", "--weights", metavar="FILE",
-                        help="add WeightedLAS with 'deprel weight' lines (conll17 semantics); implies -v")
     parser.add_argument("--format", default="text", choices=["text", "json", "tsv"],
                         help="output format (default: text, the official layout)")
     parser.add_argument("--signature", action="store_true",
                         help="print the settings signature after the text output")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the output to FILE (atomically) instead of stdout")
+    _add_scoring_options(parser, weights_note="; implies -v")
     parser.add_argument("--strict", action="store_true",
                         help="validate both files first (UD validator levels 1-2, as "
                              "'conll_eval validate --level 2'); any error stops before scoring")
@@ -263,10 +269,7 @@ def build_suite_parser() -> argparse.ArgumentParser:
                              "leaderboard (no PATHs then)")
     parser.add_argument("--names", metavar="A,B,...",
                         help="names of the systems, in order (default: the SYSTEM paths' names)")
-    parser.add_argument("--profile", default="conll18", choices=list(PROFILES),
-                        help="official behaviour to reproduce (default: conll18)")
-    parser.add_argument("-w", "--weights", metavar="FILE",
-                        help="add WeightedLAS with 'deprel weight' lines (conll17 semantics)")
+    _add_scoring_options(parser)
     parser.add_argument("--metrics", metavar="M,M,...",
                         help="columns of the text, Markdown and TSV/CSV tables (default: all "
                              "metrics for one system, the profile's headline metrics for a "
@@ -291,8 +294,6 @@ def build_suite_parser() -> argparse.ArgumentParser:
                         help="score in N worker processes (default: the number of cores)")
     parser.add_argument("--strict", action="store_true",
                         help="validate each pair first (UD levels 1-2); an invalid file scores 0")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the output to FILE (atomically) instead of stdout")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     return parser
 

@@ -22,11 +22,12 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .errors import AlignmentError, ConllEvalError, FormatError, Location, UsageError
 from .evaluate import Settings, evaluate, validate_pair
-from .metrics import display_name, load_weights, profile_metrics
+from .metrics import METRICS, display_name, load_weights, profile_metrics
 from .reader import load
 from .stats import Score
 from .treebank import Vocab
@@ -273,16 +274,14 @@ def _failure(side: str, exc: ConllEvalError, official: str) -> Failure:
 
 
 def _zero_scores(metrics: Sequence[str], gold_scores: Optional[Mapping[str, Score]]) -> Dict[str, Score]:
+    """All-zero scores of a failed treebank, keeping the gold totals when they are known."""
     scores = {}
     for name in metrics:
+        spec = METRICS[name]
         shown = display_name(name)
-        reference = gold_scores.get(shown) if gold_scores else None
-        if reference is None:
-            scores[shown] = Score(0, 0, 0, None if name in ("Tokens", "Sentences") else 0,
-                                  name not in ("Tokens", "Sentences", "Words"))
-        else:
-            scores[shown] = Score(0, reference.gold, 0, None if reference.aligned is None else 0,
-                                  reference.has_aligned_accuracy)
+        gold = gold_scores[shown].gold if gold_scores else 0
+        scores[shown] = Score(0, gold, 0, None if spec.kind in ("tokens", "sentences") else 0,
+                              spec.has_aligned_accuracy)
     return scores
 
 
@@ -294,9 +293,11 @@ def _score_entry(entry: SuiteEntry, settings: Settings, strict: bool = False,
     weights = load_weights(settings.weights_file) if settings.weights_file else None
     metrics = profile_metrics(settings.profile, weights=weights is not None)
     gold = system = None
-    gold_scores = None
 
-    def failed(failure: Failure) -> TreebankResult:
+    def failed(failure: Failure, gold_totals: bool = True) -> TreebankResult:
+        """Zero scores; with the gold file read, its totals (gold scored against itself)."""
+        gold_scores = evaluate(gold, gold, settings, weights).scores if gold is not None and \
+            gold_totals else None
         return TreebankResult(entry, _zero_scores(metrics, gold_scores), failure,
                               time.perf_counter() - started)
 
@@ -319,23 +320,19 @@ def _score_entry(entry: SuiteEntry, settings: Settings, strict: bool = False,
         except ConllEvalError as exc:
             return failed(_failure("gold", exc, TIRA_GOLD))
         if entry.system is None or not os.path.exists(entry.system):
-            gold_scores = evaluate(gold, gold, settings, weights).scores
             path = entry.system or f"(no system file for {entry.name})"
             return failed(Failure("system", "missing-file", f"{path}: error [missing-file] no system "
                                   "file for this treebank", Location(path), TIRA_OPEN))
         try:
             system = load(entry.system, settings.profile, vocab)
         except ConllEvalError as exc:
-            gold_scores = evaluate(gold, gold, settings, weights).scores
             return failed(_failure("system", exc, _system_read_status(exc)))
         if not system.text:
-            gold_scores = evaluate(gold, gold, settings, weights).scores
             return failed(Failure("system", "empty-file", f"{entry.system}: error [empty-file] the "
                                   "system file has no words", Location(entry.system), TIRA_EMPTY))
         try:
             evaluation = evaluate(gold, system, settings, weights)
         except AlignmentError as exc:
-            gold_scores = evaluate(gold, gold, settings, weights).scores
             official = (TIRA_TEXT.format(n=len(system.text), p=int(100 * len(system.text) / len(gold.text)))
                         if gold.text else TIRA_INTERNAL)
             return failed(_failure("system", exc, official))
@@ -348,7 +345,8 @@ def _score_entry(entry: SuiteEntry, settings: Settings, strict: bool = False,
         where = entry.system if gold is not None else entry.gold
         return failed(Failure("system" if gold is not None else "gold", "internal-error",
                               f"{where}: error [internal-error] {type(exc).__name__}: {exc} "
-                              "(please report it)", Location(where or entry.gold), TIRA_INTERNAL))
+                              "(please report it)", Location(where or entry.gold), TIRA_INTERNAL),
+                      gold_totals=False)  # scoring itself may be what broke
 
 
 def _task_size(entry: SuiteEntry) -> int:
@@ -467,11 +465,11 @@ class SuiteEvaluation:
     def failures(self) -> List[TreebankResult]:
         return [r for r in self.results if not r.ok]
 
-    @property
+    @cached_property
     def macro(self) -> Dict[str, Average]:
         return {m: _average(self.results, m) for m in self.metrics}
 
-    @property
+    @cached_property
     def micro(self) -> Dict[str, Score]:
         totals = {}
         for m in self.metrics:
