@@ -242,7 +242,9 @@ def _identical_multiword_tokens(gold: Treebank, system: Treebank, g_mwt: Tokens,
     g_words = np.repeat(g_first[gi], n) + within
     s_words = np.repeat(s_first[si], n) + within
     g_codes, s_codes = gold.mwt_form[g_words], system.mwt_form[s_words]
-    distinct = np.unique(np.concatenate([g_codes, s_codes]))
+    # sort + mask, not np.unique: numpy 2's plain unique imports numpy.ma (~20 ms, once)
+    codes = np.sort(np.concatenate([g_codes, s_codes]))
+    distinct = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
     strings = gold.vocab.strings
     lowered: Dict[str, int] = {}
     lower_id = np.zeros(int(distinct[-1]) + 1, dtype=np.int64)

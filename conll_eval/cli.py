@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 import tempfile
 from typing import List, Optional, TextIO
@@ -215,13 +216,33 @@ def _render(args, evaluation) -> str:
 
 
 def _write_atomically(path: str, text: str, inputs: List[str]) -> None:
+    """Write ``text`` to ``path`` via a temporary file renamed over it (a reader never sees
+    half a report; a failed write leaves the old file).  The file gets the mode an ordinary
+    ``open`` would give it (an existing file's mode, else 0666 less the umask).  Devices and
+    pipes (``/dev/stdout``, a FIFO) are written directly: renaming over them would replace
+    the device node."""
     target = os.path.realpath(path)
     for name in inputs:
         if name != "-" and os.path.exists(name) and os.path.realpath(name) == target:
             raise UsageError(f"refusing to write the output into the input file {name}")
+    try:
+        existing = os.stat(path)  # follows links: /dev/stdout may be a pipe with no path
+    except OSError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
+    if existing is not None:
+        mode = stat.S_IMODE(existing.st_mode)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     directory = os.path.dirname(target) or "."
     fd, tmp = tempfile.mkstemp(prefix=".conll_eval-", dir=directory)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, target)
@@ -498,6 +519,11 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
         return EXIT_INPUT
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # reading errors are FormatErrors by now: this is a failed write
+        if debug:
+            raise
+        stderr.write(f"conll_eval: error [write-failed] cannot write the results: {exc}\n")
+        return EXIT_INPUT
     except KeyboardInterrupt:
         stderr.write("interrupted\n")
         return 130
@@ -510,5 +536,30 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
 
 
 def main_entry() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """Console-script (and ``python -m conll_eval``) entry point: run, flush, exit.
+
+    Ends with ``os._exit`` once stdout and stderr are flushed: the interpreter's teardown
+    (freeing numpy and every module, ~30 ms) would add to every call and does nothing a
+    finished command needs; the worker pools are shut down inside :func:`main` and nothing
+    here registers atexit work.  A reader that went away (``| head``) is not an error; a
+    failed write of the results (disk full) is, with exit code 1.
+    """
+    status = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:
+            pass
+        except OSError as exc:
+            if stream is sys.stdout:
+                _report_lost_output(exc)
+                status = status or EXIT_INPUT
+    os._exit(status)
+
+
+def _report_lost_output(exc: OSError) -> None:
+    try:
+        sys.stderr.write(f"conll_eval: error [write-failed] cannot write the results: {exc}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass

@@ -1,11 +1,9 @@
 """Settings, the evaluation of one gold/system pair, and its signature."""
 from __future__ import annotations
 
-import ctypes
 import io
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO, Dict, List, Mapping, Optional, Tuple, Union
 
@@ -109,6 +107,7 @@ Source = Union[str, BinaryIO]
 def _release_freed_memory() -> None:
     """Give the memory freed by reading back to the OS (glibc keeps it in its arenas, where
     scoring would not reuse all of it); a no-op where ``malloc_trim`` does not exist."""
+    import ctypes  # here, not at the top: start-up time of every call
     try:
         ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError, TypeError):  # not glibc (macOS, musl, Windows)
@@ -129,6 +128,7 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
     if not parallel:
         gold, system = load(gold_path, profile, vocab), load(system_path, profile, vocab)
     else:
+        from concurrent.futures import ThreadPoolExecutor  # only large pairs need it
         with ThreadPoolExecutor(max_workers=1) as pool:
             pending = pool.submit(load, system_path, profile, Vocab())
             try:

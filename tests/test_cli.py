@@ -1,7 +1,10 @@
 """Command line: outputs, formats, exit codes, error messages."""
 import json
+import os
+import stat
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -116,6 +119,56 @@ def test_output_file_is_written_and_inputs_are_protected(pair, tmp_path):
     code, _, err = run("-o", pair[1], *pair)
     assert code == 2 and "refusing" in err
     assert open(pair[1], encoding="utf-8").read() == before
+
+
+def test_output_file_mode_is_that_of_an_ordinary_open(pair, tmp_path):
+    fresh = tmp_path / "fresh.txt"
+    old_umask = os.umask(0o022)
+    try:
+        assert run("-o", str(fresh), *pair)[0] == 0
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o644  # not mkstemp's 0600
+    fresh.chmod(0o640)
+    assert run("-o", str(fresh), *pair)[0] == 0
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o640
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_output_to_a_pipe_is_written_into_it_not_replaced(pair, tmp_path):
+    fifo = tmp_path / "results.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    code = run("-o", str(fifo), *pair)[0]
+    reader.join(timeout=30)
+    assert code == 0 and received[0].startswith("LAS F1 Score: 80.00")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("where", ["stdout", "-o"])
+def test_a_failed_write_of_the_results_is_an_error(pair, where):
+    argv = [sys.executable, "-m", "conll_eval", *pair]
+    if where == "-o":
+        result = subprocess.run(argv + ["-o", "/dev/full"], capture_output=True, text=True)
+    else:
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith("No space left on device")
+    assert "error [write-failed]" in result.stderr and "Traceback" not in result.stderr
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_a_reader_that_goes_away_is_not_an_error(pair):
+    """``conll_eval ... | head -1``: exit 0, no 'Exception ignored' noise on stderr."""
+    argv = [sys.executable, "-m", "conll_eval", "-v", *pair]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # before the scorer writes: its flush meets a closed pipe
+    err = process.stderr.read().decode()
+    assert process.wait() == 0 and err == ""
 
 
 def test_module_entry_point_and_stdin(pair):
