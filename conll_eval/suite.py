@@ -22,7 +22,7 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .errors import AlignmentError, ConllEvalError, FormatError, Location, UsageError
@@ -31,6 +31,7 @@ from .metrics import METRICS, display_name, load_weights, profile_metrics
 from .reader import load
 from .stats import Score
 from .treebank import Vocab
+from .workers import run_tasks
 
 __all__ = [
     "SuiteEntry", "Pairing", "Failure", "TreebankResult", "Average", "SuiteEvaluation",
@@ -362,6 +363,12 @@ def _task_size(entry: SuiteEntry) -> int:
 Progress = Callable[[int, int, SuiteEntry], None]
 
 
+def _score_task(entries: Tuple[SuiteEntry, ...], settings: Settings, strict: bool, debug: bool,
+                k: int) -> TreebankResult:
+    """Task ``k`` of :func:`score_entries` (module-level: picklable where workers are not forked)."""
+    return _score_entry(entries[k], settings, strict, debug)
+
+
 def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings(), jobs: int = 1,
                   strict: bool = False, progress: Optional[Progress] = None,
                   debug: bool = False) -> List[TreebankResult]:
@@ -372,40 +379,24 @@ def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings()
     """
     results: List[Optional[TreebankResult]] = [None] * len(entries)
     total = len(entries)
-    if jobs <= 1 or total <= 1:
-        for k, entry in enumerate(entries):
-            results[k] = _score_entry(entry, settings, strict, debug)
-            if progress:
-                progress(k + 1, total, entry)
-        return results  # type: ignore[return-value]
-    # multiprocessing loads only here: it would add to the start-up of every conll_eval call
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
-    order = sorted(range(total), key=lambda k: -_task_size(entries[k]))
-    pool = ProcessPoolExecutor(max_workers=min(jobs, total))
-    orphaned = []  # treebanks whose worker died (killed, or workers that cannot start)
     done = 0
-    try:
-        futures = {pool.submit(_score_entry, entries[k], settings, strict, debug): k for k in order}
-        for future in as_completed(futures):
-            k = futures[future]
-            try:
-                results[k] = future.result()
-            except BrokenProcessPool:
-                orphaned.append(k)
-                continue
-            done += 1
-            if progress:
-                progress(done, total, entries[k])
-    except BaseException:  # Ctrl-C or --debug: do not wait for the treebanks still queued
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-    for k in sorted(orphaned):  # scored here instead: no result is lost to a broken pool
-        results[k] = _score_entry(entries[k], settings, strict, debug)
+
+    def store(k: int, result: TreebankResult) -> None:
+        nonlocal done
+        results[k] = result
         done += 1
         if progress:
             progress(done, total, entries[k])
+
+    task = partial(_score_task, tuple(entries), settings, strict, debug)
+    if jobs <= 1 or total <= 1:
+        for k in range(total):
+            store(k, task(k))
+        return results  # type: ignore[return-value]
+    order = sorted(range(total), key=lambda k: -_task_size(entries[k]))
+    lost = run_tasks(task, order, jobs, store)
+    for k in lost:  # its worker died (killed, out of memory): scored here, no result is lost
+        store(k, task(k))
     return results  # type: ignore[return-value]
 
 
