@@ -23,6 +23,7 @@ from .report import counts_table, default_lines, to_json, to_tsv, verbose_table
 from .report.suite import (percent, suite_delimited, suite_json, suite_markdown, suite_text,
                            tira_prototext, tira_stderr, tira_stdout)
 from .suite import SuiteEvaluation, find_pairs, rank, read_pair_list, score_entries
+from .workers import usable_cpus
 
 __all__ = ["main", "main_entry", "build_parser"]
 
@@ -311,8 +312,8 @@ def build_suite_parser() -> argparse.ArgumentParser:
                              "in percent as printed, e.g. LAS=80,CLAS=75")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only failures (failed treebanks, missed bars) on stderr")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                        help="score in N worker processes (default: the number of cores)")
+    parser.add_argument("-j", "--jobs", type=int, default=usable_cpus(), metavar="N",
+                        help="score in N worker processes (default: the cores this process may use)")
     parser.add_argument("--strict", action="store_true",
                         help="validate each pair first (UD levels 1-2); an invalid file scores 0")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")

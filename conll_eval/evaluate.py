@@ -15,6 +15,7 @@ from .metrics import (PROFILES, EvaluationContext, METRICS, compute_counts, disp
 from .reader import load
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
+from .workers import usable_cpus
 
 if TYPE_CHECKING:
     from .validate import ValidationIncident
@@ -92,7 +93,7 @@ PARALLEL_MIN_BYTES = 4_000_000
 
 
 def _parallel_worth_it(paths) -> bool:
-    if (os.cpu_count() or 1) < 2 or not all(isinstance(p, str) for p in paths):
+    if usable_cpus() < 2 or not all(isinstance(p, str) for p in paths):
         return False
     try:
         return all(os.path.isfile(p) for p in paths) and \

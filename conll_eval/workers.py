@@ -28,7 +28,7 @@ import sys
 import traceback
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-__all__ = ["run_tasks", "fork_available", "RemoteTraceback"]
+__all__ = ["run_tasks", "fork_available", "usable_cpus", "RemoteTraceback"]
 
 _TASK = struct.Struct("<q")
 _FRAME = struct.Struct("<Q")
@@ -40,6 +40,17 @@ class RemoteTraceback(Exception):
 
     def __str__(self) -> str:
         return self.args[0]
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (``taskset``, cpusets), not all the machine has."""
+    counter = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if counter is not None:
+        return counter() or 1
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # no affinity masks here (macOS, Windows)
+        return os.cpu_count() or 1
 
 
 def fork_available() -> bool:

@@ -12,8 +12,8 @@ from helpers import document, sentence
 
 PACKAGE = Path(conll_eval.__file__).resolve().parent
 #: modules in the architecture's order; imports may only point to earlier entries
-LAYERS = ["errors", "treebank", "scan", "reader", "validate", "align", "stats", "metrics", "groupings",
-          "significance", "evaluate", "workers", "suite", "report", "compat", "cli"]
+LAYERS = ["errors", "workers", "treebank", "scan", "reader", "validate", "align", "stats", "metrics",
+          "groupings", "significance", "evaluate", "suite", "report", "compat", "cli"]
 
 GOLD = document(sentence("1 The 2 det", "2 cat 0 root"), sentence("1 Hi 0 root"))
 # (the system file also carries DEPS and MISC values, which are read lazily)

@@ -173,3 +173,12 @@ def test_ctrl_c_stops_the_parent_and_its_workers_at_once(tmp_path):
     for pid in worker_pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_usable_cpus_counts_the_cpus_this_process_may_use(monkeypatch):
+    monkeypatch.delattr(os, "process_cpu_count", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
+    assert workers.usable_cpus() == 3  # taskset -c 0,3,5 on a larger machine
+    monkeypatch.delattr(os, "sched_getaffinity")
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert workers.usable_cpus() == 1
