@@ -330,7 +330,7 @@ def _metric_list(text: str, known: List[str], option: str) -> List[str]:
     if unknown or not names:
         raise UsageError(f"conll_eval suite: {option}: unknown metric(s) {', '.join(unknown) or '(none)'}; "
                          f"choose from {', '.join(known)}")
-    return names
+    return list(dict.fromkeys(names))  # a metric named twice is one column
 
 
 def _thresholds(text: str, known: List[str]) -> List[tuple]:

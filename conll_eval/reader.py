@@ -527,7 +527,7 @@ class _ExactParser:
             cur = k
             while True:
                 if state[cur] == 1:
-                    wids = sorted(x + 1 for x in path)
+                    wids = sorted(x + 1 for x in path[path.index(cur):])  # not the way in
                     raise self._tree_error(lineno, "cycle",
                                            f"the basic tree has a cycle through words {_ids(wids)}",
                                            "cycle")

@@ -104,6 +104,13 @@ def test_invalid_system_names_file_line_code(pair, write):
     assert err.startswith(f"{bad}:4: error [cycle] ")
 
 
+def test_the_cycle_message_names_the_words_of_the_cycle_only(pair, write):
+    # The -> cat -> sleeps -> cat: words 2 and 3 form the cycle, word 1 only leads into it
+    bad = write("bad.conllu", GOLD.replace("\t0\troot", "\t2\troot", 1))
+    code, _, err = run(pair[0], bad)
+    assert code == 1 and "cycle through words 2, 3" in err, err
+
+
 def test_usage_errors_exit_2(pair):
     assert run(pair[0])[0] == 2
     assert run("--profile", "conll99", *pair)[0] == 2

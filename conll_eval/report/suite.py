@@ -105,31 +105,44 @@ def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool
     table = _grid(header, rows, left=[1], last_left=False)
     table.insert(1, "-" * max(len(line) for line in table))
     lines += table
-    lines.append("")
-    lines.append(f"{rank_by} F1 per treebank")
-    header = ["Treebank", *(suite.system_name for _, suite in suites)]
-    rows = []
-    for k, result in enumerate(first.results):
-        rows.append([result.entry.name, *(_cell(suite.results[k], rank_by) for _, suite in suites)])
-    rows.append([f"Macro ({len(first.results)})", *(percent(suite.macro[rank_by].f1) for _, suite in suites)])
-    if micro:
-        rows.append(["Micro", *(percent(suite.micro[rank_by].f1) for _, suite in suites)])
-    if by_language:
-        per_system = [suite.by_language() for _, suite in suites]
-        for language in per_system[0]:
-            count = per_system[0][language][rank_by].count
-            rows.append([f"Lang {language} ({count})",
-                         *(percent(langs[language][rank_by].f1) for langs in per_system)])
-    table = _grid(header, rows, left=[0], last_left=False)
-    table.insert(1, "-" * max(len(line) for line in table))
-    table.insert(2 + len(first.results), "-" * max(len(line) for line in table))
-    lines += table
+    for metric in _per_treebank_metrics(metrics, rank_by):
+        lines.append("")
+        lines.append(f"{metric} F1 per treebank")
+        header = ["Treebank", *(suite.system_name for _, suite in suites)]
+        rows = [[result.entry.name, *(_cell(suite.results[k], metric) for _, suite in suites)]
+                for k, result in enumerate(first.results)]
+        rows += _leaderboard_average_rows(suites, metric, micro, by_language)
+        table = _grid(header, rows, left=[0], last_left=False)
+        table.insert(1, "-" * max(len(line) for line in table))
+        table.insert(2 + len(first.results), "-" * max(len(line) for line in table))
+        lines += table
     if any(not r.ok for _, suite in suites for r in suite.results):
         lines.append("(! = the treebank failed and scores 0)")
     for _, suite in suites:
         lines += _failure_lines(suite, prefix=f"{suite.system_name}: ")
     lines += ["", first.signature]
     return "\n".join(lines) + "\n"
+
+
+def _per_treebank_metrics(metrics: Sequence[str], rank_by: str) -> List[str]:
+    """The metrics of a leaderboard's per-treebank tables: the ranking one first."""
+    return [rank_by, *(m for m in metrics if m != rank_by)]
+
+
+def _leaderboard_average_rows(suites: Ranked, metric: str, micro: bool,
+                              by_language: bool) -> List[List[str]]:
+    """Macro (then micro, per-language) rows of one metric, a column per system."""
+    first = suites[0][1]
+    rows = [[f"Macro ({len(first.results)})", *(percent(suite.macro[metric].f1) for _, suite in suites)]]
+    if micro:
+        rows.append(["Micro", *(percent(suite.micro[metric].f1) for _, suite in suites)])
+    if by_language:
+        per_system = [suite.by_language() for _, suite in suites]
+        for language in per_system[0]:
+            count = per_system[0][language][metric].count
+            rows.append([f"Lang {language} ({count})",
+                         *(percent(langs[language][metric].f1) for langs in per_system)])
+    return rows
 
 
 def _cell(result: TreebankResult, metric: str) -> str:
@@ -242,20 +255,17 @@ def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: 
         lines.append(_md_row(["---:", "---", *("---:" for _ in metrics), "---:"]))
         lines += [_md_row([position, suite.system_name, *(percent(suite.macro[m].f1) for m in metrics),
                            len(suite.failures)]) for position, suite in suites]
-        lines.append("")
-        lines.append(_md_row(["Treebank", *(f"{suite.system_name} {rank_by}" for _, suite in suites)]))
-        lines.append(_md_row(["---", *("---:" for _ in suites)]))
-        for k, result in enumerate(first.results):
-            lines.append(_md_row([result.entry.name, *(_cell(suite.results[k], rank_by).rstrip() for _, suite in suites)]))
-        lines.append(_md_row([f"**Macro ({len(first.results)})**",
-                              *(f"**{percent(suite.macro[rank_by].f1)}**" for _, suite in suites)]))
-        if micro:
-            lines.append(_md_row(["Micro", *(percent(suite.micro[rank_by].f1) for _, suite in suites)]))
-        if by_language:
-            per_system = [suite.by_language() for _, suite in suites]
-            for language, averages in per_system[0].items():
-                lines.append(_md_row([f"Lang {language} ({averages[rank_by].count})",
-                                      *(percent(langs[language][rank_by].f1) for langs in per_system)]))
+        for metric in _per_treebank_metrics(metrics, rank_by):
+            lines.append("")
+            lines.append(_md_row(["Treebank", *(f"{suite.system_name} {metric}" for _, suite in suites)]))
+            lines.append(_md_row(["---", *("---:" for _ in suites)]))
+            for k, result in enumerate(first.results):
+                lines.append(_md_row([result.entry.name, *(_cell(suite.results[k], metric).rstrip()
+                                                           for _, suite in suites)]))
+            averages = _leaderboard_average_rows(suites, metric, micro, by_language)
+            macro_label, *macro_values = averages[0]
+            lines.append(_md_row([f"**{macro_label}**", *(f"**{v}**" for v in macro_values)]))
+            lines += [_md_row(row) for row in averages[1:]]
         if any(not r.ok for _, suite in suites for r in suite.results):
             lines += ["", "(! = the treebank failed and scores 0)"]
     else:
