@@ -25,6 +25,7 @@ import selectors
 import signal
 import struct
 import sys
+import threading
 import traceback
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -64,13 +65,14 @@ def run_tasks(function: Callable[[int], Any], order: Sequence[int], jobs: int,
     ``jobs`` worker processes; ``on_result(k, value)`` is called here as results arrive.
 
     Returns the task numbers whose worker died before answering, in ``order``'s order.
-    ``fork`` forces (True) or avoids (False) forked workers; None: :func:`fork_available`.
+    ``fork`` forces (True) or avoids (False) forked workers; None: forked where
+    :func:`fork_available` and this process runs no other thread.
     """
     if not order:
         return []
     jobs = max(1, min(jobs, len(order)))
-    if fork is None:
-        fork = fork_available()
+    if fork is None:  # forking a process with other threads can copy a lock held by one
+        fork = fork_available() and threading.active_count() == 1
     lost = (_run_forked if fork else _run_in_executor)(function, list(order), jobs, on_result)
     position = {k: i for i, k in enumerate(order)}
     return sorted(lost, key=position.__getitem__)

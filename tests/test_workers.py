@@ -182,3 +182,21 @@ def test_usable_cpus_counts_the_cpus_this_process_may_use(monkeypatch):
     monkeypatch.delattr(os, "sched_getaffinity")
     monkeypatch.setattr(os, "cpu_count", lambda: None)
     assert workers.usable_cpus() == 1
+
+
+def test_a_process_with_other_threads_is_not_forked(monkeypatch):
+    import threading
+
+    def no_fork(*args):
+        raise AssertionError("forked while another thread ran")
+    monkeypatch.setattr(workers, "_run_forked", no_fork)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        got = {}
+        assert run_tasks(square, [0, 1, 2], 2, got.__setitem__) == []
+        assert sorted(got) == [0, 1, 2]
+    finally:
+        release.set()
+        other.join()
