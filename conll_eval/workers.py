@@ -126,7 +126,10 @@ class _Worker:
             if fd is not None:
                 os.close(fd)
         self.tasks_fd = None
-        os.waitpid(self.pid, 0)
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:  # reaped already (SIGCHLD ignored by the embedding program)
+            pass
 
 
 def _run_forked(function, order: List[int], jobs: int, on_result) -> List[int]:

@@ -200,3 +200,13 @@ def test_a_process_with_other_threads_is_not_forked(monkeypatch):
     finally:
         release.set()
         other.join()
+
+
+def test_workers_reaped_by_someone_else_are_no_error():
+    import signal
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps children itself
+    try:
+        got, lost = collect(square, [0, 1, 2, 3], 2, fork=True)
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
+    assert lost == [] and sorted(got) == [0, 1, 2, 3]
