@@ -431,6 +431,7 @@ def _suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError("conll_eval suite: the systems do not cover the same treebanks; "
                          "give the same gold set to each")
     entries = [entry for pairing in pairings for entry in pairing.entries]
+    inputs = [e.gold for e in entries] + [e.system for e in entries if e.system]  # never overwritten
     results = score_entries(entries, settings, args.jobs, args.strict,
                             None if args.quiet else _progress(stderr), args.debug)
     suites, start = [], 0
@@ -443,7 +444,7 @@ def _suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if args.tira:
         os.makedirs(args.tira, exist_ok=True)
         _write_atomically(os.path.join(args.tira, "evaluation.prototext"), tira_prototext(suites[0]),
-                          [e.gold for e in entries] + [e.system for e in entries if e.system])
+                          inputs)
         text, tira_errors = tira_stdout(suites[0]), tira_stderr(suites[0])
     else:
         tira_errors = ""
@@ -458,8 +459,7 @@ def _suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         else:
             text = suite_text(ranked, metrics, rank_by, **flags)
     if args.output:
-        _write_atomically(args.output, text, [e.gold for e in entries] +
-                          [e.system for e in entries if e.system])
+        _write_atomically(args.output, text, inputs)
     elif not args.quiet:
         stdout.write(text)
         stdout.flush()
@@ -523,7 +523,7 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
     except OSError as exc:  # reading errors are FormatErrors by now: this is a failed write
         if debug:
             raise
-        stderr.write(f"conll_eval: error [write-failed] cannot write the results: {exc}\n")
+        stderr.write(_write_failed(exc))
         return EXIT_INPUT
     except KeyboardInterrupt:
         stderr.write("interrupted\n")
@@ -553,14 +553,13 @@ def main_entry() -> None:
             pass
         except OSError as exc:
             if stream is sys.stdout:
-                _report_lost_output(exc)
                 status = status or EXIT_INPUT
+                try:
+                    sys.stderr.write(_write_failed(exc))
+                except OSError:
+                    pass
     os._exit(status)
 
 
-def _report_lost_output(exc: OSError) -> None:
-    try:
-        sys.stderr.write(f"conll_eval: error [write-failed] cannot write the results: {exc}\n")
-        sys.stderr.flush()
-    except OSError:
-        pass
+def _write_failed(exc: OSError) -> str:
+    return f"conll_eval: error [write-failed] cannot write the results: {exc}\n"

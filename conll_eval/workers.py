@@ -163,7 +163,7 @@ def _run_forked(function, order: List[int], jobs: int, on_result) -> List[int]:
                         raise _reraised(value)
                     on_result(k, value)
                     _give_next(worker, pending)
-        lost.extend(reversed(pending))  # every worker died: these never started
+        lost.extend(pending)  # every worker died: these never started (run_tasks orders them)
         finished_cleanly = True
     finally:
         selector.close()

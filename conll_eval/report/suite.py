@@ -132,17 +132,9 @@ def _per_treebank_metrics(metrics: Sequence[str], rank_by: str) -> List[str]:
 def _leaderboard_average_rows(suites: Ranked, metric: str, micro: bool,
                               by_language: bool) -> List[List[str]]:
     """Macro (then micro, per-language) rows of one metric, a column per system."""
-    first = suites[0][1]
-    rows = [[f"Macro ({len(first.results)})", *(percent(suite.macro[metric].f1) for _, suite in suites)]]
-    if micro:
-        rows.append(["Micro", *(percent(suite.micro[metric].f1) for _, suite in suites)])
-    if by_language:
-        per_system = [suite.by_language() for _, suite in suites]
-        for language in per_system[0]:
-            count = per_system[0][language][metric].count
-            rows.append([f"Lang {language} ({count})",
-                         *(percent(langs[language][metric].f1) for langs in per_system)])
-    return rows
+    per_system = [_average_rows(suite, micro, by_language) for _, suite in suites]
+    return [[label, *(percent(rows[k][1][metric]) for rows in per_system)]
+            for k, (label, _) in enumerate(per_system[0])]
 
 
 def _cell(result: TreebankResult, metric: str) -> str:
