@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-import conll_eval.cli as cli
+import conll_eval.cli.score as cli_score
 from conll_eval.cli import main
 
 from helpers import chain, document, row, sentence
@@ -122,7 +122,7 @@ def test_swapped_and_same_file(tmp_path, gold):
 def test_internal_error_exit_3_and_debug(monkeypatch, gold):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
-    monkeypatch.setattr(cli, "evaluate_files", broken)
+    monkeypatch.setattr(cli_score, "evaluate_files", broken)
     status, _, err = run(gold, gold)
     assert status == 3 and "internal error" in err and "--debug" in err
     with pytest.raises(RuntimeError):

@@ -1,0 +1,190 @@
+"""``conll_eval suite GOLD SYSTEM...``: treebank suites, leaderboards, the shared-task
+wrapper's outputs and CI bars."""
+from __future__ import annotations
+
+import argparse
+import os
+from typing import List, TextIO
+
+from ..errors import UsageError
+from ..evaluate import Settings
+from ..metrics import PROFILES, display_name, load_weights, profile_metrics
+from ..report.suite import (percent, suite_delimited, suite_json, suite_markdown, suite_text,
+                            tira_prototext, tira_stderr, tira_stdout)
+from ..suite import SuiteEvaluation, find_pairs, rank, read_pair_list, score_entries
+from ..workers import usable_cpus
+from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, Parser, add_scoring_options,
+                     metric_list, progress_reporter, thresholds, write_atomically)
+
+
+def build_suite_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="conll_eval suite",
+        description="Score a treebank suite: every gold/system pair, a failed or missing system "
+                    "file scoring 0 with its reason, and the macro-average over all treebanks "
+                    "(the shared tasks' ranking).  Several systems give a ranked leaderboard.",
+        epilog="Pairs come from GOLD/metadata.json (2017 'ltcode' or 2018 'lcode'+'tcode' "
+               "form; or --metadata), from two directories (*.conllu paired by name), from two "
+               "files, or from --pairs lists.  Exit codes: 0 all scored and above the bars, 1 a "
+               "treebank failed or a --fail-under bar was missed (with --tira: only the bars "
+               "count, as the official wrapper exits 0), 2 usage error, 3 internal error.")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="GOLD SYSTEM [SYSTEM ...]: directories (or files); several SYSTEMs "
+                             "make a leaderboard")
+    parser.add_argument("--metadata", metavar="FILE",
+                        help="shared-task metadata.json naming the pairs (default: "
+                             "GOLD/metadata.json when present)")
+    parser.add_argument("--pairs", action="append", default=[], metavar="FILE",
+                        help="a list of 'GOLD SYSTEM [NAME]' lines, one system; repeat for a "
+                             "leaderboard (no PATHs then)")
+    parser.add_argument("--names", metavar="A,B,...",
+                        help="names of the systems, in order (default: the SYSTEM paths' names)")
+    add_scoring_options(parser)
+    parser.add_argument("--metrics", metavar="M,M,...",
+                        help="columns of the text, Markdown and TSV/CSV tables (default: all "
+                             "metrics for one system, the profile's headline metrics for a "
+                             "leaderboard)")
+    parser.add_argument("--rank-by", default="LAS", metavar="METRIC",
+                        help="leaderboard order: macro F1 of this metric (default: LAS)")
+    parser.add_argument("--micro", action="store_true",
+                        help="also the micro-average (counts summed over treebanks)")
+    parser.add_argument("--by-language", action="store_true",
+                        help="also macro-averages per language (the part of the name before '_')")
+    parser.add_argument("--format", default="text", choices=list(SUITE_FORMATS),
+                        help="output format (default: text)")
+    parser.add_argument("--tira", metavar="OUTPUT_DIR",
+                        help="behave like the shared-task wrapper: its stdout and stderr lines "
+                             "and OUTPUT_DIR/evaluation.prototext (one system)")
+    parser.add_argument("--fail-under", metavar="M=PCT,...",
+                        help="exit 1 when a treebank or the macro-average scores below the bar, "
+                             "in percent as printed, e.g. LAS=80,CLAS=75")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only failures (failed treebanks, missed bars) on stderr")
+    parser.add_argument("-j", "--jobs", type=int, default=usable_cpus(), metavar="N",
+                        help="score in N worker processes (default: the cores this process may use)")
+    parser.add_argument("--strict", action="store_true",
+                        help="validate each pair first (UD levels 1-2); an invalid file scores 0")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    return parser
+
+
+#: the --format choices of the suite command
+SUITE_FORMATS = ("text", "json", "tsv", "csv", "markdown")
+
+
+def _below_bars(ranked, bars) -> List[str]:
+    """A message for each treebank and macro-average below its bar (compared as printed)."""
+    messages = []
+    for _, suite in ranked:
+        owner = f"{suite.system_name} " if len(ranked) > 1 else ""
+        rows = [(r.entry.name, r.scores) for r in suite.results]
+        macro = suite.macro
+        for metric, bar in bars:
+            for name, scores in rows:
+                shown = percent(scores[metric].f1)
+                if float(shown) < bar:
+                    messages.append(f"{owner}{name}: {metric} {shown} < {bar:g}")
+            shown = percent(macro[metric].f1)
+            if float(shown) < bar:
+                messages.append(f"{owner}macro-average: {metric} {shown} < {bar:g}")
+    return messages
+
+
+def _system_names(args, count: int, paths: List[str]) -> List[str]:
+    if args.names:
+        names = [n.strip() for n in args.names.split(",")]
+        if len(names) != count or len(set(names)) != count or not all(names):
+            raise UsageError(f"conll_eval suite: --names needs {count} distinct names")
+        return names
+    bases = [os.path.basename(os.path.normpath(p)) for p in paths]
+    bases = [os.path.splitext(b)[0] if os.path.isfile(p) else b for b, p in zip(bases, paths)]
+    return bases if len(set(bases)) == count else [os.path.normpath(p) for p in paths]
+
+
+def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    args = build_suite_parser().parse_args(argv)
+    settings = Settings(args.profile, args.weights)
+    if args.weights is not None:
+        load_weights(args.weights)  # a bad weights file stops here, not once per treebank
+    known = [display_name(n) for n in profile_metrics(args.profile, weights=args.weights is not None)]
+    if args.jobs < 1:
+        raise UsageError("conll_eval suite: --jobs must be at least 1")
+    if args.pairs:
+        if args.paths or args.metadata:
+            raise UsageError("conll_eval suite: give either --pairs lists or GOLD SYSTEM paths")
+        pairings = [read_pair_list(p) for p in args.pairs]
+        system_paths = args.pairs
+    else:
+        if len(args.paths) < 2:
+            raise UsageError("conll_eval suite: give GOLD and at least one SYSTEM (or --pairs)")
+        gold, system_paths = args.paths[0], args.paths[1:]
+        pairings = [find_pairs(gold, s, args.metadata) for s in system_paths]
+    names = _system_names(args, len(pairings), system_paths)
+    if args.tira and len(pairings) > 1:
+        raise UsageError("conll_eval suite: --tira scores one system")
+    rank_by = metric_list(args.rank_by, known, "--rank-by")[0]
+    default_metrics = known if len(pairings) == 1 else \
+        [m for m, _ in PROFILES[args.profile].default_lines]
+    metrics = metric_list(args.metrics, known, "--metrics") if args.metrics else default_metrics
+    bars = thresholds(args.fail_under, known) if args.fail_under else []
+    if not pairings[0].entries:
+        if args.tira:  # the official wrapper divides by zero here
+            stderr.write("Internal error (uncaught exception) in the evaluation script.\n"
+                         "Please contact straka@ufal.mff.cuni.cz so that we can fix it together.\n")
+            return EXIT_INPUT
+        raise UsageError(f"conll_eval suite: no treebanks found ({' '.join(args.paths or args.pairs)}: "
+                         "no *.conllu gold files, or an empty metadata/pair list)")
+
+    if len({tuple(e.name for e in p.entries) for p in pairings}) > 1:
+        raise UsageError("conll_eval suite: the systems do not cover the same treebanks; "
+                         "give the same gold set to each")
+    entries = [entry for pairing in pairings for entry in pairing.entries]
+    inputs = [e.gold for e in entries] + [e.system for e in entries if e.system]  # never overwritten
+    results = score_entries(entries, settings, args.jobs, args.strict,
+                            None if args.quiet else progress_reporter(stderr), args.debug)
+    suites, start = [], 0
+    for name, pairing in zip(names, pairings):
+        stop = start + len(pairing.entries)
+        suites.append(SuiteEvaluation(name, tuple(results[start:stop]), settings, pairing.unpaired_system))
+        start = stop
+    ranked = rank(suites, rank_by) if len(suites) > 1 else [(1, suites[0])]
+
+    if args.tira:
+        os.makedirs(args.tira, exist_ok=True)
+        write_atomically(os.path.join(args.tira, "evaluation.prototext"), tira_prototext(suites[0]),
+                          inputs)
+        text, tira_errors = tira_stdout(suites[0]), tira_stderr(suites[0])
+    else:
+        tira_errors = ""
+        flags = dict(micro=args.micro, by_language=args.by_language)
+        if args.format == "json":
+            text = suite_json(ranked, {"profile": args.profile, "weights_file": args.weights,
+                                       "rank_by": rank_by, "strict": args.strict}, rank_by, **flags)
+        elif args.format in ("tsv", "csv"):
+            text = suite_delimited(ranked, metrics, "\t" if args.format == "tsv" else ",", **flags)
+        elif args.format == "markdown":
+            text = suite_markdown(ranked, metrics, rank_by, **flags)
+        else:
+            text = suite_text(ranked, metrics, rank_by, **flags)
+    if args.output:
+        write_atomically(args.output, text, inputs)
+    elif not args.quiet:
+        stdout.write(text)
+        stdout.flush()
+    if tira_errors and not args.quiet:
+        stderr.write(tira_errors)
+    failed = [(s, r) for s in suites for r in s.results if not r.ok]
+    if args.quiet:
+        for suite, r in failed:
+            owner = f"{suite.system_name} " if len(suites) > 1 else ""
+            stderr.write(f"{owner}{r.entry.name}: {r.failure.message}\n")
+    below = _below_bars(ranked, bars)
+    for message in below:
+        stderr.write(f"conll_eval: below --fail-under: {message}\n")
+    if any(r.failure.code == "internal-error" for _, r in failed):
+        return EXIT_INTERNAL
+    if below or (failed and not args.tira):
+        return EXIT_INPUT
+    return EXIT_OK
+
+
