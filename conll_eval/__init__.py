@@ -4,6 +4,13 @@
 >>> ev = conll_eval.evaluate_files("gold.conllu", "system.conllu", profile="conll18")  # doctest: +SKIP
 >>> round(100 * ev.scores["LAS"].f1, 2)  # doctest: +SKIP
 89.66
+
+The public submodules (``errors``, ``validate``, ``compat``, ``report``, ``cli``, ...) are
+attributes of the package, imported on first access (PEP 562):
+``conll_eval.validate.iter_validate_file(...)`` and ``conll_eval.compat`` work after a plain
+``import conll_eval``, which itself loads only what scoring needs.
+``conll_eval.evaluate`` is the function; its module is ``conll_eval.evaluate`` in
+``sys.modules`` (``importlib.import_module("conll_eval.evaluate")``).
 """
 __version__ = "0.1.0"
 
@@ -21,3 +28,21 @@ __all__ = [
     "ValidationFailed", "AlignmentError", "UsageError", "evaluate_suite", "SuiteEvaluation",
     "find_pairs",
 ]
+
+# Public submodules, reachable as attributes without importing them first.  They are not in
+# __all__, so ``from conll_eval import *`` does not import them all.
+_SUBMODULES = ("errors", "workers", "treebank", "scan", "reader", "validate", "align", "stats",
+               "metrics", "evaluate", "suite", "report", "compat", "cli")
+
+
+def __getattr__(name: str):
+    """Import a public submodule on first attribute access (module ``__getattr__``, PEP 562)."""
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBMODULES))

@@ -1,6 +1,8 @@
 """The public surface: __all__, the documented API, compat, and the module import direction."""
 import ast
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,64 @@ def test_all_holds_strings_that_exist():
         assert hasattr(conll_eval, name), name
     for name in ("load", "evaluate_files", "evaluate", "Score", "ConllEvalError", "__version__"):
         assert name in conll_eval.__all__
+
+
+#: every public submodule, reachable as ``conll_eval.<name>`` without importing it first
+SUBMODULES = ["errors", "workers", "treebank", "scan", "reader", "validate", "align", "stats",
+              "metrics", "evaluate", "suite", "report", "compat", "cli"]
+#: imported by ``import conll_eval`` only on first attribute access (start-up stays lean)
+NOT_AT_STARTUP = ["conll_eval.validate", "conll_eval.compat", "conll_eval.cli", "conll_eval.report"]
+
+
+def _python(code: str) -> str:
+    """Run ``code`` in a fresh interpreter (nothing imported yet); its stdout."""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_submodules_are_attributes_without_importing_them_first():
+    out = _python("import conll_eval\n"
+                  "conll_eval.validate.iter_validate_file; conll_eval.compat.evaluate\n"
+                  "conll_eval.report.verbose_table; conll_eval.cli.main\n"
+                  "import sys\n"
+                  f"for name in {SUBMODULES!r}:\n"
+                  "    value = getattr(conll_eval, name)\n"
+                  "    module = sys.modules['conll_eval.' + name]\n"
+                  "    print(name, value is module or value is module.evaluate)\n")
+    assert out.split() == [word for name in SUBMODULES for word in (name, "True")]
+
+
+def test_import_loads_no_optional_submodule():
+    out = _python("import sys, conll_eval\n"
+                  "print(' '.join(sorted(m for m in sys.modules if m.startswith('conll_eval'))))")
+    loaded = set(out.split())
+    assert "conll_eval" in loaded
+    for name in NOT_AT_STARTUP:
+        assert not any(m == name or m.startswith(name + ".") for m in loaded), name
+
+
+def test_dir_lists_the_submodules():
+    listing = dir(conll_eval)
+    for name in SUBMODULES + conll_eval.__all__:
+        assert name in listing, name
+    assert listing == sorted(listing)
+
+
+def test_unknown_attribute_raises_the_usual_attribute_error():
+    with pytest.raises(AttributeError) as info:
+        conll_eval.no_such_thing
+    assert str(info.value) == "module 'conll_eval' has no attribute 'no_such_thing'"
+    assert not hasattr(conll_eval, "__main__")  # never run the CLI by attribute access
+    with pytest.raises(ImportError):
+        from conll_eval import no_such_thing  # noqa: F401
+
+
+def test_every_public_module_is_listed():
+    found = {p.stem for p in PACKAGE.glob("*.py") if not p.name.startswith("_")}
+    found |= {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert found == set(SUBMODULES), "list a new public module in conll_eval/__init__.py's _SUBMODULES"
+    assert set(conll_eval._SUBMODULES) == set(SUBMODULES)
 
 
 def test_evaluate_files_and_load(write):
