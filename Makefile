@@ -1,7 +1,7 @@
 # conll_eval developer targets
 PYTHON ?= python
 
-.PHONY: install test test-slow bench bench-suite golden example clean
+.PHONY: install test test-slow oracles bench bench-suite golden example clean
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -11,6 +11,9 @@ test:
 
 test-slow:
 	$(PYTHON) -m pytest -m slow
+
+oracles:
+	$(PYTHON) scripts/get_oracles.py
 
 bench:
 	$(PYTHON) bench/bench.py

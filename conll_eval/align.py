@@ -14,11 +14,10 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-from .errors import AlignmentError, Location
+from .errors import AlignmentError, EmptyFileError, Location
 from .treebank import Treebank
 
 __all__ = ["Alignment", "check_characters", "align_words", "span_matches"]
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,28 +77,107 @@ def _context(tb: Treebank, char: int, width: int = 6) -> Tuple[int, str]:
     return int(tb.tok_line[tok]), " ".join(before + [f">>{here}<<"] + after)
 
 
+#: characters after the first difference that a normalisation must reconcile to explain it
+_HINT_WINDOW = 64
+#: ... and how many of them (fewer when a text ends sooner)
+_HINT_AGREE = 8
+
+_PTB_ESCAPES = (("-LRB-", "("), ("-RRB-", ")"), ("-LSB-", "["), ("-RSB-", "]"),
+                ("-LCB-", "{"), ("-RCB-", "}"), ("``", '"'), ("''", '"'))
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _without(category: str):
+    def strip(text: str) -> str:
+        return "".join(c for c in text if unicodedata.category(c) != category)
+    return strip
+
+
+def _visible(text: str) -> str:
+    """``text`` without spaces (Zs) and invisible format characters (Cf)."""
+    return "".join(c for c in text if unicodedata.category(c) not in ("Zs", "Cf"))
+
+
+def _unescape_ptb(text: str) -> str:
+    for escape, char in _PTB_ESCAPES:
+        text = text.replace(escape, char)
+    return text
+
+
+def _explains(transform, gold: str, system: str, k: int) -> bool:
+    """Whether ``transform`` (a normalisation) makes the texts agree at their first difference
+    ``k`` and for a few characters after it.
+
+    Compares the transformed *rest of the texts* from a little before ``k`` (windows of
+    :data:`_HINT_WINDOW` characters, starting at a character that combines with nothing
+    before it), not two fixed character windows: a normalisation may change lengths (NFD
+    is longer than NFC), so equal texts need not line up character by character.
+    """
+    start = k
+    while start > 0 and (unicodedata.combining(gold[start:start + 1] or " ") or
+                         unicodedata.combining(system[start:start + 1] or " ")):
+        start -= 1
+    start = max(0, start - 1)  # one shared character before: NFC may compose across k
+    stop = k + _HINT_WINDOW
+    g, s = transform(gold[start:stop]), transform(system[start:stop])
+    before = len(transform(gold[start:k]))
+    # a window cut inside the text may end in half a character sequence: ignore its last two
+    g_len = len(g) - (2 if stop < len(gold) else 0)
+    s_len = len(s) - (2 if stop < len(system) else 0)
+    n = min(g_len, s_len)
+    if n <= before:
+        return False
+    need = before + min(_HINT_AGREE, n - before)
+    return g[:need] == s[:need]
+
+
+def _describe(char: str) -> str:
+    """``U+00E7 'ç' (LATIN SMALL LETTER C WITH CEDILLA)``; invisible characters without quotes."""
+    name = unicodedata.name(char, "unnamed")
+    shown = f" {char!r}" if char.isprintable() and not char.isspace() and \
+        unicodedata.category(char) not in ("Cf", "Mn", "Me") else ""
+    return f"U+{ord(char):04X}{shown} ({name})"
+
+
+def _sequence(text: str, k: int) -> str:
+    """The character at ``k`` with the combining characters after it, described."""
+    end = k + 1
+    while end < len(text) and unicodedata.combining(text[end]):
+        end += 1
+    return " + ".join(_describe(c) for c in text[k:end])
+
+
 def _hints(gold: str, system: str, k: int) -> List[str]:
-    hints = []
-    g, s = gold[k:k + 40], system[k:k + 40]
-    if not system:
-        return ["the system file has no tokens at all"]
+    """The usual causes that explain the first difference ``k`` (at least one text has
+    characters after ``k``; both have characters)."""
     if k == len(system) or k == len(gold):
         shorter = "system" if k == len(system) else "gold"
         return [f"the {shorter} file ends early: one file is a prefix of the other (truncated output?)"]
-    if unicodedata.normalize("NFC", g) == unicodedata.normalize("NFC", s) or \
-            unicodedata.normalize("NFC", gold[k:k + 1]) != gold[k:k + 1] or \
-            unicodedata.normalize("NFC", system[k:k + 1]) != system[k:k + 1]:
-        hints.append("Unicode normalisation differs (NFC vs NFD): normalise both files to NFC")
-    if g.lower() == s.lower() or gold[k].lower() == system[k].lower():
-        hints.append("the texts differ only in letter case: the parser must not change FORMs")
-    if "\ufeff" in (gold[k], system[k]):
-        hints.append("a byte-order mark (U+FEFF) inside the text")
-    if any(unicodedata.category(c) == "Zs" for c in g[:1] + s[:1]):
-        hints.append("a space character (e.g. no-break space U+00A0) inside a FORM: the conll17 "
-                     "profile removes only U+0020, conll18 removes every Unicode space")
-    if not hints:
-        hints.append("the system was probably run on a different text (e.g. `# text` lines that "
-                     "disagree with the gold FORMs, or a different version of the treebank)")
+    hints = []
+    if _explains(_nfc, gold, system, k):
+        g_nfc = unicodedata.is_normalized("NFC", gold[max(0, k - 1):k + _HINT_WINDOW])
+        decomposed, composed = ("system", "gold") if g_nfc else ("gold", "system")
+        d_text, c_text = (system, gold) if g_nfc else (gold, system)
+        hints.append(f"Unicode normalisation differs: the {decomposed} file has decomposed characters "
+                     f"(NFD), e.g. {_sequence(d_text, k)} where the {composed} file has "
+                     f"{_sequence(c_text, k)}; normalise both files to NFC")
+    if _explains(str.casefold, gold, system, k):
+        hints.append(f"the texts differ in letter case here (gold {gold[k]!r}, system {system[k]!r}): "
+                     "the parser must not change FORMs")
+    if _explains(_without("Cf"), gold, system, k):
+        side, text = ("gold", gold) if unicodedata.category(gold[k]) == "Cf" else ("system", system)
+        hints.append(f"an invisible character {_describe(text[k])} inside a FORM of the {side} file"
+                     + (" (a byte-order mark)" if text[k] == "\ufeff" else "") + "; remove it")
+    if _explains(_without("Zs"), gold, system, k):
+        side, text = ("gold", gold) if unicodedata.category(gold[k]) == "Zs" else ("system", system)
+        hints.append(f"a space character {_describe(text[k])} inside a FORM of the {side} file: the "
+                     "conll17 profile removes only U+0020 from FORMs, conll18 every Unicode space")
+    if _explains(_unescape_ptb, gold, system, k):
+        hints.append("Penn Treebank escapes (-LRB-, -RRB-, ``, '') instead of the original brackets "
+                     "and quotes: the parser must keep the FORMs of its input")
     return hints
 
 
@@ -113,7 +191,7 @@ def _text_comment_hint(tb: Treebank, char: int, side: str) -> str:
     if comment is None:
         return ""
     forms = tb.text[tb.sent_char_start[sent]:tb.sent_char_end[sent]]
-    if "".join(c for c in comment if unicodedata.category(c) != "Zs" and c != " ") == forms:
+    if _visible(comment) == _visible(forms):  # spaces and invisible characters: other hints
         return ""
     where = f"{tb.path}:{int(tb.sent_first_line[sent])}"
     return (f"in the {side} file the sentence at {where} has a `# text` that disagrees with its "
@@ -121,13 +199,21 @@ def _text_comment_hint(tb: Treebank, char: int, side: str) -> str:
 
 
 def check_characters(gold: Treebank, system: Treebank) -> None:
-    """Raise AlignmentError unless gold and system have the same non-space characters."""
+    """Raise AlignmentError unless gold and system have the same non-space characters.
+
+    A file without words (empty, or only comments) facing one with words raises
+    :class:`EmptyFileError` (code ``empty-file``); two files without words pass (the
+    official scorers give 0 everywhere).
+    """
     if gold.text == system.text:
         return
     k = _first_difference(gold.text, system.text)
     official = ("The concatenation of tokens in gold file and in system file differ!\n"
                 f"First 20 differing characters in gold file: '{gold.text[k:k + 20]}' "
                 f"and system file: '{system.text[k:k + 20]}'")
+    if not gold.text or not system.text:
+        raise EmptyFileError("gold" if not gold.text else "system", Location(gold.path),
+                             Location(system.path), official=official)
     g_line, g_ctx = _context(gold, k)
     s_line, s_ctx = _context(system, k)
     lines = [
@@ -137,8 +223,14 @@ def check_characters(gold: Treebank, system: Treebank) -> None:
         f"  system {system.path}:{s_line}: {s_ctx}",
         f"  first differing characters: gold {gold.text[k:k + 20]!r} vs system {system.text[k:k + 20]!r}",
     ]
-    hints = [h for h in (_text_comment_hint(gold, k, "gold"), _text_comment_hint(system, k, "system")) if h]
-    hints += _hints(gold.text, system.text, k) if not hints else []
+    if k < len(gold.text) and k < len(system.text):
+        lines.append(f"  first differing character: gold {_describe(gold.text[k])}, "
+                     f"system {_describe(system.text[k])}")
+    hints = _hints(gold.text, system.text, k)
+    hints += [h for h in (_text_comment_hint(gold, k, "gold"), _text_comment_hint(system, k, "system")) if h]
+    if not hints:
+        hints.append("the system was probably run on a different text (e.g. `# text` lines that "
+                     "disagree with the gold FORMs, or a different version of the treebank)")
     lines += [f"  hint: {h}" for h in hints]
     raise AlignmentError(Location(gold.path, g_line), Location(system.path, s_line),
                          "\n".join(lines), official=official)

@@ -9,6 +9,7 @@
      |   `- LabelError                              level 3 (opt-in): label not in the UD inventory
      |- ValidationFailed(ConllEvalError)            --strict: .incidents (every validator error of both files)
      |- AlignmentError(ConllEvalError, ValueError)  texts differ: both locations and token context
+     |   `- EmptyFileError(AlignmentError, InputError)  one file of the pair has no words
      `- UsageError(ConllEvalError)                  unknown metric or profile, incompatible options
 
 Every input error carries a stable kebab-case ``code`` (the names of the files in
@@ -25,7 +26,7 @@ from typing import Optional, Sequence
 
 __all__ = [
     "Location", "Incident", "ConllEvalError", "InputError", "FormatError", "TreeError",
-    "LabelError", "ValidationFailed", "AlignmentError", "UsageError",
+    "LabelError", "ValidationFailed", "AlignmentError", "EmptyFileError", "UsageError",
 ]
 
 
@@ -124,6 +125,32 @@ class AlignmentError(ConllEvalError, ValueError):
 
     def __str__(self) -> str:
         return f"{self.system_location}: error [{self.code}] {self.message}"
+
+
+class EmptyFileError(AlignmentError, InputError):
+    """One file of a pair has no words (it is empty, or holds only comments and blank lines)
+    while the other has some: ``system.conllu: error [empty-file] the system file has no words``.
+
+    The official scorers read such a file without complaint and then fail on the text check,
+    so this is also an :class:`AlignmentError` whose ``official`` is that text-mismatch message;
+    ``side`` is ``"gold"`` or ``"system"`` and ``location`` points at that file (no line).
+    """
+
+    def __init__(self, side: str, gold: Location, system: Location,
+                 official: Optional[str] = None):
+        self.side = side
+        self.gold_location = gold
+        self.system_location = system
+        self.location = gold if side == "gold" else system
+        self.code = "empty-file"
+        self.message = f"the {side} file has no words"
+        self.official = official
+        Exception.__init__(self, str(self))
+
+    def __reduce__(self):
+        return (self.__class__, (self.side, self.gold_location, self.system_location, self.official))
+
+    __str__ = InputError.__str__
 
 
 class UsageError(ConllEvalError):

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO, Dict, List, Mapping, Optional, Tuple, Union
 
@@ -12,7 +11,7 @@ from .align import Alignment, align_words, check_characters
 from .errors import UsageError, ValidationFailed
 from .metrics import (PROFILES, EvaluationContext, METRICS, compute_counts, display_name,
                       load_weights, profile_metrics)
-from .reader import load
+from .reader import load, read_stdin
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
 from .workers import usable_cpus
@@ -25,17 +24,29 @@ __all__ = ["Settings", "Evaluation", "evaluate", "evaluate_files", "validate_pai
 
 @dataclass(frozen=True)
 class Settings:
-    """Every switch that changes a number; ``signature()`` names them for reproducibility."""
+    """Every switch that changes a number; ``signature()`` names them for reproducibility.
+
+    ``strict`` is the UD validation level both files must pass before scoring (0: none, as
+    the official scorers; ``--strict``: 2; ``True`` means 2).  It changes numbers: in a suite
+    a file that fails validation scores 0.
+    """
 
     profile: str = "conll18"
     weights_file: Optional[str] = None
+    strict: int = 0
 
     def __post_init__(self):
         if self.profile not in PROFILES:
             raise UsageError(f"unknown profile {self.profile!r}; choose one of {', '.join(PROFILES)}")
+        if isinstance(self.strict, bool):
+            object.__setattr__(self, "strict", STRICT_LEVEL if self.strict else 0)
+        if self.strict not in range(STRICT_LEVEL + 1):
+            raise UsageError(f"unknown validation level {self.strict!r}; choose 0 (none) to "
+                             f"{STRICT_LEVEL}")
 
     def signature(self) -> str:
-        """``conll_eval:0.1|profile:conll18|space:Zs|deprel:universal|...`` (sacrebleu style)."""
+        """``conll_eval:0.1|profile:conll18|space:Zs|deprel:universal|...`` (sacrebleu style);
+        ``|weights:file`` with a weights file, ``|strict:L2`` with validation first."""
         p = self.profile
         parts = [
             f"conll_eval:{__version__}",
@@ -48,7 +59,13 @@ class Settings:
         ]
         if self.weights_file is not None:
             parts.append("weights:file")
+        if self.strict:
+            parts.append(f"strict:L{self.strict}")
         return "|".join(parts)
+
+
+#: the UD validation level ``--strict`` asks for (the highest this package implements)
+STRICT_LEVEL = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,15 +165,17 @@ def validate_pair(gold_path: str, system_path: str, level: int = 2
     :class:`ValidationFailed` holding every error of both when there is any.
 
     Returns what to read next for each file: the path, or for stdin ('-') an in-memory copy
-    (stdin can be read only once).  Files are streamed, so this costs one more read.
+    (stdin can be read only once).  Files are streamed, so this costs one more read;
+    compressed ones (gzip, bzip2, xz) are decompressed as the scorer reads them.  A missing
+    or unreadable file, or a closed stdin, raises :class:`~conll_eval.errors.InputError`.
     """
-    from .validate import iter_validate_file, validate_lines  # the validator only loads when asked
+    from .validate import iter_validate_file, validate_bytes  # the validator only loads when asked
     errors: List["ValidationIncident"] = []
     sources: List[Source] = []
     for path in (gold_path, system_path):
         if path == "-":
-            data = sys.stdin.buffer.read()
-            incidents = validate_lines([data.decode("utf-8", "replace")], "-", level)
+            data = read_stdin()
+            incidents = validate_bytes(data, "-", level)
             copy = io.BytesIO(data)
             copy.name = "-"
             sources.append(copy)
@@ -181,7 +200,7 @@ def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",
     >>> ev.scores["LAS"].f1  # doctest: +SKIP
     1.0
     """
-    settings = Settings(profile, weights)
+    settings = Settings(profile, weights, strict)
     weight_table = load_weights(weights) if weights is not None else None
     gold_source: Source = gold_path
     system_source: Source = system_path

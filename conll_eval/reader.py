@@ -12,10 +12,19 @@ sequence, multi-word tokens followed by their word lines, comments only before s
 and an exact line-by-line state machine that mirrors the official reader for everything
 else, including its error precedence.  The fast one hands over whenever it sees anything
 irregular, so the slow one decides every error.
+
+Input the official scripts cannot read at all is read anyway: gzip, bzip2 and xz files
+(recognised by their magic numbers, whatever their names; line numbers count the
+decompressed text).  A file that is obviously not CoNLL-U (another encoding, an archive,
+Markdown, HTML, JSON, plain text) is rejected exactly where the official script rejects it,
+with the same official text, but its error says what the file looks like
+(:func:`describe_non_conllu`); this is only worked out once a file has failed.  A closed
+standard input is an ``unreadable`` error naming ``-``.
 """
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import sys
 from typing import BinaryIO, Dict, List, Optional, Tuple, Union
@@ -28,7 +37,9 @@ from .scan import (Columns, LazyCodes, file_identity, metadata, scan, scan_strea
                    utf8_valid)
 from .treebank import Treebank, Vocab
 
-__all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message"]
+__all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message", "open_input",
+           "stdin_binary", "read_stdin", "read_bytes", "compression_of", "decompress",
+           "describe_non_conllu", "explain_error", "SNIFF_BYTES"]
 
 #: Profiles the reader knows; which characters it removes from FORM.
 PROFILE_NAMES = ("conll17", "conll18", "iwpt")
@@ -116,16 +127,188 @@ def open_binary(path: str) -> BinaryIO:
         raise os_error(path, exc) from exc
 
 
+def _stdin_closed() -> FormatError:
+    return FormatError(Location("-"), "unreadable", "standard input is closed: pipe or redirect "
+                       "a file into it, or give a file name instead of '-'")
+
+
+def stdin_binary() -> BinaryIO:
+    """Standard input as a binary stream; a closed one (``<&-``: ``sys.stdin`` is None) raises
+    FormatError ``unreadable`` naming '-'."""
+    stream = sys.stdin
+    if stream is None or getattr(stream, "closed", False):
+        raise _stdin_closed()
+    return getattr(stream, "buffer", stream)
+
+
+def _read_stream(stream, path: str, size: int = -1) -> bytes:
+    """``stream.read(size)`` with read errors as InputErrors (and text streams encoded)."""
+    try:
+        data = stream.read(size)
+    except InputError:  # from a stream of ours (corrupt compressed data)
+        raise
+    except ValueError as exc:  # I/O operation on closed file
+        if path == "-":
+            raise _stdin_closed() from exc
+        raise
+    except OSError as exc:
+        if path == "-" and exc.errno == errno.EBADF:
+            raise _stdin_closed() from exc
+        raise os_error(path, exc) from exc
+    return data.encode("utf-8") if isinstance(data, str) else data
+
+
+def read_stdin() -> bytes:
+    """All of standard input as bytes, as they come (see :func:`decompress`); a closed or
+    unreadable standard input raises InputError naming '-'."""
+    return _read_stream(stdin_binary(), "-")
+
+
 def read_bytes(path: str) -> bytes:
-    """Whole file as bytes ('-' = stdin); missing, unreadable or non-regular files raise
-    InputError."""
+    """Whole file as bytes, as they come ('-' = stdin); missing, unreadable or non-regular
+    files raise InputError."""
     if path == "-":
-        return sys.stdin.buffer.read()
+        return read_stdin()
     with open_binary(path) as handle:
+        return _read_stream(handle, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Compressed input (gzip, bzip2, xz: read transparently, recognised by their magic numbers)
+
+#: magic number -> compression read transparently (Python's standard library)
+COMPRESSIONS = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+#: bytes needed to recognise every magic number of COMPRESSIONS
+MAGIC_BYTES = 6
+
+
+def compression_of(head: bytes) -> Optional[str]:
+    """``gzip``, ``bzip2`` or ``xz`` when ``head`` (a file's first bytes) starts with that
+    format's magic number, else None.  (``BZh`` must be followed by a block size digit.)"""
+    for magic, name in COMPRESSIONS:
+        if head.startswith(magic) and (name != "bzip2" or (len(head) > 3 and 49 <= head[3] <= 57)):
+            return name
+    return None
+
+
+def _decompressor(kind: str, stream) -> BinaryIO:
+    if kind == "gzip":
+        import gzip
+        return gzip.GzipFile(fileobj=stream, mode="rb")
+    if kind == "bzip2":
+        import bz2
+        return bz2.BZ2File(stream, mode="rb")
+    import lzma
+    return lzma.LZMAFile(stream, mode="rb")
+
+
+def _decompression_error(path: str, kind: str, exc: BaseException) -> InputError:
+    """The input error for a failure while decompressing (corrupt data, or a read error)."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return os_error(path, exc)  # the file itself could not be read
+    return FormatError(Location(path), "corrupt-compressed-file",
+                       f"the {kind} data is corrupt or truncated ({exc}); check the file with "
+                       f"{_TEST_COMMAND[kind]}")
+
+
+_TEST_COMMAND = {"gzip": "gzip -t", "bzip2": "bzip2 -t", "xz": "xz -t"}
+
+
+def _decompression_errors():
+    import lzma
+    import zlib
+    return (OSError, EOFError, zlib.error, lzma.LZMAError)
+
+
+class _Decompressed:
+    """A decompressing binary stream whose corrupt data raises
+    :class:`~conll_eval.errors.FormatError` (``corrupt-compressed-file``) instead of
+    zlib/lzma/EOF errors."""
+
+    def __init__(self, stream, kind: str, path: str):
+        self.kind, self.path = kind, path
+        self._stream = _decompressor(kind, stream)
+        self._errors = _decompression_errors()
+
+    def read(self, size: int = -1) -> bytes:
         try:
-            return handle.read()
-        except OSError as exc:
-            raise os_error(path, exc) from exc
+            return self._stream.read(size)
+        except self._errors as exc:
+            raise _decompression_error(self.path, self.kind, exc) from exc
+
+    def seek(self, offset: int) -> int:
+        try:
+            return self._stream.seek(offset)
+        except self._errors as exc:
+            raise _decompression_error(self.path, self.kind, exc) from exc
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+class _Prefixed:
+    """A binary stream whose first bytes were already read (``head``), then the rest;
+    ``close()`` closes ``closing`` (the streams this one owns, innermost last)."""
+
+    def __init__(self, head: bytes, stream, path: str, closing=()):
+        self.head, self.stream, self.path, self.closing = head, stream, path, closing
+
+    def read(self, size: int = -1) -> bytes:
+        if self.head:
+            if size is None or size < 0:
+                data, self.head = self.head + _read_stream(self.stream, self.path), b""
+            else:
+                data, self.head = self.head[:size], self.head[size:]
+            return data
+        return _read_stream(self.stream, self.path, size)
+
+    def close(self) -> None:
+        for stream in self.closing:
+            stream.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+def decompress(data: bytes, path: str) -> bytes:
+    """``data`` decompressed when it starts with a gzip, bzip2 or xz magic number (several
+    concatenated streams too), else ``data`` itself; corrupt data raises FormatError."""
+    kind = compression_of(data[:MAGIC_BYTES])
+    if kind is None:
+        return data
+    import io
+    with _Decompressed(io.BytesIO(data), kind, path) as stream:
+        return stream.read()
+
+
+def open_input(path: str, sniff: int = 0) -> Tuple[BinaryIO, bytes]:
+    """A binary stream of a file's CoNLL-U bytes ('-' = stdin), decompressed when the file is
+    gzip, bzip2 or xz (by its magic number, whatever its name), and its first ``sniff``
+    (decompressed) bytes, which the stream still returns.  Missing, unreadable or non-regular
+    files raise InputError; corrupt compressed data raises it while reading."""
+    raw = stdin_binary() if path == "-" else open_binary(path)
+    owned = () if path == "-" else (raw,)  # standard input stays open
+    try:
+        head = _read_stream(raw, path, max(MAGIC_BYTES, sniff))
+        kind = compression_of(head[:MAGIC_BYTES])
+        if kind is None:
+            return _Prefixed(head, raw, path, owned), head[:sniff]
+        stream = _Decompressed(_Prefixed(head, raw, path), kind, path)
+        head = stream.read(sniff) if sniff else b""
+        return _Prefixed(head, stream, path, (stream,) + owned), head
+    except BaseException:
+        for stream in owned:
+            stream.close()
+        raise
 
 
 def _check_utf8(data: bytes, path: str, keep: bool = False) -> Optional[str]:
@@ -193,19 +376,36 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
 
 def _load_regular_file(path: str, profile: str, vocab: Vocab) -> Treebank:
     """A file on disk, scanned piece by piece (bounded memory); if it is not regular, read
-    whole and parsed the exact way (which reports every error)."""
+    whole and parsed the exact way (which reports every error).  A gzip, bzip2 or xz file
+    (by its magic number) is decompressed on the fly; its DEPS, MISC and comments are then
+    kept in memory instead of being read again from the file."""
     with open_binary(path) as handle:
         try:
-            columns = scan_stream(handle.read, _space_pattern(profile), vocab, utf8_valid,
-                                  file_identity(path, handle))
+            kind = compression_of(handle.peek(MAGIC_BYTES)[:MAGIC_BYTES])
+            stream = handle if kind is None else _Decompressed(handle, kind, path)
+            columns = scan_stream(stream.read, _space_pattern(profile), vocab, utf8_valid,
+                                  file_identity(path, handle) if kind is None else None)
             if columns is None:
-                handle.seek(0)
-                data = handle.read()
+                stream.seek(0)
+                data = stream.read()
         except OSError as exc:
             raise os_error(path, exc) from exc
-    if columns is None:  # read_lines checks the UTF-8 and says where it is wrong
-        columns = _ExactParser(read_lines(data, path), path, profile).run()
+    if columns is None:
+        columns = _parse_exact(data, path, profile)
     return _build(columns, path, vocab)
+
+
+def _parse_exact(data: bytes, path: str, profile: str) -> Columns:
+    """The exact parser, which decides every error (read_lines checks the UTF-8 and says
+    where it is wrong); in a file that is obviously not CoNLL-U the error says what the file
+    looks like instead (:func:`explain_error`)."""
+    try:
+        return _ExactParser(read_lines(data, path), path, profile).run()
+    except InputError as exc:
+        clearer = explain_error(exc, data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
+        if clearer is None:
+            raise
+        raise clearer from exc
 
 
 def load_text(text: str, profile: str = "conll18", path: str = "<string>",
@@ -218,11 +418,130 @@ def load_text(text: str, profile: str = "conll18", path: str = "<string>",
 def parse_bytes(data: bytes, path: str, profile: str, vocab: Optional[Vocab] = None) -> Treebank:
     """Bytes of a CoNLL-U file -> Treebank: the vectorised scan first, the exact parser if irregular."""
     vocab = Vocab() if vocab is None else vocab
-    _check_utf8(data, path)  # the scan relies on valid UTF-8
-    columns = scan(data, _space_pattern(profile), vocab)
+    data = decompress(data, path)
+    try:
+        _check_utf8(data, path)  # the scan relies on valid UTF-8
+    except InputError:
+        columns = None  # the exact parser reports it, explained (see _parse_exact)
+    else:
+        columns = scan(data, _space_pattern(profile), vocab)
     if columns is None:
-        columns = _ExactParser(read_lines(data, path), path, profile).run()
+        columns = _parse_exact(data, path, profile)
     return _build(columns, path, vocab)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a file that is obviously not CoNLL-U looks like (only ever asked after an error)
+
+#: bytes looked at to tell what a rejected file is
+SNIFF_BYTES = 4096
+
+_UTF16_32 = ((b"\xff\xfe\x00\x00", "UTF-32", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32", "UTF-32"),
+             (b"\xff\xfe", "UTF-16", "UTF-16"), (b"\xfe\xff", "UTF-16", "UTF-16"))
+#: (magic number, offset, code, message) of formats we do not read
+_FOREIGN = (
+    (b"PK\x03\x04", 0, "compressed-file", "a zip archive, not a CoNLL-U file: extract it first (unzip)"),
+    (b"PK\x05\x06", 0, "compressed-file", "an (empty) zip archive, not a CoNLL-U file"),
+    (b"\x28\xb5\x2f\xfd", 0, "compressed-file", "zstd-compressed file: decompress it first (zstd -d)"),
+    (b"7z\xbc\xaf\x27\x1c", 0, "compressed-file", "a 7-Zip archive, not a CoNLL-U file: extract it first (7z x)"),
+    (b"ustar", 257, "compressed-file", "a tar archive, not a CoNLL-U file: extract it first (tar -xf)"),
+    (b"%PDF-", 0, "not-conllu", "a PDF file, not a CoNLL-U file"),
+)
+
+
+def _nul_pattern(head: bytes) -> Optional[Tuple[str, str]]:
+    """(encoding, iconv name) when NUL bytes sit where UTF-16/UTF-32 text without a
+    byte-order mark has them (the high bytes of Latin characters)."""
+    n = min(len(head), 512) // 4 * 4
+    if n < 8:
+        return None
+    share = [head[r:n:4].count(0) / (n // 4) for r in range(4)]
+    high = [x >= 0.5 for x in share]
+    low = [x <= 0.1 for x in share]
+    for pattern, encoding in (((0, 1, 1, 1), "UTF-32LE"), ((1, 1, 1, 0), "UTF-32BE"),
+                              ((0, 1, 0, 1), "UTF-16LE"), ((1, 0, 1, 0), "UTF-16BE")):
+        if all(high[r] if nul else low[r] for r, nul in enumerate(pattern)):
+            return encoding[:6], encoding
+    return None
+
+
+_ID_LIKE = regex.compile(r"[0-9]+(?:[-.][0-9]+)?")
+
+
+def describe_non_conllu(head: bytes, whole: bool = False) -> Optional[Tuple[str, str, Optional[int]]]:
+    """What a file that is obviously not CoNLL-U looks like, from its first bytes ``head``
+    (``whole``: they are the whole file): ``(code, message, line)``, where ``line`` is the
+    line the message is about (None: the whole file), or None when nothing stands out.
+
+    * another encoding: UTF-16/UTF-32 with or without byte-order mark (``wrong-encoding``);
+    * an archive or compressed format this package does not read (``compressed-file``):
+      zip, zstd, 7-Zip, tar;
+    * text whose first line that is neither blank nor a comment has no tab (``not-conllu``),
+      with a guess: HTML, XML, JSON, Markdown or plain text.  A line of space-separated
+      columns that starts with a word ID is left alone (the columns error says "spaces
+      instead of tabs?").
+
+    A UTF-8 byte-order mark is not reported here (the reader's ``bom`` error names it).
+    """
+    for bom, name, iconv in _UTF16_32:
+        if head.startswith(bom):
+            return ("wrong-encoding", f"{name} text (with a byte-order mark): CoNLL-U must be UTF-8; "
+                    f"convert with iconv -f {iconv} -t UTF-8", None)
+    for magic, offset, code, message in _FOREIGN:
+        if head[offset:offset + len(magic)] == magic:
+            return code, message, None
+    nul = _nul_pattern(head)
+    if nul is not None:
+        name, iconv = nul
+        return ("wrong-encoding", f"{name} text: CoNLL-U must be UTF-8; convert with "
+                f"iconv -f {iconv} -t UTF-8", None)
+    if head.startswith(codecs.BOM_UTF8):
+        return None
+    lines = head.decode("utf-8", "replace").split("\n")
+    if not whole:
+        lines.pop()  # may be cut short
+    for number, line in enumerate(lines, 1):
+        line = line.rstrip("\r")
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split()
+        if "\t" in line or (len(fields) >= 6 and _ID_LIKE.fullmatch(fields[0])):
+            return None
+        return ("not-conllu", f"does not look like CoNLL-U: line {number} has no tab-separated "
+                f"columns ({_guess_format(lines)})", number)
+    return None
+
+
+def _guess_format(lines: List[str]) -> str:
+    text = "\n".join(lines).lstrip("\ufeff \t\r\n")
+    lower = text[:200].lower()
+    if lower.startswith(("<!doctype html", "<html")) or "<html" in lower:
+        return "an HTML file?"
+    if lower.startswith("<?xml"):
+        return "an XML file?"
+    if lower.startswith("<"):
+        return "an HTML or XML file?"
+    if lower.startswith(("{", "[")):
+        return "a JSON file?"
+    if any(line.startswith(("# ", "## ", "```", "- ", "* ", "| ", "> ")) or line.startswith("===")
+           for line in lines):
+        return "a Markdown file?"
+    return "plain text?"
+
+
+def explain_error(error: InputError, head: bytes, whole: bool = False) -> Optional[InputError]:
+    """``error`` (raised for a file whose first bytes are ``head``) said the way the file is
+    wrong when it is obviously not CoNLL-U (see :func:`describe_non_conllu`), at the line the
+    description is about (line 1 for the whole file), with the same official text; None when
+    the file does not stand out or the error comes after that line (it then has a cause of
+    its own)."""
+    found = describe_non_conllu(head, whole)
+    if found is None or error.code == "bom":
+        return None
+    code, message, line = found
+    if line is not None and error.location.line is not None and error.location.line > line:
+        return None
+    return FormatError(Location(error.location.path, line or 1), code, message, error.official)
 
 
 def _codes(vocab: Vocab, values) -> np.ndarray:

@@ -8,7 +8,9 @@ system file is missing or invalid counts 0 (REFERENCE.md b.5).  Three ways to na
   "outfile"}`` (2017) or ``{"lcode", "tcode", "goldfile", "outfile"}`` (2018, name =
   ``lcode_tcode``); gold files relative to the metadata's directory, system files to the
   system directory.
-- two directories, ``*.conllu`` paired by file name (sorted by name);
+- two directories, ``*.conllu`` paired by file name (sorted by name), else by treebank code
+  (the name's part before the first ``-`` or ``.``: ``en_ewt-ud-test.conllu`` with
+  ``en_ewt-ud-test.pred.conllu`` or ``en_ewt.conllu``) when that is unambiguous;
 - a list file, one pair per line: ``GOLD SYSTEM [NAME]`` (``#`` comments; paths relative to
   the list's directory).
 
@@ -18,14 +20,17 @@ own, and the single-pair path stays small.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import os
+import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .errors import AlignmentError, ConllEvalError, FormatError, Location, UsageError
+from .errors import (AlignmentError, ConllEvalError, EmptyFileError, FormatError, Location,
+                     UsageError)
 from .evaluate import Settings, evaluate, validate_pair
 from .metrics import METRICS, display_name, load_weights, profile_metrics
 from .reader import load
@@ -35,7 +40,7 @@ from .workers import run_tasks
 
 __all__ = [
     "SuiteEntry", "Pairing", "Failure", "TreebankResult", "Average", "SuiteEvaluation",
-    "pair_directories", "read_metadata", "read_pair_list", "find_pairs", "score_entries",
+    "pair_directories", "treebank_code", "read_metadata", "read_pair_list", "find_pairs", "score_entries",
     "evaluate_suite", "rank", "tira_status", "METADATA_FILE",
 ]
 
@@ -45,12 +50,17 @@ CONLLU_SUFFIX = ".conllu"
 
 @dataclass(frozen=True)
 class SuiteEntry:
-    """One treebank of a suite: its name, language, gold file and system file (None: missing)."""
+    """One treebank of a suite: its name, language, gold file and system file (None: missing),
+    how the system file was found, and for a missing one the likely candidates."""
 
     name: str
     gold: str
     system: Optional[str]
     language: str
+    #: the system file was found by treebank code, not by the gold file's name
+    by_code: bool = False
+    #: no system file: the files that could be it (sharing its treebank code, or a near name)
+    candidates: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,22 +82,73 @@ def _conllu_files(directory: str) -> Dict[str, str]:
         names = os.listdir(directory)
     except OSError as exc:
         raise UsageError(f"cannot list {directory}: {exc.strerror or exc}") from exc
-    return {name[:-len(CONLLU_SUFFIX)]: os.path.join(directory, name) for name in names
-            if name.endswith(CONLLU_SUFFIX) and os.path.isfile(os.path.join(directory, name))}
+    files: Dict[str, str] = {}
+    for name in sorted(names):
+        stem = _stem(name)
+        path = os.path.join(directory, name)
+        if stem == name or not os.path.isfile(path):
+            continue
+        if stem in files:
+            raise UsageError(f"both {files[stem]} and {path} hold treebank {stem}: keep one")
+        files[stem] = path
+    return files
+
+
+def treebank_code(name: str) -> str:
+    """A file name's treebank code: its part before the first ``-`` or ``.``
+    (``en_ewt-ud-test.pred.conllu`` -> ``en_ewt``)."""
+    return re.split(r"[-.]", os.path.basename(name), maxsplit=1)[0]
+
+
+#: how alike two names or their treebank codes must be (difflib ratio) for one file to be
+#: suggested as the other's partner
+NEAR_NAME = 0.8
+
+
+def _near_names(name: str, others: Sequence[str]) -> List[str]:
+    """The (at most 3) names among ``others`` most like ``name``, or like its treebank code."""
+    def alike(other: str) -> float:
+        return max(difflib.SequenceMatcher(None, name, other).ratio(),
+                   difflib.SequenceMatcher(None, treebank_code(name), treebank_code(other)).ratio())
+    scored = sorted(((alike(other), other) for other in others), key=lambda item: -item[0])
+    return [other for score, other in scored[:3] if score >= NEAR_NAME]
 
 
 def pair_directories(gold_dir: str, system_dir: str) -> Pairing:
-    """Pair ``GOLD_DIR/x.conllu`` with ``SYSTEM_DIR/x.conllu``, sorted by name.
+    """Pair ``GOLD_DIR/*.conllu`` with ``SYSTEM_DIR/*.conllu``, sorted by the gold names.
 
-    A gold file without a system file is kept (it scores 0, status ``missing-file``); system
-    files without a gold file are listed in ``unpaired_system``.
+    A system file pairs with the gold file of exactly its name; failing that, with the gold
+    file of the same treebank code (:func:`treebank_code`) when it is the only system file
+    left with that code and that gold file the only one left with it (``by_code``).  A gold
+    file without a system file is kept (it scores 0, status ``missing-file``), with the
+    system files that could be its partner in ``candidates`` (an ambiguous code, or a near
+    name); system files without a gold file are listed in ``unpaired_system``.
     """
     gold = _conllu_files(gold_dir)
     system = _conllu_files(system_dir) if os.path.isdir(system_dir) else {}
-    entries = tuple(SuiteEntry(name, gold[name], system.get(name, os.path.join(system_dir, name + CONLLU_SUFFIX)),
-                               _language(name)) for name in sorted(gold))
-    unpaired = tuple(system[name] for name in sorted(set(system) - set(gold)))
-    return Pairing(entries, unpaired, "directory")
+    partner = {name: name for name in gold if name in system}
+    left_gold: Dict[str, List[str]] = {}
+    left_system: Dict[str, List[str]] = {}
+    for names, left in ((gold, left_gold), (system, left_system)):
+        for name in sorted(set(names) - set(partner)):
+            left.setdefault(treebank_code(name), []).append(name)
+    candidates: Dict[str, List[str]] = {}
+    for code, golds in left_gold.items():
+        systems = left_system.get(code, [])
+        if len(golds) == 1 and len(systems) == 1:
+            partner[golds[0]] = systems[0]
+        elif systems:  # ambiguous: each is a candidate of every gold file with that code
+            candidates.update((name, systems) for name in golds)
+    unpaired = sorted(set(system) - set(partner.values()))
+    for name in sorted(set(gold) - set(partner)):
+        candidates[name] = candidates.get(name) or _near_names(name, unpaired)
+    entries = tuple(SuiteEntry(name, gold[name],
+                               system[partner[name]] if name in partner else
+                               os.path.join(system_dir, name + CONLLU_SUFFIX),
+                               _language(name), by_code=partner.get(name, name) != name,
+                               candidates=tuple(system[c] for c in candidates.get(name, ())))
+                    for name in sorted(gold))
+    return Pairing(entries, tuple(system[name] for name in unpaired), "directory")
 
 
 def _metadata_error(path: str, message: str) -> FormatError:
@@ -164,9 +225,17 @@ def read_pair_list(path: str) -> Pairing:
     return Pairing(tuple(entries), (), "list")
 
 
+#: compressed CoNLL-U files a directory may hold beside plain ones (read transparently)
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
+
+
 def _stem(path: str) -> str:
+    """A file's name without ``.conllu`` (or ``.conllu.gz``, ``.bz2``, ``.xz``)."""
     base = os.path.basename(path)
-    return base[:-len(CONLLU_SUFFIX)] if base.endswith(CONLLU_SUFFIX) else base
+    for suffix in (CONLLU_SUFFIX,) + tuple(CONLLU_SUFFIX + c for c in COMPRESSED_SUFFIXES):
+        if base.endswith(suffix):
+            return base[:-len(suffix)]
+    return base
 
 
 def find_pairs(gold: str, system: str, metadata: Optional[str] = None) -> Pairing:
@@ -286,10 +355,22 @@ def _zero_scores(metrics: Sequence[str], gold_scores: Optional[Mapping[str, Scor
     return scores
 
 
-def _score_entry(entry: SuiteEntry, settings: Settings, strict: bool = False,
-                 debug: bool = False) -> TreebankResult:
+def _missing_hint(entry: SuiteEntry) -> str:
+    """What the missing-file message adds about the system files that could be the one."""
+    if not entry.candidates:
+        return ""
+    code = treebank_code(entry.gold)
+    listed = ", ".join(entry.candidates)
+    if all(treebank_code(c) == code for c in entry.candidates):
+        return (f"; not paired by its treebank code {code}, which is ambiguous: candidates "
+                f"{listed} (rename the files, or name the pairs with --pairs)")
+    return f"; did you mean {' or '.join(entry.candidates)}?"
+
+
+def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False) -> TreebankResult:
     """Score one treebank; every input problem becomes a :class:`Failure`, never an exception
-    (``debug`` lets unexpected exceptions through instead of recording an internal error)."""
+    (``debug`` lets unexpected exceptions through instead of recording an internal error).
+    With ``settings.strict`` both files are validated first (at that level)."""
     started = time.perf_counter()
     weights = load_weights(settings.weights_file) if settings.weights_file else None
     metrics = profile_metrics(settings.profile, weights=weights is not None)
@@ -304,9 +385,9 @@ def _score_entry(entry: SuiteEntry, settings: Settings, strict: bool = False,
 
     try:
         vocab = Vocab()
-        if strict and entry.system is not None and os.path.exists(entry.system):
+        if settings.strict and entry.system is not None and os.path.exists(entry.system):
             try:
-                validate_pair(entry.gold, entry.system)
+                validate_pair(entry.gold, entry.system, settings.strict)
             except ConllEvalError as exc:
                 first = exc.incidents[0] if getattr(exc, "incidents", None) else None
                 side = "gold" if first is not None and first.location.path == entry.gold else "system"
@@ -323,14 +404,17 @@ def _score_entry(entry: SuiteEntry, settings: Settings, strict: bool = False,
         if entry.system is None or not os.path.exists(entry.system):
             path = entry.system or f"(no system file for {entry.name})"
             return failed(Failure("system", "missing-file", f"{path}: error [missing-file] no system "
-                                  "file for this treebank", Location(path), TIRA_OPEN))
+                                  f"file for this treebank{_missing_hint(entry)}", Location(path),
+                                  TIRA_OPEN))
         try:
             system = load(entry.system, settings.profile, vocab)
         except ConllEvalError as exc:
             return failed(_failure("system", exc, _system_read_status(exc)))
-        if not system.text:
-            return failed(Failure("system", "empty-file", f"{entry.system}: error [empty-file] the "
-                                  "system file has no words", Location(entry.system), TIRA_EMPTY))
+        if not system.text or not gold.text:  # the pair scorer's empty-file error
+            empty = EmptyFileError("system" if not system.text else "gold", Location(entry.gold),
+                                   Location(entry.system))
+            return failed(_failure(empty.side, empty,
+                                   TIRA_EMPTY if empty.side == "system" else TIRA_INTERNAL))
         try:
             evaluation = evaluate(gold, system, settings, weights)
         except AlignmentError as exc:
@@ -363,10 +447,15 @@ def _task_size(entry: SuiteEntry) -> int:
 Progress = Callable[[int, int, SuiteEntry], None]
 
 
-def _score_task(entries: Tuple[SuiteEntry, ...], settings: Settings, strict: bool, debug: bool,
+def _with_strict(settings: Settings, strict: bool) -> Settings:
+    """``settings`` with validation first when ``strict`` asks for it and they do not."""
+    return replace(settings, strict=True) if strict and not settings.strict else settings
+
+
+def _score_task(entries: Tuple[SuiteEntry, ...], settings: Settings, debug: bool,
                 k: int) -> TreebankResult:
     """Task ``k`` of :func:`score_entries` (module-level: picklable where workers are not forked)."""
-    return _score_entry(entries[k], settings, strict, debug)
+    return _score_entry(entries[k], settings, debug)
 
 
 def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings(), jobs: int = 1,
@@ -376,6 +465,7 @@ def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings()
 
     ``jobs`` > 1 scores in that many worker processes, the largest pairs first (shorter
     makespan); ``progress(done, total, entry)`` is called as each treebank finishes.
+    ``strict=True`` is ``settings.strict`` = 2 (validation first; an invalid file scores 0).
     """
     results: List[Optional[TreebankResult]] = [None] * len(entries)
     total = len(entries)
@@ -388,7 +478,7 @@ def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings()
         if progress:
             progress(done, total, entries[k])
 
-    task = partial(_score_task, tuple(entries), settings, strict, debug)
+    task = partial(_score_task, tuple(entries), _with_strict(settings, strict), debug)
     if jobs <= 1 or total <= 1:
         for k in range(total):
             store(k, task(k))
@@ -487,13 +577,15 @@ class SuiteEvaluation:
 def evaluate_suite(pairing: Pairing, settings: Settings = Settings(), jobs: int = 1,
                    system_name: str = "system", strict: bool = False,
                    progress: Optional[Progress] = None) -> SuiteEvaluation:
-    """Score every treebank of ``pairing`` and return the suite's results.
+    """Score every treebank of ``pairing`` and return the suite's results (``strict=True``:
+    see :func:`score_entries`; the results' settings and signature then say ``strict:L2``).
 
     Raises :class:`UsageError` for a suite without treebanks (an average over nothing).
     """
     if not pairing.entries:
         raise UsageError("the suite has no treebanks")
-    results = score_entries(pairing.entries, settings, jobs, strict, progress)
+    settings = _with_strict(settings, strict)
+    results = score_entries(pairing.entries, settings, jobs, progress=progress)
     return SuiteEvaluation(system_name, tuple(results), settings, pairing.unpaired_system)
 
 

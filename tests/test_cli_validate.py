@@ -65,7 +65,7 @@ def test_json_document(files):
                               "by_class": {"METADATA": 1, "SYNTAX": 1, "MORPHO": 1}}
     assert doc["incidents"][1] == {"level": 2, "class": "SYNTAX", "testid": "head-self-loop",
                                    "path": files[1], "line": 9, "sent_id": "b",
-                                   "message": "HEAD == ID for 2", "severity": "error"}
+                                   "message": "HEAD == ID for 2", "severity": "error", "hint": None}
 
 
 def test_max_err_per_class(write):
@@ -148,3 +148,120 @@ def test_strict_reads_stdin_once(files):
     proc = subprocess.run([sys.executable, "-m", "conll_eval", "--strict", valid, "-"],
                           input=data, capture_output=True)
     assert proc.returncode == 0 and proc.stdout.startswith(b"LAS F1 Score: 100.00")
+
+
+# ---- friction removed (issue 11, point 12) ----------------------------------------------
+
+def test_exclude_swallowing_the_files_says_how_to_end_the_list(files):
+    code, out, err = run("validate", "-e", "head-self-loop", files[1])
+    assert code == 2 and out == ""
+    assert "unknown test id(s): " + files[1] in err
+    assert "put -- before the files (conll_eval validate -e ID -- FILE)" in err
+
+
+@pytest.mark.parametrize("ids", [["head-self-loop", "unknown-upos"], ["head-self-loop,unknown-upos"]])
+def test_exclude_ids_then_double_dash_then_files(files, ids):
+    code, out, err = run("validate", "-e", *ids, "--", files[1])
+    assert (code, out, err) == (0, "", "*** PASSED ***\n")
+
+
+def test_include_only_comma_separated(files):
+    code, out, _ = run("validate", "-i", "unknown-upos,head-self-loop", "--", files[1])
+    assert code == 1 and len(out.splitlines()) == 2
+
+
+def test_a_plain_unknown_id_gets_no_file_hint(files):
+    code, _, err = run("validate", "-e", "no-such-test", "--", files[0])
+    assert code == 2 and err == "conll_eval validate: unknown test id(s): no-such-test\n"
+
+
+def test_per_file_keeps_sent_ids_of_each_file_apart(write):
+    first, second = write("a.conllu", VALID), write("b.conllu", VALID)
+    code, out, _ = run("validate", first, second)
+    assert code == 1 and "non-unique-sent-id" in out and out.startswith(second)
+    assert run("validate", "--per-file", first, second)[:2] == (0, "")
+    # within one file a repeated sent_id is still an error with --per-file
+    twice = write("twice.conllu", VALID + VALID)
+    code, out, _ = run("validate", "--per-file", first, twice)
+    assert code == 1 and out.startswith(f"{twice}:") and "non-unique-sent-id" in out
+
+
+def test_an_empty_file_is_no_pass(write):
+    empty = write("empty.conllu", "")
+    code, out, err = run("validate", empty)
+    assert code == 1
+    assert out == f"{empty}: error [empty-file] the file is empty: nothing to validate (an empty input is no pass)\n"
+    assert err == "INPUT errors: 1\n*** FAILED *** with 1 errors\n"
+
+
+def test_an_empty_file_among_others_in_json(files, write):
+    empty = write("empty.conllu", "")
+    code, out, _ = run("validate", "--format", "json", files[0], empty)
+    document = json.loads(out)
+    assert code == 1 and document["summary"]["passed"] is False
+    assert [i["testid"] for i in document["incidents"]] == ["empty-file"]
+
+
+def test_empty_stdin_is_no_pass():
+    result = subprocess.run([sys.executable, "-m", "conll_eval", "validate"], input="",
+                            capture_output=True, text=True)
+    assert result.returncode == 1 and "-: error [empty-file]" in result.stdout
+
+
+def test_no_file_and_a_terminal_on_stdin_is_a_usage_error(monkeypatch):
+    class Terminal:
+        def isatty(self):
+            return True
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    code, _, err = run("validate")
+    assert code == 2 and "no FILE given and standard input is a terminal" in err
+
+
+def test_a_pattern_that_matched_nothing_is_named(tmp_path):
+    pattern = str(tmp_path / "raw" / "*.conllu")
+    code, out, _ = run("validate", pattern)
+    assert code == 1
+    assert out == f"{pattern}: error [file-not-found] no such file (a shell pattern that matched no file?)\n"
+
+
+class _Terminal(__import__("io").StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_on_a_terminal_for_large_files(write, monkeypatch):
+    import conll_eval.validate as validate_module
+    from conll_eval.cli import main
+    monkeypatch.setattr(validate_module, "PROGRESS_BYTES", 1 << 16)
+    big = write("big.conllu", "".join(VALID.replace("= a", f"= s{i}") for i in range(6000)))
+    out, err = __import__("io").StringIO(), _Terminal()
+    assert main(["validate", big], stdout=out, stderr=err) == 0
+    shown = err.getvalue()
+    assert f"\r\033[K{big}: 0 MB of 0 MB (" in shown and "%)" in shown
+    assert shown.endswith("\r\033[K*** PASSED ***\n")  # erased before the summary
+    # never with -q, never when stderr is no terminal
+    err = _Terminal()
+    assert main(["validate", "-q", big], stdout=out, stderr=err) == 0 and err.getvalue() == ""
+    assert run("validate", big)[2] == "*** PASSED ***\n"
+
+
+def test_plain_words_hints_reach_the_text_and_json_outputs(write_bytes):
+    """A BOM is named in the house format and in JSON; udtools' own format stays udtools'."""
+    bom = write_bytes("bom.conllu", b"\xef\xbb\xbf" + VALID.encode())
+    code, out, _ = run("validate", bom)
+    first = out.splitlines()[0]
+    assert code == 1 and first.startswith(f"{bom}:1: error [L1 format invalid-line]")
+    assert first.endswith("(hint: the file starts with a byte-order mark (U+FEFF); remove it)")
+    hints = [i["hint"] for i in json.loads(run("validate", "--format", "json", bom)[1])["incidents"]]
+    assert hints[0] == "the file starts with a byte-order mark (U+FEFF); remove it"
+    assert set(hints[1:]) <= {None}
+    assert "hint" not in run("validate", "--format", "udtools", bom)[1]
+
+
+def test_an_empty_compressed_file_is_no_pass(write_bytes):
+    import gzip
+    empty = write_bytes("empty.conllu.gz", gzip.compress(b""))
+    code, out, _ = run("validate", empty)
+    assert code == 1 and out.startswith(f"{empty}: error [empty-file]")
+    valid = write_bytes("valid.conllu.gz", gzip.compress(VALID.encode()))
+    assert run("validate", valid)[:2] == (0, "")

@@ -111,3 +111,32 @@ def test_directory_pairing_over_the_real_set(tmp_path):
         counts = reference(record["name"], "sys-gold-tok.conllu")["conll18 counts"]["LAS"]
         assert record["metrics"]["LAS"]["correct"] == counts["correct"]
         assert record["metrics"]["LAS"]["f1"] == official_f1(counts)
+
+
+def test_ud_release_names_pair_by_treebank_code(tmp_path):
+    """Gold files named as in a UD release (``en_ewt-ud-test.conllu``), system outputs as
+    parsers name them (``en_ewt-ud-test.pred.conllu``, ``fr_gsd.conllu``): paired by treebank
+    code, each pair named on stderr, the scores those of the official scorer; the text
+    leaderboard's average rows stand under the treebank rows."""
+    gold, raw, tok = (tmp_path / d for d in ("gold", "raw", "tok"))
+    for directory in (gold, raw, tok):
+        directory.mkdir()
+    for k, tb in enumerate(TREEBANKS):  # links, not copies
+        (gold / f"{tb}-ud-test.conllu").symlink_to(SHARED_UD / tb / "gold.conllu")
+        (raw / f"{tb}-ud-test.pred.conllu").symlink_to(SHARED_UD / tb / "sys-raw.conllu")
+        (tok / (f"{tb}.conllu" if k % 2 else f"{tb}-ud-test-sys.conllu")).symlink_to(
+            SHARED_UD / tb / "sys-gold-tok.conllu")
+    code, out, err = run_cli("suite", gold, raw, "--format", "json", "-j", "2")
+    assert code == 0
+    assert err.count("conll_eval suite: note: paired by treebank code: ") == len(TREEBANKS)
+    for record in json.loads(out)["treebanks"]:
+        tb = record["name"][:-len("-ud-test")]
+        counts = reference(tb, "sys-raw.conllu")["conll18 counts"]["LAS"]
+        assert record["paired_by_code"] and record["metrics"]["LAS"]["f1"] == official_f1(counts)
+    code, out, _ = run_cli("suite", gold, raw, tok, "--micro", "--by-language", "-j", "2")
+    assert code == 0
+    table = out.split("LAS F1 per treebank\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    rows = [line for line in table if not line.startswith(("Treebank", "---"))]
+    languages = len({tb.split("_")[0] for tb in TREEBANKS})
+    assert len(rows) == len(TREEBANKS) + 2 + languages  # treebanks, macro, micro, languages
+    assert len({line.rstrip().rindex(".") for line in rows}) == 1  # the decimal points in a column

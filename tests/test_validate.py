@@ -182,7 +182,7 @@ def test_incident_and_formatting():
     (obj,) = json.loads(to_json([inc]))
     assert obj == {"level": 2, "class": "SYNTAX", "testid": "head-self-loop",
                    "path": "t.conllu", "line": 4, "sent_id": "a",
-                   "message": "HEAD == ID for 2", "severity": "error"}
+                   "message": "HEAD == ID for 2", "severity": "error", "hint": None}
 
 
 def test_summary_class_order_and_limit():

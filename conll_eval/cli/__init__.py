@@ -3,8 +3,8 @@
 The only place that prints or exits: one module per subcommand, what they share in
 :mod:`.common`, and here the dispatch and the mapping of exceptions to exit codes.
 
-Exit codes: 0 scored / valid, 1 invalid input, 2 usage error, 3 internal error (traceback
-only with ``--debug``).
+Exit codes: 0 scored / valid, 1 invalid input or a failed verdict, 2 usage error, 3 internal
+error (traceback only with ``--debug``), 4 the results could not be written.
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import sys
 from typing import List, Optional, TextIO
 
 from ..errors import ConllEvalError, InputError, UsageError, ValidationFailed
-from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Exit, write_failed_message
+from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Exit, GuardedOutput,
+                     OutputFailed, Parser, os_reason)
 from .score import build_parser, score_command
 from .suite import build_suite_parser, suite_command
 from .validate import build_validate_parser, validate_command
@@ -27,19 +28,45 @@ __all__ = ["main", "main_entry", "build_parser", "build_suite_parser", "build_va
 #: subcommand name -> function(argv, stdout, stderr) -> exit code; scoring is the default
 COMMANDS = {"validate": validate_command, "suite": suite_command}
 
+#: what bare ``conll_eval`` prints (then exit 2): the commands, one line each
+USAGE = """\
+usage: conll_eval [options] GOLD SYSTEM    score SYSTEM against GOLD (official CoNLL 2017/2018 metrics)
+       conll_eval suite GOLD SYSTEM...     treebank suites, macro-averages, leaderboards, CI gates
+       conll_eval validate FILE...         check CoNLL-U files like the UD validator (levels 1-2)
+       conll_eval help [COMMAND]           the full help of a command
+"""
+
 
 def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
          stderr: Optional[TextIO] = None) -> int:
     """Run the command line with ``argv``; return the exit code.
 
-    ``conll_eval GOLD SYSTEM`` scores; ``conll_eval <command> ...`` runs a subcommand.
+    ``conll_eval GOLD SYSTEM`` scores; ``conll_eval <command> ...`` runs a subcommand.  A
+    failed write of the results never turns a failed verdict into success: a reader that
+    left (``| head``) only stops the output, any other write failure exits 4 when the
+    command itself succeeded.
     """
-    stdout = stdout if stdout is not None else sys.stdout
-    stderr = stderr if stderr is not None else sys.stderr
+    out = GuardedOutput(sys.stdout if stdout is None else stdout)
+    err = GuardedOutput(sys.stderr if stderr is None else stderr, "standard error")
     argv = list(sys.argv[1:] if argv is None else argv)
+    status = _run(argv, out, err)
+    out.flush()
+    if out.failure is not None:
+        err.write(out.failure.message())
+        status = status or EXIT_OUTPUT
+    return status
+
+
+def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
     debug = "--debug" in argv
-    command = COMMANDS.get(argv[0], None) if argv else None
+    Parser.streams = (stdout, stderr)
     try:
+        if not argv:
+            stderr.write(USAGE)
+            return EXIT_USAGE
+        if argv[0] == "help":
+            return _help(argv[1:], stdout)
+        command = COMMANDS.get(argv[0])
         if command is not None:
             return command(argv[1:], stdout, stderr)
         return score_command(argv, stdout, stderr)
@@ -62,13 +89,16 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
             raise
         stderr.write(f"{exc}\n")
         return EXIT_INPUT
-    except BrokenPipeError:
-        return EXIT_OK
-    except OSError as exc:  # reading errors are FormatErrors by now: this is a failed write
+    except OutputFailed as exc:
         if debug:
             raise
-        stderr.write(write_failed_message(exc))
-        return EXIT_INPUT
+        stderr.write(exc.message())
+        return EXIT_OUTPUT
+    except OSError as exc:  # reading errors are InputErrors by now: this is a failed write
+        if debug:
+            raise
+        stderr.write(OutputFailed("the output", os_reason(exc)).message())
+        return EXIT_OUTPUT
     except KeyboardInterrupt:
         stderr.write("interrupted\n")
         return 130
@@ -80,28 +110,33 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
         return EXIT_INTERNAL
 
 
+#: ``conll_eval help COMMAND`` -> the parser whose help it prints
+_HELP = {"score": build_parser, "suite": build_suite_parser, "validate": build_validate_parser}
+
+
+def _help(topics: List[str], stdout: GuardedOutput) -> int:
+    """``conll_eval help`` = ``conll_eval --help``; ``conll_eval help suite`` = its ``--help``."""
+    topic = topics[0] if topics else "score"
+    if topic not in _HELP or len(topics) > 1:
+        raise UsageError(f"conll_eval help: no help for {' '.join(topics)!r}; "
+                         f"choose from {', '.join(_HELP)}")
+    stdout.write(_HELP[topic]().format_help())
+    return EXIT_OK
+
+
 def main_entry() -> None:
     """Console-script (and ``python -m conll_eval``) entry point: run, flush, exit.
 
     Ends with ``os._exit`` once stdout and stderr are flushed: the interpreter's teardown
     (freeing numpy and every module, ~30 ms) would add to every call and does nothing a
     finished command needs; the worker pools are shut down inside :func:`main` and nothing
-    here registers atexit work.  A reader that went away (``| head``) is not an error; a
-    failed write of the results (disk full) is, with exit code 1.
+    here registers atexit work.  :func:`main` has flushed and judged stdout already.
     """
     status = main()
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
-        except BrokenPipeError:
-            pass
-        except OSError as exc:
-            if stream is sys.stdout:
-                status = status or EXIT_INPUT
-                try:
-                    sys.stderr.write(write_failed_message(exc))
-                except OSError:
-                    pass
+            if stream is not None:
+                stream.flush()
+        except OSError:
+            pass  # reported by main(), or a reader that left
     os._exit(status)
-
-

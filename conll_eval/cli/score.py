@@ -7,8 +7,10 @@ from typing import List, TextIO
 from .. import __version__
 from ..errors import UsageError
 from ..evaluate import Settings, evaluate_files
-from ..report import counts_table, default_lines, to_json, to_tsv, verbose_table
-from .common import EXIT_OK, Parser, add_scoring_options, write_atomically
+from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
+from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
+                     add_report_options, add_scoring_options, below, fraction_warning,
+                     known_metrics, metric_list, thresholds, write_atomically)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,18 +21,24 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Many treebanks, the macro-average, leaderboards and CI gates: conll_eval suite "
                "GOLD_DIR SYSTEM_DIR... (see conll_eval suite --help).  To check files against "
                "the UD validator's levels 1-2 instead: conll_eval validate FILE... (see "
-               "conll_eval validate --help).  Exit codes: 0 scored, 1 invalid input, 2 usage "
-               "error, 3 internal error.")
+               "conll_eval validate --help).  Exit codes: 0 scored (and above the --fail-under "
+               "bars), 1 invalid input or a bar missed, 2 usage error, 3 internal error, 4 the "
+               "results could not be written.")
     parser.add_argument("gold", help="gold-standard CoNLL-U file ('-' for stdin)")
     parser.add_argument("system", help="system CoNLL-U file ('-' for stdin)")
     parser.add_argument("-v", "--verbose", action="store_true",
-                        help="print the table of all metrics (precision, recall, F1, aligned accuracy)")
+                        help="print the table of all metrics (precision, recall, F1, aligned "
+                             "accuracy; text format)")
     parser.add_argument("-c", "--counts", action="store_true",
-                        help="print the table of raw counts (takes precedence over -v)")
-    parser.add_argument("--format", default="text", choices=["text", "json", "tsv"],
-                        help="output format (default: text, the official layout)")
-    parser.add_argument("--signature", action="store_true",
-                        help="print the settings signature after the text output")
+                        help="print the table of raw counts (text format; takes precedence over -v)")
+    add_report_options(
+        parser,
+        metrics="only these metrics, in this order: the rows of the -v (implied) or -c table, of "
+                "the TSV/CSV and Markdown tables and the JSON 'metrics' (default: all)",
+        fail_under="exit 1 when a metric's F1, as printed (percent, 2 decimals), is below its "
+                   "bar, e.g. LAS=80,CLAS=75 (percentages: LAS=0.8 is 0.8 %%)",
+        signature="print the settings signature: text: a last line; tsv: a first '# ' line; "
+                  "csv: on stderr (the CSV stays a plain table); json and markdown always have it")
     add_scoring_options(parser, weights_note="; implies -v")
     parser.add_argument("--strict", action="store_true",
                         help="validate both files first (UD validator levels 1-2, as "
@@ -40,38 +48,50 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _render(args, evaluation) -> str:
-    scores = evaluation.scores
+def _render(args, scores, signature: str) -> str:
     if args.format == "json":
-        settings = {"profile": args.profile, "weights_file": args.weights}
-        return to_json(scores, settings, evaluation.signature,
-                       files={"gold": args.gold, "system": args.system})
-    if args.format == "tsv":
-        return to_tsv(scores)
+        settings = {"profile": args.profile, "weights_file": args.weights, "strict": args.strict}
+        return to_json(scores, settings, signature, files={"gold": args.gold, "system": args.system})
+    if args.format in DELIMITERS:
+        shown = signature if args.signature and args.format not in SIGNATURE_ON_STDERR else None
+        return to_delimited(scores, DELIMITERS[args.format], shown)
+    if args.format == "markdown":
+        return to_markdown(scores, signature)
     if args.counts:
         text = counts_table(scores)
-    elif args.verbose or args.weights is not None:
+    elif args.verbose or args.weights is not None or args.metrics:
         text = verbose_table(scores, args.profile)
     else:
         text = default_lines(scores, args.profile)
     if args.signature:
-        text += evaluation.signature + "\n"
+        text += signature + "\n"
     return text
 
 
 def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.gold == "-" and args.system == "-":
         raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
-    Settings(args.profile, args.weights)
+    settings = Settings(args.profile, args.weights, args.strict)
+    known = known_metrics(settings)
+    metrics = metric_list(args.metrics, known, "--metrics", parser.prog) if args.metrics else known
+    bars = thresholds(args.fail_under, known, parser.prog) if args.fail_under else []
+    stderr.write(fraction_warning(bars) or "")
     evaluation = evaluate_files(args.gold, args.system, profile=args.profile, weights=args.weights,
                                 strict=args.strict)
-    text = _render(args, evaluation)
+    scores = {m: evaluation.scores[m] for m in metrics}
+    signature = settings.signature()
+    text = _render(args, scores, signature)
     if args.output:
         write_atomically(args.output, text, [args.gold, args.system])
     else:
         stdout.write(text)
         stdout.flush()
-    return EXIT_OK
-
-
+    if args.signature and args.format in SIGNATURE_ON_STDERR:
+        stderr.write(signature + "\n")
+    missed = [m for m in (below("", bar.metric, evaluation.scores[bar.metric].f1, bar.value)
+                          for bar in bars) if m]
+    for message in missed:
+        stderr.write(f"conll_eval: below --fail-under: {message}\n")
+    return EXIT_INPUT if missed else EXIT_OK

@@ -8,13 +8,15 @@ from typing import List, TextIO
 
 from ..errors import UsageError
 from ..evaluate import Settings
-from ..metrics import PROFILES, display_name, load_weights, profile_metrics
-from ..report.suite import (percent, suite_delimited, suite_json, suite_markdown, suite_text,
-                            tira_prototext, tira_stderr, tira_stdout)
+from ..metrics import PROFILES, load_weights
+from ..report.suite import (pairing_notes, suite_delimited, suite_json, suite_markdown,
+                            suite_text, tira_prototext, tira_stderr, tira_stdout)
 from ..suite import SuiteEvaluation, find_pairs, rank, read_pair_list, score_entries
 from ..workers import usable_cpus
-from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, Parser, add_scoring_options,
-                     metric_list, progress_reporter, thresholds, write_atomically)
+from .common import (BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
+                     SIGNATURE_ON_STDERR, Parser, add_report_options, add_scoring_options, below,
+                     fraction_warning, known_metrics, metric_list, progress_reporter, thresholds,
+                     write_atomically)
 
 
 def build_suite_parser() -> argparse.ArgumentParser:
@@ -24,10 +26,14 @@ def build_suite_parser() -> argparse.ArgumentParser:
                     "file scoring 0 with its reason, and the macro-average over all treebanks "
                     "(the shared tasks' ranking).  Several systems give a ranked leaderboard.",
         epilog="Pairs come from GOLD/metadata.json (2017 'ltcode' or 2018 'lcode'+'tcode' "
-               "form; or --metadata), from two directories (*.conllu paired by name), from two "
-               "files, or from --pairs lists.  Exit codes: 0 all scored and above the bars, 1 a "
-               "treebank failed or a --fail-under bar was missed (with --tira: only the bars "
-               "count, as the official wrapper exits 0), 2 usage error, 3 internal error.")
+               "form; or --metadata), from two directories (*.conllu paired by name, else by "
+               "treebank code, the name's part before the first '-' or '.', when only one file "
+               "on each side has it: en_ewt-ud-test.conllu with en_ewt-ud-test.pred.conllu or "
+               "en_ewt.conllu; a note names such pairs), from two files, or from --pairs lists.  "
+               "Exit codes: 0 all scored and above the bars, 1 a treebank failed or a "
+               "--fail-under bar was missed (with --tira: only the bars count, as the official "
+               "wrapper exits 0), 2 usage error, 3 internal error, 4 the results could not be "
+               "written.")
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="GOLD SYSTEM [SYSTEM ...]: directories (or files); several SYSTEMs "
                              "make a leaderboard")
@@ -40,24 +46,25 @@ def build_suite_parser() -> argparse.ArgumentParser:
     parser.add_argument("--names", metavar="A,B,...",
                         help="names of the systems, in order (default: the SYSTEM paths' names)")
     add_scoring_options(parser)
-    parser.add_argument("--metrics", metavar="M,M,...",
-                        help="columns of the text, Markdown and TSV/CSV tables (default: all "
-                             "metrics for one system, the profile's headline metrics for a "
-                             "leaderboard)")
+    add_report_options(
+        parser,
+        metrics="columns of the text, Markdown and TSV/CSV tables (default: all metrics for one "
+                "system, the profile's headline metrics for a leaderboard)",
+        fail_under="exit 1 when a score is below its bar, in percent as printed (2 decimals; "
+                   "LAS=0.8 is 0.8 %%), e.g. LAS=80,CLAS=75: "
+                   + "; ".join(f"{scope + ':' if scope else ''}LAS=80 checks {what}"
+                               for scope, what in BAR_SCOPES.items()),
+        signature="with csv: print the signature on stderr (the CSV stays a plain table); the "
+                  "other formats always carry it")
     parser.add_argument("--rank-by", default="LAS", metavar="METRIC",
                         help="leaderboard order: macro F1 of this metric (default: LAS)")
     parser.add_argument("--micro", action="store_true",
                         help="also the micro-average (counts summed over treebanks)")
     parser.add_argument("--by-language", action="store_true",
                         help="also macro-averages per language (the part of the name before '_')")
-    parser.add_argument("--format", default="text", choices=list(SUITE_FORMATS),
-                        help="output format (default: text)")
     parser.add_argument("--tira", metavar="OUTPUT_DIR",
                         help="behave like the shared-task wrapper: its stdout and stderr lines "
                              "and OUTPUT_DIR/evaluation.prototext (one system)")
-    parser.add_argument("--fail-under", metavar="M=PCT,...",
-                        help="exit 1 when a treebank or the macro-average scores below the bar, "
-                             "in percent as printed, e.g. LAS=80,CLAS=75")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only failures (failed treebanks, missed bars) on stderr")
     parser.add_argument("-j", "--jobs", type=int, default=usable_cpus(), metavar="N",
@@ -68,25 +75,20 @@ def build_suite_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: the --format choices of the suite command
-SUITE_FORMATS = ("text", "json", "tsv", "csv", "markdown")
-
-
 def _below_bars(ranked, bars) -> List[str]:
-    """A message for each treebank and macro-average below its bar (compared as printed)."""
+    """A message for each score below its bar (compared as printed): per bar every treebank
+    and the macro-average, or only the macro- or micro-average (``macro:``, ``micro:``)."""
     messages = []
     for _, suite in ranked:
         owner = f"{suite.system_name} " if len(ranked) > 1 else ""
-        rows = [(r.entry.name, r.scores) for r in suite.results]
-        macro = suite.macro
-        for metric, bar in bars:
-            for name, scores in rows:
-                shown = percent(scores[metric].f1)
-                if float(shown) < bar:
-                    messages.append(f"{owner}{name}: {metric} {shown} < {bar:g}")
-            shown = percent(macro[metric].f1)
-            if float(shown) < bar:
-                messages.append(f"{owner}macro-average: {metric} {shown} < {bar:g}")
+        for bar in bars:
+            checked = [(f"{r.entry.name}: ", r.scores) for r in suite.results] if not bar.scope else []
+            if bar.scope in ("", "macro"):
+                checked.append(("macro-average: ", suite.macro))
+            if bar.scope == "micro":
+                checked.append(("micro-average: ", suite.micro))
+            messages += [owner + m for m in (below(label, bar.metric, scores[bar.metric].f1, bar.value)
+                                             for label, scores in checked) if m]
     return messages
 
 
@@ -102,11 +104,12 @@ def _system_names(args, count: int, paths: List[str]) -> List[str]:
 
 
 def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    args = build_suite_parser().parse_args(argv)
-    settings = Settings(args.profile, args.weights)
+    parser = build_suite_parser()
+    args = parser.parse_args(argv)
+    settings = Settings(args.profile, args.weights, args.strict)
     if args.weights is not None:
         load_weights(args.weights)  # a bad weights file stops here, not once per treebank
-    known = [display_name(n) for n in profile_metrics(args.profile, weights=args.weights is not None)]
+    known = known_metrics(settings)
     if args.jobs < 1:
         raise UsageError("conll_eval suite: --jobs must be at least 1")
     if args.pairs:
@@ -122,11 +125,12 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     names = _system_names(args, len(pairings), system_paths)
     if args.tira and len(pairings) > 1:
         raise UsageError("conll_eval suite: --tira scores one system")
-    rank_by = metric_list(args.rank_by, known, "--rank-by")[0]
+    rank_by = metric_list(args.rank_by, known, "--rank-by", parser.prog)[0]
     default_metrics = known if len(pairings) == 1 else \
         [m for m, _ in PROFILES[args.profile].default_lines]
-    metrics = metric_list(args.metrics, known, "--metrics") if args.metrics else default_metrics
-    bars = thresholds(args.fail_under, known) if args.fail_under else []
+    metrics = metric_list(args.metrics, known, "--metrics", parser.prog) if args.metrics else default_metrics
+    bars = thresholds(args.fail_under, known, parser.prog, BAR_SCOPES) if args.fail_under else []
+    stderr.write(fraction_warning(bars) or "")
     if not pairings[0].entries:
         if args.tira:  # the official wrapper divides by zero here
             stderr.write("Internal error (uncaught exception) in the evaluation script.\n"
@@ -140,8 +144,8 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                          "give the same gold set to each")
     entries = [entry for pairing in pairings for entry in pairing.entries]
     inputs = [e.gold for e in entries] + [e.system for e in entries if e.system]  # never overwritten
-    results = score_entries(entries, settings, args.jobs, args.strict,
-                            None if args.quiet else progress_reporter(stderr), args.debug)
+    results = score_entries(entries, settings, args.jobs,
+                            progress=None if args.quiet else progress_reporter(stderr), debug=args.debug)
     suites, start = [], 0
     for name, pairing in zip(names, pairings):
         stop = start + len(pairing.entries)
@@ -160,8 +164,9 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         if args.format == "json":
             text = suite_json(ranked, {"profile": args.profile, "weights_file": args.weights,
                                        "rank_by": rank_by, "strict": args.strict}, rank_by, **flags)
-        elif args.format in ("tsv", "csv"):
-            text = suite_delimited(ranked, metrics, "\t" if args.format == "tsv" else ",", **flags)
+        elif args.format in DELIMITERS:
+            text = suite_delimited(ranked, metrics, DELIMITERS[args.format], **flags,
+                                   signature=args.format not in SIGNATURE_ON_STDERR)
         elif args.format == "markdown":
             text = suite_markdown(ranked, metrics, rank_by, **flags)
         else:
@@ -173,6 +178,13 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stdout.flush()
     if tira_errors and not args.quiet:
         stderr.write(tira_errors)
+    if args.signature and args.format in SIGNATURE_ON_STDERR and not args.tira:
+        stderr.write(suites[0].signature + "\n")
+    if not args.quiet and (args.output or args.tira or args.format not in ("text", "markdown")):
+        for suite in suites:  # the text and Markdown outputs name these pairs themselves
+            owner = f"{suite.system_name}: " if len(suites) > 1 else ""
+            for note in pairing_notes(suite):
+                stderr.write(f"conll_eval suite: note: {owner}paired by treebank code: {note}\n")
     failed = [(s, r) for s in suites for r in s.results if not r.ok]
     if args.quiet:
         for suite, r in failed:

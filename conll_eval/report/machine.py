@@ -1,12 +1,14 @@
-"""Machine-readable outputs: JSON (fractions in [0, 1]) and TSV (percent, like the tables)."""
+"""Outputs of one pair besides the official text: JSON (fractions in [0, 1]), TSV/CSV
+(percent, like the tables) and Markdown."""
 from __future__ import annotations
 
 import json
-from typing import Mapping, Optional
+from typing import List, Mapping, Optional, Tuple
 
 from ..stats import Score
+from .tables import Num, delimited, markdown_table, percent
 
-__all__ = ["to_json", "to_tsv", "score_record"]
+__all__ = ["to_json", "to_tsv", "to_delimited", "to_markdown", "score_rows", "score_record"]
 
 
 def score_record(score: Score) -> dict:
@@ -36,13 +38,41 @@ def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signatu
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def to_tsv(scores: Mapping[str, Score]) -> str:
-    """Header plus one row per metric: counts, then P/R/F1/AligndAcc in percent (2 decimals)."""
-    rows = ["metric\tcorrect\tgold\tsystem\taligned\tprecision\trecall\tf1\taligned_accuracy"]
+def score_rows(scores: Mapping[str, Score]) -> Tuple[List[str], List[List[str]]]:
+    """Header and one row per metric: counts, then P/R/F1/AligndAcc in percent (2 decimals)."""
+    header = ["metric", "correct", "gold", "system", "aligned", "precision", "recall", "f1",
+              "aligned_accuracy"]
+    rows = []
     for name, s in scores.items():
         accuracy = s.aligned_accuracy
-        rows.append("\t".join([
-            name, str(s.correct), str(s.gold), str(s.system), "" if s.aligned is None else str(s.aligned),
-            f"{100 * s.precision:.2f}", f"{100 * s.recall:.2f}", f"{100 * s.f1:.2f}",
-            "" if accuracy is None else f"{100 * accuracy:.2f}"]))
-    return "\n".join(rows) + "\n"
+        rows.append([name, str(s.correct), str(s.gold), str(s.system),
+                     "" if s.aligned is None else str(s.aligned),
+                     percent(s.precision), percent(s.recall), percent(s.f1),
+                     "" if accuracy is None else percent(accuracy)])
+    return header, rows
+
+
+def to_delimited(scores: Mapping[str, Score], delimiter: str = "\t",
+                 signature: Optional[str] = None) -> str:
+    """TSV/CSV of :func:`score_rows`, after a ``# signature`` line when one is given."""
+    return delimited(*score_rows(scores), delimiter, comment=signature)
+
+
+def to_tsv(scores: Mapping[str, Score]) -> str:
+    """The TSV of :func:`score_rows` (header first)."""
+    return to_delimited(scores, "\t")
+
+
+def to_markdown(scores: Mapping[str, Score], signature: str) -> str:
+    """The ``-v`` table as Markdown (for pull-request comments), the signature below::
+
+        | Metric    | Precision | Recall | F1 Score | AligndAcc |
+        | --------- | --------: | -----: | -------: | --------: |
+        | Tokens    |    100.00 | 100.00 |   100.00 |           |
+        | LAS       |     80.00 |  80.00 |    80.00 |     80.00 |
+    """
+    rows = [[name, Num(percent(s.precision)), Num(percent(s.recall)), Num(percent(s.f1)),
+             "" if s.aligned_accuracy is None else Num(percent(s.aligned_accuracy))]
+            for name, s in scores.items()]
+    lines = markdown_table(["Metric", "Precision", "Recall", "F1 Score", "AligndAcc"], rows)
+    return "\n".join([*lines, "", f"<sub>`{signature}`</sub>"]) + "\n"

@@ -1,6 +1,7 @@
 """Suite and leaderboard outputs: text, JSON, TSV/CSV, Markdown, and the shared-task
 wrappers' TIRA layouts (REFERENCE.md c.4).  Scores are percent with 2 decimals in the text
-formats and fractions in [0, 1] in JSON; every format carries the signature.
+formats and fractions in [0, 1] in JSON; every format but CSV carries the signature (a CSV
+is a plain table; the command line prints its signature on stderr).
 
 A single system prints one row per treebank (``conll_eval suite testdata/suite/gold
 testdata/suite/system --metrics LAS,MLAS,BLEX``)::
@@ -17,23 +18,17 @@ testdata/suite/system --metrics LAS,MLAS,BLEX``)::
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..suite import Average, SuiteEvaluation, TreebankResult, tira_status
 from .machine import score_record
+from .tables import Num, delimited, markdown_table, percent, text_table
 
 __all__ = ["suite_text", "suite_json", "suite_table_rows", "suite_delimited", "suite_markdown",
-           "tira_stdout", "tira_stderr", "tira_prototext", "percent"]
+           "pairing_notes", "tira_stdout", "tira_stderr", "tira_prototext", "percent"]
 
 Ranked = Sequence[Tuple[int, SuiteEvaluation]]
-
-
-def percent(value: float) -> str:
-    """A fraction as the tables print it: percent, 2 decimals."""
-    return f"{100 * value:.2f}"
 
 
 def _treebanks(count: int) -> str:
@@ -57,71 +52,87 @@ def _average_rows(suite: SuiteEvaluation, micro: bool, by_language: bool
     return rows
 
 
-def _grid(header: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int],
-          last_left: bool) -> List[str]:
-    """Fixed-width columns, two spaces apart: the columns in ``left`` (and the last one when
-    ``last_left``) left-aligned, the others (numbers) right-aligned."""
-    widths = [max(len(str(row[k])) for row in [header, *rows]) for k in range(len(header))]
-    flush_left = set(left) | ({len(header) - 1} if last_left else set())
-    return ["  ".join(str(cell).ljust(widths[k]) if k in flush_left else str(cell).rjust(widths[k])
-                      for k, cell in enumerate(row)).rstrip() for row in [header, *rows]]
+def pairing_notes(suite: SuiteEvaluation) -> List[str]:
+    """``name: GOLD with SYSTEM`` for each treebank whose files were paired by treebank code
+    (their names differ)."""
+    return [f"{r.entry.name}: {r.entry.gold} with {r.entry.system}" for r in suite.results
+            if r.entry.by_code]
 
 
-def _failure_lines(suite: SuiteEvaluation, prefix: str = "") -> List[str]:
+def _unpaired(suite: SuiteEvaluation) -> List[str]:
+    """The system files without a gold file, each with the treebanks it may belong to."""
+    likely: Dict[str, List[str]] = {}
+    for r in suite.results:
+        for candidate in r.entry.candidates:
+            likely.setdefault(candidate, []).append(r.entry.name)
+    return [f"{path} (likely for {' or '.join(likely[path])})" if path in likely else path
+            for path in suite.unpaired_system]
+
+
+def _notes(suite: SuiteEvaluation, prefix: str = "") -> List[str]:
+    """Below a text table: the failed treebanks, the pairs found by treebank code and the
+    system files without a gold file."""
     lines = []
     failures = suite.failures
     if failures:
         lines.append("")
         lines.append(f"{prefix}Failed treebanks, scored 0 ({len(failures)} of {len(suite.results)}):")
         lines += [f"  {r.entry.name}: {r.failure.message}" for r in failures]
+    notes = pairing_notes(suite)
+    if notes:
+        lines.append("")
+        lines.append(f"{prefix}Paired by treebank code (the file names differ):")
+        lines += [f"  {note}" for note in notes]
     if suite.unpaired_system:
         lines.append(f"{prefix}System files without a gold file (not scored): "
-                     + ", ".join(suite.unpaired_system))
+                     + ", ".join(_unpaired(suite)))
     return lines
+
+
+def _treebank_rows(suite: SuiteEvaluation, metrics: Sequence[str], micro: bool,
+                   by_language: bool, bold: bool = False,
+                   status: Callable[[TreebankResult], str] = _status_cell) -> List[list]:
+    """One system's rows: per treebank the F1 cells and the status, then the averages (bold
+    if asked)."""
+    rows = [[r.entry.name, *(Num(percent(r.scores[m].f1)) for m in metrics), status(r)]
+            for r in suite.results]
+    mark = "**" if bold else ""
+    rows += [[f"{mark}{label}{mark}", *(Num(mark + percent(values[m]), mark) for m in metrics), ""]
+             for label, values in _average_rows(suite, micro, by_language)]
+    return rows
 
 
 def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool = False,
                by_language: bool = False) -> str:
     """The text table of one system, or of a ranked leaderboard of several."""
-    if len(suites) == 1:
-        suite = suites[0][1]
-        header = ["Treebank", *metrics, "Status"]
-        rows = [[r.entry.name, *(percent(r.scores[m].f1) for m in metrics), _status_cell(r)]
-                for r in suite.results]
-        rows += [[label, *(percent(values[m]) for m in metrics), ""]
-                 for label, values in _average_rows(suite, micro, by_language)]
-        lines = _grid(header, rows, left=[0], last_left=True)
-        rule = "-" * max(len(line) for line in lines)
-        lines.insert(1, rule)
-        lines.insert(2 + len(suite.results), rule)
-        lines += _failure_lines(suite)
-        lines += ["", suite.signature]
-        return "\n".join(lines) + "\n"
     first = suites[0][1]
-    lines = [f"Ranked by macro {rank_by} F1 over {_treebanks(len(first.results))}"]
-    header = ["Rank", "System", *metrics, "Failed"]
-    rows = [[str(position), suite.system_name, *(percent(suite.macro[m].f1) for m in metrics),
-             str(len(suite.failures))] for position, suite in suites]
-    table = _grid(header, rows, left=[1], last_left=False)
-    table.insert(1, "-" * max(len(line) for line in table))
-    lines += table
-    for metric in _per_treebank_metrics(metrics, rank_by):
-        lines.append("")
-        lines.append(f"{metric} F1 per treebank")
-        header = ["Treebank", *(suite.system_name for _, suite in suites)]
-        rows = [[result.entry.name, *(_cell(suite.results[k], metric) for _, suite in suites)]
-                for k, result in enumerate(first.results)]
-        rows += _leaderboard_average_rows(suites, metric, micro, by_language)
-        table = _grid(header, rows, left=[0], last_left=False)
-        table.insert(1, "-" * max(len(line) for line in table))
-        table.insert(2 + len(first.results), "-" * max(len(line) for line in table))
-        lines += table
-    if any(not r.ok for _, suite in suites for r in suite.results):
-        lines.append("(! = the treebank failed and scores 0)")
-    for _, suite in suites:
-        lines += _failure_lines(suite, prefix=f"{suite.system_name}: ")
+    if len(suites) == 1:
+        lines = text_table(["Treebank", *metrics, "Status"],
+                           _treebank_rows(first, metrics, micro, by_language),
+                           left=(0, len(metrics) + 1), rules_before=[len(first.results)])
+        lines += _notes(first)
+    else:
+        lines = [f"Ranked by macro {rank_by} F1 over {_treebanks(len(first.results))}"]
+        lines += text_table(*_ranking(suites, metrics), left=(1,))
+        for metric in _per_treebank_metrics(metrics, rank_by):
+            lines.append("")
+            lines.append(f"{metric} F1 per treebank")
+            lines += text_table(["Treebank", *(suite.system_name for _, suite in suites)],
+                                _leaderboard_rows(suites, metric, micro, by_language),
+                                rules_before=[len(first.results)])
+        if any(not r.ok for _, suite in suites for r in suite.results):
+            lines.append("(! = the treebank failed and scores 0)")
+        for _, suite in suites:
+            lines += _notes(suite, prefix=f"{suite.system_name}: ")
     lines += ["", first.signature]
     return "\n".join(lines) + "\n"
+
+
+def _ranking(suites: Ranked, metrics: Sequence[str]) -> Tuple[List[str], List[list]]:
+    """Header and rows of a leaderboard's ranking: rank, system, macro F1s, failed treebanks."""
+    return (["Rank", "System", *metrics, "Failed"],
+            [[str(position), suite.system_name, *(Num(percent(suite.macro[m].f1)) for m in metrics),
+              str(len(suite.failures))] for position, suite in suites])
 
 
 def _per_treebank_metrics(metrics: Sequence[str], rank_by: str) -> List[str]:
@@ -129,17 +140,23 @@ def _per_treebank_metrics(metrics: Sequence[str], rank_by: str) -> List[str]:
     return [rank_by, *(m for m in metrics if m != rank_by)]
 
 
-def _leaderboard_average_rows(suites: Ranked, metric: str, micro: bool,
-                              by_language: bool) -> List[List[str]]:
-    """Macro (then micro, per-language) rows of one metric, a column per system."""
+def _leaderboard_rows(suites: Ranked, metric: str, micro: bool, by_language: bool,
+                      bold: bool = False) -> List[list]:
+    """One metric, a column per system: the treebank rows (``!`` after a failed treebank's
+    number), then the macro (micro, per-language) rows, the macro one bold if asked."""
+    first = suites[0][1]
+    rows = [[result.entry.name, *(_cell(suite.results[k], metric) for _, suite in suites)]
+            for k, result in enumerate(first.results)]
     per_system = [_average_rows(suite, micro, by_language) for _, suite in suites]
-    return [[label, *(percent(rows[k][1][metric]) for rows in per_system)]
-            for k, (label, _) in enumerate(per_system[0])]
+    for k, (label, _) in enumerate(per_system[0]):
+        mark = "**" if bold and k == 0 else ""
+        rows.append([f"{mark}{label}{mark}",
+                     *(Num(mark + percent(averages[k][1][metric]), mark) for averages in per_system)])
+    return rows
 
 
-def _cell(result: TreebankResult, metric: str) -> str:
-    value = percent(result.scores[metric].f1)
-    return f"{value} " if result.ok else f"{value}!"  # the space keeps the decimal points aligned
+def _cell(result: TreebankResult, metric: str) -> Num:
+    return Num(percent(result.scores[metric].f1), "" if result.ok else "!")
 
 
 def _failure_record(result: TreebankResult) -> Optional[dict]:
@@ -154,6 +171,7 @@ def _treebank_record(result: TreebankResult) -> dict:
     entry = result.entry
     return {
         "name": entry.name, "language": entry.language, "gold": entry.gold, "system": entry.system,
+        "paired_by_code": entry.by_code, "candidates": list(entry.candidates),
         "status": result.status, "error": _failure_record(result),
         "metrics": {name: score_record(score) for name, score in result.scores.items()},
     }
@@ -220,19 +238,15 @@ def suite_table_rows(suites: Ranked, metrics: Sequence[str], micro: bool = False
 
 
 def suite_delimited(suites: Ranked, metrics: Sequence[str], delimiter: str, micro: bool = False,
-                    by_language: bool = False) -> str:
-    """TSV or CSV: a ``# signature`` comment line, the header, the rows."""
-    header, rows = suite_table_rows(suites, metrics, micro, by_language)
-    out = io.StringIO()
-    out.write(f"# {suites[0][1].signature}\n")
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
+                    by_language: bool = False, signature: bool = True) -> str:
+    """TSV or CSV: the header and the rows, after a ``# signature`` comment line when
+    ``signature`` (the CSV has none: it stays a table any CSV reader takes as it is)."""
+    return delimited(*suite_table_rows(suites, metrics, micro, by_language), delimiter,
+                     comment=suites[0][1].signature if signature else None)
 
 
-def _md_row(cells: Sequence[str]) -> str:
-    return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+def _markdown_status(result: TreebankResult) -> str:
+    return "ok" if result.ok else f"**failed** `{result.failure.code}`"
 
 
 def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool = False,
@@ -243,41 +257,37 @@ def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: 
     if len(suites) > 1:
         lines.append(f"**Ranking by macro {rank_by} F1** ({_treebanks(len(first.results))})")
         lines.append("")
-        lines.append(_md_row(["Rank", "System", *metrics, "Failed"]))
-        lines.append(_md_row(["---:", "---", *("---:" for _ in metrics), "---:"]))
-        lines += [_md_row([position, suite.system_name, *(percent(suite.macro[m].f1) for m in metrics),
-                           len(suite.failures)]) for position, suite in suites]
+        lines += markdown_table(*_ranking(suites, metrics), left=(1,))
         for metric in _per_treebank_metrics(metrics, rank_by):
             lines.append("")
-            lines.append(_md_row(["Treebank", *(f"{suite.system_name} {metric}" for _, suite in suites)]))
-            lines.append(_md_row(["---", *("---:" for _ in suites)]))
-            for k, result in enumerate(first.results):
-                lines.append(_md_row([result.entry.name, *(_cell(suite.results[k], metric).rstrip()
-                                                           for _, suite in suites)]))
-            averages = _leaderboard_average_rows(suites, metric, micro, by_language)
-            macro_label, *macro_values = averages[0]
-            lines.append(_md_row([f"**{macro_label}**", *(f"**{v}**" for v in macro_values)]))
-            lines += [_md_row(row) for row in averages[1:]]
+            lines += markdown_table(["Treebank", *(f"{suite.system_name} {metric}" for _, suite in suites)],
+                                    _leaderboard_rows(suites, metric, micro, by_language, bold=True))
         if any(not r.ok for _, suite in suites for r in suite.results):
             lines += ["", "(! = the treebank failed and scores 0)"]
     else:
-        lines.append(_md_row(["Treebank", *metrics, "Status"]))
-        lines.append(_md_row(["---", *("---:" for _ in metrics), "---"]))
-        for r in first.results:
-            lines.append(_md_row([r.entry.name, *(percent(r.scores[m].f1) for m in metrics),
-                                  "ok" if r.ok else f"**failed** `{r.failure.code}`"]))
-        for label, values in _average_rows(first, micro, by_language):
-            lines.append(_md_row([f"**{label}**", *(f"**{percent(values[m])}**" for m in metrics), ""]))
-    failures = [(suite, r) for _, suite in suites for r in suite.failures]
-    if failures:
-        lines.append("")
-        lines.append("Failed treebanks (scored 0):")
-        for suite, r in failures:
-            owner = f"{suite.system_name} " if len(suites) > 1 else ""
-            lines.append(f"- {owner}`{r.entry.name}`: `{r.failure.message}`")
+        lines += markdown_table(["Treebank", *metrics, "Status"],
+                                _treebank_rows(first, metrics, micro, by_language, bold=True,
+                                               status=_markdown_status),
+                                left=(0, len(metrics) + 1))
+    for title, items in _markdown_notes(suites):
+        lines += ["", title, *(f"- {item}" for item in items)]
     lines.append("")
     lines.append(f"<sub>`{first.signature}`</sub>")
     return "\n".join(lines) + "\n"
+
+
+def _markdown_notes(suites: Ranked) -> List[Tuple[str, List[str]]]:
+    """(title, bullet items): failed treebanks, pairs by treebank code, unpaired system files."""
+    def owner(suite: SuiteEvaluation) -> str:
+        return f"{suite.system_name} " if len(suites) > 1 else ""
+    failed = [f"{owner(suite)}`{r.entry.name}`: `{r.failure.message}`"
+              for _, suite in suites for r in suite.failures]
+    paired = [f"{owner(suite)}`{note}`" for _, suite in suites for note in pairing_notes(suite)]
+    unpaired = [f"{owner(suite)}`{path}`" for _, suite in suites for path in _unpaired(suite)]
+    return [(title, items) for title, items in [
+        ("Failed treebanks (scored 0):", failed),
+        ("Paired by treebank code (the file names differ):", paired),
+        ("System files without a gold file (not scored):", unpaired)] if items]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Formatting of validator incidents (:mod:`conll_eval.validate`); nothing is computed here.
 
 * ``format_incident(inc)`` -> ``path:line: error [L2 syntax head-self-loop] HEAD == ID for 1
-  (sent_id=s1)`` (the house error format, class in lower case); warnings read
+  (sent_id=s1)`` (the house error format, class in lower case; `` (hint: ...)`` at the end
+  where the incident has a plain-words hint: BOM, CRLF, not UTF-8, not CoNLL-U); warnings read
   ``path:line: warning [L2 format empty-misc] ...``.
 * ``format_udtools(inc, with_file=False)`` -> udtools' own line,
   ``[Line 3 Sent s1]: [L2 SYNTAX head-self-loop] HEAD == ID for 1`` (``File x.conllu `` in
@@ -11,7 +12,7 @@
   N`` per class in udtools' class order (UNICODE, FORMAT, MORPHO, SYNTAX, ENHANCED, METADATA),
   then ``*** PASSED ***`` or ``*** FAILED *** with N errors``.
 * ``incident_dict(inc)`` -> the JSON object of one incident; ``to_json(incidents)`` -> a JSON list of objects with keys level, class, testid, path, line,
-  sent_id, message, severity.
+  sent_id, message, severity, hint (null when none).
 * ``limit_per_class(incidents, max_err)`` -> udtools' ``--max-err``: per (severity, class) the
   first ``max_err`` incidents pass; the next one is replaced by the *string*
   ``...suppressing further messages regarding ERROR/FORMAT`` (``WARNING/...`` for warnings) and
@@ -42,8 +43,9 @@ def format_incident(inc: Item) -> str:
         return inc
     where = inc.path if inc.line is None else f"{inc.path}:{inc.line}"
     suffix = f" (sent_id={inc.sent_id})" if inc.sent_id else ""
+    hint = f" (hint: {inc.hint})" if inc.hint else ""
     return (f"{where}: {inc.severity} [L{inc.level} {inc.klass.lower()} {inc.testid}]"
-            f" {inc.message}{suffix}")
+            f" {inc.message}{suffix}{hint}")
 
 
 def format_udtools(inc: Item, with_file: bool = False) -> str:
@@ -96,7 +98,7 @@ def summary(incidents: Iterable[Item]) -> str:
 def incident_dict(inc: ValidationIncident) -> dict:
     return {"level": inc.level, "class": inc.klass, "testid": inc.testid, "path": inc.path,
             "line": inc.line, "sent_id": inc.sent_id, "message": inc.message,
-            "severity": inc.severity}
+            "severity": inc.severity, "hint": inc.hint}
 
 
 def to_json(incidents: Iterable[Item]) -> str:
