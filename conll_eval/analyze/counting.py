@@ -1,0 +1,351 @@
+"""MaltEval's metrics and groupings as arrays over the words of an aligned pair.
+
+Each side counts on its own (MaltEval's semantics): a gold word adds to the group of its gold
+key (the treebank counters, recall), a system word to the group of its system key (the parser
+counters, precision); a word is correct when the metric holds between it and its aligned
+partner, and a word without a partner (different tokenization) has neither head nor label
+right.  On identical tokenization every word has its partner at the same position and this
+is exactly MaltEval's token-by-token comparison.
+
+Nothing here formats: :func:`group_counts` returns per-group counters, from which tables
+derive accuracy, precision, recall and the rest.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from ..align import Alignment
+from ..treebank import Treebank
+
+__all__ = [
+    "METRICS", "METRIC_ALIASES", "GROUPINGS", "NUMERIC_GROUPINGS", "Side", "AnalysisPair",
+    "Keys", "GroupCounts", "grouping_keys", "word_correctness", "group_counts",
+]
+
+#: MaltEval's metric names (its --help order) and the metrics they are another name for
+METRICS = ("LAS", "UAS", "LA", "AnyRight", "AnyWrong", "BothRight", "BothWrong", "HeadRight",
+           "HeadWrong", "LabelRight", "LabelWrong", "DirectionRight",
+           "HeadToChildDistanceRight", "GroupedHeadToChildDistanceRight", "self")
+METRIC_ALIASES = {"LAS": "BothRight", "UAS": "HeadRight", "LA": "LabelRight"}
+
+#: groupings whose keys are integers (rows sorted numerically); the others sort as strings
+NUMERIC_GROUPINGS = frozenset({"Token", "Sentence", "RelationLength", "ArcDepth",
+                               "BranchingFactor", "SentenceLength", "StartWordPosition",
+                               "EndWordPosition"})
+
+ROOT = -1
+
+
+class Side:
+    """One file's words with what every grouping needs: 1-based positions in their own
+    sentence, the head's position (0 for the root), sentence lengths, and the gold sentence
+    each word belongs to (a system word: the gold sentence holding its first character)."""
+
+    def __init__(self, treebank: Treebank, gold_sentence: np.ndarray):
+        self.treebank = treebank
+        self.vocab = treebank.vocab
+        n = treebank.n_words
+        starts = np.asarray(treebank.sent_word_start, dtype=np.int64)
+        sent = np.asarray(treebank.word_sent, dtype=np.int64)
+        index = np.arange(n, dtype=np.int64)
+        self.first_word = starts[sent] if n else np.zeros(0, dtype=np.int64)
+        self.position = index - self.first_word + 1
+        lengths = np.diff(np.append(starts, n)) if len(starts) else np.zeros(0, dtype=np.int64)
+        self.own_length = lengths[sent] if n else np.zeros(0, dtype=np.int64)
+        head = np.asarray(treebank.head, dtype=np.int64)
+        self.head = head
+        self.head_position = np.where(head >= 0, head - self.first_word + 1, 0)
+        self.gold_sentence = np.asarray(gold_sentence, dtype=np.int64)
+
+    def string_column(self, name: str) -> np.ndarray:
+        return np.asarray(self.treebank.column(name), dtype=np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class AnalysisPair:
+    """Gold and system words with their alignment; ``gold_length`` is the length of each
+    gold sentence (SentenceLength and the sentence-length window use gold sentences)."""
+
+    gold: Side
+    system: Side
+    alignment: Alignment
+    gold_length: np.ndarray
+
+    @classmethod
+    def from_treebanks(cls, gold: Treebank, system: Treebank, alignment: Alignment) -> "AnalysisPair":
+        if gold.vocab is not system.vocab:
+            raise ValueError("gold and system must share one Vocab")
+        starts = np.asarray(gold.sent_char_start)
+        if len(starts):
+            sys_sent = np.searchsorted(starts, system.word_start, side="right") - 1
+            sys_sent = np.maximum(sys_sent, 0)
+        else:
+            sys_sent = np.zeros(system.n_words, dtype=np.int64)
+        gold_side = Side(gold, gold.word_sent)
+        gold_length = np.diff(np.append(np.asarray(gold.sent_word_start, dtype=np.int64),
+                                         gold.n_words))
+        return cls(gold_side, Side(system, sys_sent), alignment, gold_length)
+
+    @classmethod
+    def from_evaluation(cls, evaluation) -> "AnalysisPair":
+        return cls.from_treebanks(evaluation.gold, evaluation.system, evaluation.alignment)
+
+
+@dataclass(frozen=True, eq=False)
+class Keys:
+    """Group keys of every word of both sides: integers (``numeric``) or Vocab codes of the
+    key strings (one code space for both sides, so equal keys are equal integers)."""
+
+    gold: np.ndarray
+    system: np.ndarray
+    numeric: bool
+
+    def label(self, vocab, key: int) -> str:
+        return str(int(key)) if self.numeric else vocab.strings[int(key)]
+
+
+# ---- groupings ----------------------------------------------------------------------------
+
+def _intern(side: Side, values: np.ndarray, names: List[str]) -> np.ndarray:
+    """Vocab codes for small categorical keys ``values`` (indices into ``names``)."""
+    codes = np.array([side.vocab.code(name) for name in names], dtype=np.int64)
+    return codes[values]
+
+
+def _relation_length(side: Side) -> np.ndarray:
+    return np.where(side.head >= 0, np.abs(side.head_position - side.position), -1)
+
+
+#: GroupedRelationLength buckets, by relation length (-1 = root)
+_GROUPED = ("to_root", "1", "2", "3-6", "7-...")
+
+
+def _grouped_relation_length(side: Side) -> np.ndarray:
+    length = _relation_length(side)
+    bucket = np.select([length < 0, length <= 1, length == 2, length <= 6], [0, 1, 2, 3], 4)
+    return _intern(side, bucket, list(_GROUPED))
+
+
+_DIRECTIONS = ("to_root", "left", "right", "self")
+
+
+def _arc_direction(side: Side) -> np.ndarray:
+    hp, pos = side.head_position, side.position
+    direction = np.select([side.head < 0, hp < pos, hp > pos], [0, 1, 2], 3)
+    return _intern(side, direction, list(_DIRECTIONS))
+
+
+def _arc_depth(side: Side) -> np.ndarray:
+    """Arcs from each word up to the root (the root word: 0), by following heads level by
+    level (as many array steps as the deepest chain is long; the reader rejects cycles)."""
+    head = side.head
+    depth = np.zeros(len(head), dtype=np.int64)
+    ancestor = head.copy()
+    while True:
+        alive = ancestor >= 0
+        if not alive.any():
+            return depth
+        depth += alive
+        ancestor[alive] = head[ancestor[alive]]
+
+
+def _branching_factor(side: Side) -> np.ndarray:
+    head = side.head
+    return np.bincount(head[head >= 0], minlength=len(head)).astype(np.int64)
+
+
+def _ancestor_table(head: np.ndarray) -> List[np.ndarray]:
+    """Binary lifting: ``table[b][w]`` is the ``2**b``-th ancestor of ``w`` (-1 above the root)."""
+    table = [head]
+    while (table[-1] >= 0).any():
+        up = table[-1]
+        table.append(np.where(up >= 0, up[np.maximum(up, 0)], -1))
+    return table
+
+
+_PROJECTIVITY = ("Proj", "Non-proj")
+
+
+def _arc_projectivity(side: Side) -> np.ndarray:
+    """``Non-proj`` when some word strictly between a word and its head is not a descendant
+    of the head; ``Proj`` otherwise (the root word's arc too).  Every (arc, word between)
+    pair is checked at once: the word is lifted to the head's depth and compared with it."""
+    head = side.head
+    arcs = np.flatnonzero(head >= 0)
+    low = np.minimum(arcs, head[arcs])
+    between = np.abs(arcs - head[arcs]) - 1
+    owner = np.repeat(np.arange(len(arcs)), between)
+    offset = np.arange(len(owner)) - np.repeat(np.cumsum(between) - between, between)
+    word = low[owner] + 1 + offset
+    governor = head[arcs][owner]
+    depth = _arc_depth(side)
+    steps = depth[word] - depth[governor]
+    lifted = np.where(steps > 0, word, -1)  # a word no deeper than the head is no descendant
+    for bit, up in enumerate(_ancestor_table(head)):
+        move = (lifted >= 0) & ((steps >> bit) & 1 == 1)
+        lifted[move] = up[lifted[move]]
+    non_projective = np.zeros(len(head), dtype=np.int64)
+    non_projective[arcs[np.unique(owner[lifted != governor])]] = 1
+    return _intern(side, non_projective, list(_PROJECTIVITY))
+
+
+def _frame(side: Side) -> np.ndarray:
+    """The labels of a word's dependents and of the word itself (``*label*``), in sentence
+    order, each followed by a space: ``*acl* obl:arg ``.  The frame strings are built per
+    word (keys are strings by nature); only this grouping pays for it."""
+    head, vocab = side.head, side.vocab
+    deprel = side.string_column("deprel")
+    n = len(head)
+    words = np.arange(n)
+    dependents = np.flatnonzero(head >= 0)
+    owner = np.concatenate([words, head[dependents]])  # whose frame the entry belongs to
+    position = np.concatenate([words, dependents])      # where the entry stands
+    is_self = np.concatenate([np.ones(n, dtype=bool), np.zeros(len(dependents), dtype=bool)])
+    order = np.lexsort((position, owner))
+    labels = [vocab.strings[c] for c in deprel[position[order]].tolist()]
+    marks = is_self[order].tolist()
+    parts = [f"*{label}* " if mark else f"{label} " for label, mark in zip(labels, marks)]
+    bounds = np.searchsorted(owner[order], np.arange(n + 1)).tolist()
+    frames = ["".join(parts[bounds[w]:bounds[w + 1]]) for w in range(n)]
+    return vocab.encode(frames).astype(np.int64)
+
+
+def _column(name: str) -> Callable[[Side], np.ndarray]:
+    return lambda side: side.string_column(name)
+
+
+#: grouping name -> (key function of one side, numeric keys?)
+GROUPINGS: Dict[str, Tuple[Callable[[Side], np.ndarray], bool]] = {
+    "Token": (lambda side: np.arange(1, len(side.head) + 1, dtype=np.int64), True),
+    "Wordform": (_column("form"), False),
+    "Lemma": (_column("lemma"), False),
+    "Cpostag": (_column("upos"), False),
+    "Postag": (_column("xpos"), False),
+    "Feats": (_column("feats"), False),
+    "Deprel": (_column("deprel"), False),
+    "Sentence": (lambda side: side.gold_sentence + 1, True),
+    "RelationLength": (_relation_length, True),
+    "GroupedRelationLength": (_grouped_relation_length, False),
+    "SentenceLength": (lambda side: side.own_length, True),
+    "StartWordPosition": (lambda side: side.position - 1, True),
+    "EndWordPosition": (lambda side: side.own_length - side.position, True),
+    "ArcDirection": (_arc_direction, False),
+    "ArcDepth": (_arc_depth, True),
+    "BranchingFactor": (_branching_factor, True),
+    "ArcProjectivity": (_arc_projectivity, False),
+    "Frame": (_frame, False),
+}
+
+
+def grouping_keys(name: str, pair: AnalysisPair) -> Keys:
+    """The keys of grouping ``name`` for every gold and every system word."""
+    try:
+        function, numeric = GROUPINGS[name]
+    except KeyError:
+        raise KeyError(f"unknown grouping {name!r}") from None
+    return Keys(function(pair.gold), function(pair.system), numeric)
+
+
+# ---- metrics ------------------------------------------------------------------------------
+
+def _pair_agreement(pair: AnalysisPair) -> Dict[str, np.ndarray]:
+    """Per aligned pair: does the head agree (the system head's partner is the gold head, or
+    both are the root), does the label agree, the direction, the (grouped) distance?"""
+    ga, sa = pair.alignment.gold_idx, pair.alignment.sys_idx
+    gold_head, sys_head = pair.gold.head[ga], pair.system.head[sa]
+    partner = np.where(sys_head >= 0, pair.alignment.sys_to_gold[np.maximum(sys_head, 0)], ROOT)
+    partner = np.where((sys_head >= 0) & (partner < 0), -2, partner)  # head without partner
+    agreement = {"head": gold_head == partner,
+                 "label": pair.gold.string_column("deprel")[ga] == pair.system.string_column("deprel")[sa]}
+    for name, grouping in (("direction", "ArcDirection"), ("distance", "RelationLength"),
+                           ("grouped", "GroupedRelationLength")):
+        keys = grouping_keys(grouping, pair)
+        agreement[name] = keys.gold[ga] == keys.system[sa]
+    return agreement
+
+
+_FORMULAS: Dict[str, Callable[[Dict[str, np.ndarray]], np.ndarray]] = {
+    "BothRight": lambda a: a["head"] & a["label"],
+    "HeadRight": lambda a: a["head"],
+    "LabelRight": lambda a: a["label"],
+    "AnyRight": lambda a: a["head"] | a["label"],
+    "AnyWrong": lambda a: ~(a["head"] & a["label"]),
+    "BothWrong": lambda a: ~a["head"] & ~a["label"],
+    "HeadWrong": lambda a: ~a["head"],
+    "LabelWrong": lambda a: ~a["label"],
+    "DirectionRight": lambda a: a["direction"],
+    "HeadToChildDistanceRight": lambda a: a["distance"],
+    "GroupedHeadToChildDistanceRight": lambda a: a["grouped"],
+}
+
+
+def word_correctness(metric: str, pair: AnalysisPair, keys: Optional[Keys] = None
+                     ) -> Tuple[np.ndarray, np.ndarray]:
+    """(gold_correct, system_correct): whether ``metric`` holds for each word of each side.
+
+    A word without a partner is taken as having neither head, label, direction nor
+    distance right (so it is wrong for the ``...Right`` metrics and counts for the
+    ``...Wrong`` ones).  ``self`` compares the grouping's own ``keys`` (required then).
+    """
+    metric = METRIC_ALIASES.get(metric, metric)
+    n_gold, n_sys = pair.gold.head.shape[0], pair.system.head.shape[0]
+    ga, sa = pair.alignment.gold_idx, pair.alignment.sys_idx
+    if metric == "self":
+        if keys is None:
+            raise ValueError("metric self needs the grouping's keys")
+        agree = keys.gold[ga] == keys.system[sa]
+        unaligned_ok = False  # no key agrees with a missing word
+    else:
+        try:
+            formula = _FORMULAS[metric]
+        except KeyError:
+            raise KeyError(f"unknown metric {metric!r}") from None
+        agree = formula(_pair_agreement(pair))
+        nothing_right = {name: np.zeros(1, dtype=bool) for name in
+                         ("head", "label", "direction", "distance", "grouped")}
+        unaligned_ok = bool(formula(nothing_right)[0])
+    gold_ok = np.full(n_gold, unaligned_ok, dtype=bool)
+    sys_ok = np.full(n_sys, unaligned_ok, dtype=bool)
+    gold_ok[ga] = agree
+    sys_ok[sa] = agree
+    return gold_ok, sys_ok
+
+
+# ---- counters per group -------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class GroupCounts:
+    """Counters per group, rows in key order (``keys``): treebank (gold) and parser (system)
+    word counts and correct counts.  Groups are the union of the keys kept on either side."""
+
+    keys: np.ndarray
+    numeric: bool
+    treebank_total: np.ndarray
+    treebank_correct: np.ndarray
+    parser_total: np.ndarray
+    parser_correct: np.ndarray
+
+
+def group_counts(keys: Keys, gold_ok: np.ndarray, sys_ok: np.ndarray,
+                 gold_kept: Optional[np.ndarray] = None,
+                 sys_kept: Optional[np.ndarray] = None) -> GroupCounts:
+    """Count each side's kept words and correct words per key (``np.bincount`` over the
+    union of keys); ``*_kept`` (default: all) are the words left after exclusions."""
+    gold_keys, sys_keys = keys.gold, keys.system
+    if gold_kept is not None:
+        gold_keys, gold_ok = gold_keys[gold_kept], gold_ok[gold_kept]
+    if sys_kept is not None:
+        sys_keys, sys_ok = sys_keys[sys_kept], sys_ok[sys_kept]
+    union, inverse = np.unique(np.concatenate([gold_keys, sys_keys]), return_inverse=True)
+    inverse = inverse.reshape(-1)
+    g_index, s_index = inverse[:len(gold_keys)], inverse[len(gold_keys):]
+    size = len(union)
+
+    def count(index, weights=None):
+        return np.bincount(index, weights, minlength=size).astype(np.int64)
+
+    return GroupCounts(union, keys.numeric, count(g_index), count(g_index, gold_ok),
+                       count(s_index), count(s_index, sys_ok))
