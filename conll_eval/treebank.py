@@ -64,6 +64,10 @@ class Vocab:
             self.strings.append(string)
         return index[string]
 
+    def find(self, string: str) -> int:
+        """The code of ``string`` if it was interned, else -1 (never interns)."""
+        return self._index.get(string, -1)
+
     def encode(self, strings: Sequence[str]) -> np.ndarray:
         """Codes of many strings as an int32 array (new strings are interned in order)."""
         index = self._index

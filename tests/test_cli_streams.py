@@ -182,4 +182,10 @@ def test_help_command_is_dash_dash_help(topic, same_as):
 
 def test_help_of_an_unknown_command():
     code, _, err = run_cli("help", "frobnicate")
-    assert code == 2 and "choose from score, suite, validate" in err
+    assert code == 2 and "choose from score, suite, validate, analyze" in err
+
+
+def test_help_of_analyze():
+    code, out, err = run_cli("help", "analyze")
+    assert code == 0 and err == "" and out.startswith("usage: conll_eval analyze -s SYSTEM... -g GOLD")
+    assert run_cli("analyze", "--help")[:2] == (0, out)

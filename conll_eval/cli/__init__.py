@@ -18,6 +18,7 @@ from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE
 from .score import build_parser, score_command
 from .suite import build_suite_parser, suite_command
 from .validate import build_validate_parser, validate_command
+from .analyze import ANALYZE_HELP, analyze_command
 
 #: --strict shows at most this many validation errors per class
 STRICT_MAX_ERR = 20
@@ -26,13 +27,14 @@ __all__ = ["main", "main_entry", "build_parser", "build_suite_parser", "build_va
 
 
 #: subcommand name -> function(argv, stdout, stderr) -> exit code; scoring is the default
-COMMANDS = {"validate": validate_command, "suite": suite_command}
+COMMANDS = {"validate": validate_command, "suite": suite_command, "analyze": analyze_command}
 
 #: what bare ``conll_eval`` prints (then exit 2): the commands, one line each
 USAGE = """\
 usage: conll_eval [options] GOLD SYSTEM    score SYSTEM against GOLD (official CoNLL 2017/2018 metrics)
        conll_eval suite GOLD SYSTEM...     treebank suites, macro-averages, leaderboards, CI gates
        conll_eval validate FILE...         check CoNLL-U files like the UD validator (levels 1-2)
+       conll_eval analyze ARGS...          MaltEval 1.0's analyses (its command line and output)
        conll_eval help [COMMAND]           the full help of a command
 """
 
@@ -117,9 +119,12 @@ _HELP = {"score": build_parser, "suite": build_suite_parser, "validate": build_v
 def _help(topics: List[str], stdout: GuardedOutput) -> int:
     """``conll_eval help`` = ``conll_eval --help``; ``conll_eval help suite`` = its ``--help``."""
     topic = topics[0] if topics else "score"
+    if topic == "analyze" and len(topics) == 1:
+        stdout.write(ANALYZE_HELP)  # MaltEval's own arguments: no argparse parser
+        return EXIT_OK
     if topic not in _HELP or len(topics) > 1:
         raise UsageError(f"conll_eval help: no help for {' '.join(topics)!r}; "
-                         f"choose from {', '.join(_HELP)}")
+                         f"choose from {', '.join(_HELP)}, analyze")
     stdout.write(_HELP[topic]().format_help())
     return EXIT_OK
 

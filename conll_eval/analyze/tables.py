@@ -1,0 +1,292 @@
+"""MaltEval 1.0 evaluations -> table data: rows, cells, Row mean / Row count, sort and cut,
+and the merging of one system file's evaluations into one table.
+
+Nothing here formats text (that is :mod:`conll_eval.report.malteval`): a cell is a float
+(NaN for 0/0), or an int for the integer columns (counts, Token 0/1 accuracies, the Sentence
+flags), which MaltEval prints without the number pattern.
+
+Scope: simple groupings (not complex ones), one gold file.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import java
+from .counting import (GROUPINGS as KEY_FUNCTIONS, AnalysisPair, group_counts, grouping_keys,
+                       word_correctness)
+from .options import Evaluation
+
+__all__ = ["AnalysisCache", "Result", "Table", "evaluate", "build_tables", "EXCLUDE_COLUMNS"]
+
+#: Exclude* parameter -> the reader's column (PDEPREL, CoNLL-X column 10, lands in ``misc``)
+EXCLUDE_COLUMNS = {"ExcludeWordforms": "form", "ExcludeLemmas": "lemma", "ExcludeCpostags": "upos",
+                   "ExcludePostags": "xpos", "ExcludeFeats": "feats", "ExcludeDeprels": "deprel",
+                   "ExcludePdeprels": "misc"}
+
+Cell = float  # or int
+
+NAN = math.nan
+
+
+@dataclass
+class Result:
+    """One evaluation's table: row labels in key order, column name -> cells (one per row),
+    column name -> (Row mean, Row count); ``order`` is the row order after sort and cut and
+    ``more`` the number of rows the cut left out."""
+
+    evaluation: Evaluation
+    labels: List[str]
+    columns: Dict[str, List[Cell]]
+    means: Dict[str, Tuple[float, int]]
+    order: List[int] = field(default_factory=list)
+    more: int = 0
+
+
+@dataclass
+class Table:
+    """What one printed table holds: the header lines (``Param-> value``), the column headers
+    with their cells, the row heading, Row mean / Row count when shown, the rows in print order
+    and the ``N more...`` count (None: no such line)."""
+
+    header_lines: List[str]
+    headers: List[str]
+    cells: List[List[Cell]]         # per column, per row (print order)
+    means: List[Tuple[float, int]]  # per column
+    row_heading: str
+    labels: List[str]               # print order
+    show_means: bool
+    show_details: bool
+    more: Optional[int]
+    #: unmerged tables size their columns on every row, the cut ones too (empty: ``cells``)
+    all_cells: List[List[Cell]] = field(default_factory=list)
+    all_labels: List[str] = field(default_factory=list)
+
+
+# ---- selection of words -------------------------------------------------------------------
+
+class AnalysisCache:
+    """Per pair: keys, correctness and flags shared by the evaluations of one run."""
+
+    def __init__(self, pair: AnalysisPair):
+        self.pair = pair
+        self.vocab = pair.gold.vocab
+        self._keys: Dict[str, object] = {}
+        self._ok: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
+        self._punct: Optional[np.ndarray] = None
+
+    def keys(self, name):
+        if name not in self._keys:
+            self._keys[name] = grouping_keys(name, self.pair)
+        return self._keys[name]
+
+    def correctness(self, metric: str):
+        if metric not in self._ok:
+            if metric in KEY_FUNCTIONS:
+                self._ok[metric] = word_correctness("self", self.pair, self.keys(metric))
+            else:
+                self._ok[metric] = word_correctness(metric, self.pair)
+        return self._ok[metric]
+
+    def punctuation(self) -> np.ndarray:
+        """Per Vocab code: is the string all Unicode punctuation (Java's P* categories)?"""
+        if self._punct is None or len(self._punct) < len(self.vocab.strings):
+            self._punct = np.array(java.punctuation_flags(self.vocab.strings), dtype=bool)
+        return self._punct
+
+
+def _codes(vocab, values) -> np.ndarray:
+    codes = (vocab.find(v) for v in values)  # look up without interning
+    return np.array([c for c in codes if c >= 0], dtype=np.int64)
+
+
+def _kept(evaluation: Evaluation, cache: AnalysisCache) -> Tuple[np.ndarray, np.ndarray]:
+    """Words kept on the gold and the system side: the sentence-length window (whole gold
+    sentences), then the exclusions, each side on its own values."""
+    pair = cache.pair
+    lengths = pair.gold_length
+    window = np.ones(len(lengths), dtype=bool)
+    if evaluation.min_sentence_length > 0:
+        window &= lengths >= evaluation.min_sentence_length
+    if evaluation.max_sentence_length > 0:
+        window &= lengths <= evaluation.max_sentence_length
+    kept = []
+    for side in (pair.gold, pair.system):
+        keep = window[side.gold_sentence] if len(window) else np.zeros(0, dtype=bool)
+        for name, values in evaluation.exclude:
+            codes = _codes(cache.vocab, values)
+            if len(codes):
+                keep = keep & ~np.isin(side.string_column(EXCLUDE_COLUMNS[name]), codes)
+        if evaluation.exclude_unicode_punc:
+            keep = keep & ~cache.punctuation()[side.string_column("form")]
+        kept.append(keep)
+    return kept[0], kept[1]
+
+
+# ---- one evaluation -----------------------------------------------------------------------
+
+def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(b > 0, a / np.maximum(b, 1), np.nan)
+
+
+def _fscore(p: np.ndarray, r: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = 2 * p * r / (p + r)
+    return np.where(np.isnan(p) | np.isnan(r) | (p + r == 0), np.nan, f)
+
+
+def _counter_columns(tt, tc, pt, pc) -> Dict[str, Tuple[np.ndarray, bool]]:
+    """column -> (values, integer?) from the four counters."""
+    p, r = _ratio(pc, pt), _ratio(tc, tt)
+    return {
+        "accuracy": (p, False), "parseraccuracy": (p, False), "precision": (p, False),
+        "treebankaccuracy": (r, False), "recall": (r, False), "fscore": (_fscore(p, r), False),
+        "counter": (tt, True), "treebankcounter": (tt, True), "correctcounter": (tc, True),
+        "treebankcorrectcounter": (tc, True), "parsercounter": (pt, True),
+        "parsercorrectcounter": (pc, True),
+    }
+
+
+def _label_order(labels: List[str], numeric: bool) -> List[int]:
+    if numeric:
+        return list(range(len(labels)))  # np.unique sorted them
+    return sorted(range(len(labels)), key=lambda i: java.java_compare_key(labels[i]))
+
+
+def _sentence_flags(side, sentences: np.ndarray, cache: AnalysisCache, tag: str) -> Dict[str, np.ndarray]:
+    """Per gold sentence in ``sentences`` (0-based): connected (one root), cycle, projective."""
+    n_sent = len(cache.pair.gold_length)
+    head = side.head
+    roots = np.bincount(side.gold_sentence[head < 0], minlength=n_sent)
+    proj_codes = cache.keys("ArcProjectivity")
+    keys = proj_codes.gold if tag == "treebank" else proj_codes.system
+    nonproj_code = cache.vocab.find("Non-proj")
+    nonproj = np.bincount(side.gold_sentence[keys == nonproj_code], minlength=n_sent)
+    return {f"is{tag}connected": (roots[sentences] == 1).astype(np.int64),
+            f"has{tag}cycle": np.zeros(len(sentences), dtype=np.int64),
+            f"is{tag}projective": (nonproj[sentences] == 0).astype(np.int64)}
+
+
+def evaluate(evaluation: Evaluation, cache: AnalysisCache) -> Result:
+    """The rows and cells of one (simple-grouping) evaluation."""
+    grouping = evaluation.grouping.name
+    if evaluation.grouping.is_complex or grouping not in KEY_FUNCTIONS:
+        raise NotImplementedError(f"analyze: the grouping {evaluation.grouping.value} is not "
+                                  f"supported yet")
+    keys = cache.keys(grouping)
+    gold_ok, sys_ok = cache.correctness(evaluation.metric)
+    gold_kept, sys_kept = _kept(evaluation, cache)
+    counts = group_counts(keys, gold_ok, sys_ok, gold_kept, sys_kept)
+    labels = [keys.label(cache.vocab, k) for k in counts.keys]
+    order = _label_order(labels, counts.numeric)
+    labels = [labels[i] for i in order]
+    tt, tc, pt, pc = (np.asarray(a)[order] for a in (
+        counts.treebank_total, counts.treebank_correct, counts.parser_total, counts.parser_correct))
+    available = _counter_columns(tt, tc, pt, pc)
+    if grouping == "Token":
+        available["accuracy"] = (available["accuracy"][0], True)
+    if grouping == "Sentence":
+        sentences = np.asarray(counts.keys)[order] - 1
+        lengths = cache.pair.gold_length[sentences]
+        available.update({
+            "exactmatch": (np.where(pt > 0, (pc == pt).astype(float), np.nan), True),
+            "correctcounter": (tc, True), "includedtokenscount": (tt, True),
+            "sentencelength": (lengths, True), "id": (sentences + 1, True)})
+        available.update({k: (v, True) for k, v in
+                          _sentence_flags(cache.pair.system, sentences, cache, "parser").items()})
+        available.update({k: (v, True) for k, v in
+                          _sentence_flags(cache.pair.gold, sentences, cache, "treebank").items()})
+    columns: Dict[str, List[Cell]] = {}
+    means: Dict[str, Tuple[float, int]] = {}
+    for name in evaluation.columns.names:
+        values, integer = available[name]
+        values = np.asarray(values, dtype=float)
+        defined = ~np.isnan(values)
+        count = int(defined.sum())
+        means[name] = (float(values[defined].mean()) if count else NAN, count)
+        columns[name] = [int(v) if integer and not math.isnan(v) else float(v)
+                         for v in values.tolist()]
+    result = Result(evaluation, labels, columns, means)
+    result.order, result.more = _sort_and_cut(result, evaluation)
+    return result
+
+
+def _sort_and_cut(result: Result, evaluation: Evaluation) -> Tuple[List[int], int]:
+    columns = evaluation.columns
+    rows = list(range(len(result.labels)))
+    if columns.sort_by is not None:
+        if columns.sort_by in result.columns:
+            values = [math.inf if math.isnan(v) else v for v in result.columns[columns.sort_by]]
+        else:  # the row heading: key order
+            values = list(rows)
+        rows = sorted(rows, key=lambda i: -values[i])  # descending, ties in key order
+        if columns.ascending:
+            rows.reverse()
+    more = 0
+    if columns.cut is not None and columns.cut < len(rows):
+        more = len(rows) - columns.cut
+        rows = rows[:columns.cut]
+    return rows, more
+
+
+# ---- tables -------------------------------------------------------------------------------
+
+def _parameter_lines(parameters: Sequence[Tuple[str, str, str]], with_format: bool) -> List[str]:
+    by_name = {name: (value, fmt) for name, value, fmt in parameters}
+    lines = []
+    for name in java.hashmap_order(list(by_name)):
+        value, fmt = by_name[name]
+        lines.append(f"{name}-> {value}" + (f":{fmt}" if with_format and fmt else ""))
+    return lines
+
+
+def build_tables(results: List[Result], formatting, merge: bool) -> List[Table]:
+    """One system file's results -> its tables: merged into one when ``merge`` and all have the
+    same row labels, else one table per evaluation."""
+    if not results:
+        return []
+    if merge and all(r.labels == results[0].labels for r in results):
+        return [_merged(results, formatting)]
+    tables = []
+    for r in results:
+        e = r.evaluation
+        names = list(e.columns.names)
+        tables.append(Table(
+            _parameter_lines(e.parameters, True), names,
+            [[r.columns[n][i] for i in r.order] for n in names],
+            [r.means[n] for n in names], e.grouping.name, [r.labels[i] for i in r.order],
+            e.show_table_header(formatting), e.show_details(formatting),
+            r.more if e.columns.cut is not None else None,
+            [r.columns[n] for n in names], r.labels))
+    return tables
+
+
+def _merged(results: List[Result], formatting) -> Table:
+    values: Dict[str, List[str]] = {}
+    for r in results:
+        for name, value, _ in r.evaluation.parameters:
+            if value not in values.setdefault(name, []):
+                values[name].append(value)
+    varying = [n for n, v in values.items() if len(v) > 1]
+    fixed = [p for p in results[0].evaluation.parameters if p[0] not in varying]
+    headers, cells, means = [], [], []
+    first = results[0]
+    sorter = next((r for r in results if r.evaluation.columns.sort_by is not None), first)
+    order = sorter.order
+    for r in results:
+        e = r.evaluation
+        given = {name: value for name, value, _ in e.parameters}
+        suffix = ", ".join(f"{n}:{given[n]}" for n in java.hashmap_order(varying))
+        for name in e.columns.names:
+            headers.append(f"{name} / {suffix}")
+            cells.append([r.columns[name][i] for i in order])
+            means.append(r.means[name])
+    e = first.evaluation
+    return Table(_parameter_lines(fixed, False), headers, cells, means, e.grouping.name,
+                 [first.labels[i] for i in order],
+                 any(r.evaluation.show_table_header(formatting) for r in results),
+                 any(r.evaluation.show_details(formatting) for r in results), None)

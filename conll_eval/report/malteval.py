@@ -1,0 +1,65 @@
+"""MaltEval 1.0's text output (formatting only): the argument echo, the header block of each
+table, column widths, the dashes lines, cells (``-`` for NaN, integers plain, other numbers
+with the DecimalFormat pattern), ``--tab``, ``--header-info 0`` and ``--row-header 0``."""
+from __future__ import annotations
+
+import math
+from typing import List
+
+from ..analyze.java import decimal_format
+from ..analyze.tables import Table
+
+__all__ = ["format_cell", "format_table", "format_header"]
+
+RULE = "=" * 52
+_ROW_MEAN, _ROW_COUNT = "Row mean", "Row count"
+
+
+def format_cell(value, pattern: str) -> str:
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "-"
+    return decimal_format(value, pattern)
+
+
+def format_header(gold: str, system: str, lines: List[str]) -> str:
+    """The block above a table: rules, file names, ``Param-> value`` lines."""
+    return "".join(f"{line}\n" for line in
+                   [RULE, f"Gold:   {gold}", f"Parsed: {system}", RULE, *lines, "", RULE, ""])
+
+
+def format_table(table: Table, formatting) -> str:
+    """The table itself: column headers, dashes, Row mean/Row count, detail rows, the
+    ``N more...`` line (with header info) and the closing empty line (with header info)."""
+    pattern = formatting.pattern
+    columns = [[format_cell(v, pattern) for v in column] for column in table.cells]
+    every = [[format_cell(v, pattern) for v in column] for column in table.all_cells or table.cells]
+    means = [(format_cell(m, pattern), str(c)) for m, c in table.means]
+    widths = [max([len(h), len(m), len(c)] + [len(s) for s in column])
+              for h, column, (m, c) in zip(table.headers, every, means)]
+    label_width = max([len(table.row_heading), len(_ROW_MEAN), len(_ROW_COUNT)]
+                      + [len(label) for label in table.all_labels or table.labels])
+    dashes = "-" * (sum(w + 3 for w in widths) + label_width)
+
+    def line(cells: List[str], label: str) -> str:
+        if formatting.tab:
+            text = "".join(f"{cell}\t" for cell in cells)
+        else:
+            text = "".join(cell.ljust(w + 3) for cell, w in zip(cells, widths))
+        return text + (label if formatting.row_header else "") + "\n"
+
+    out = [line(table.headers, table.row_heading), dashes + "\n"]
+    if table.show_means:
+        out.append(line([m for m, _ in means], _ROW_MEAN))
+        out.append(line([c for _, c in means], _ROW_COUNT))
+        out.append(dashes + "\n")
+    if table.show_details:
+        for i, label in enumerate(table.labels):
+            out.append(line([column[i] for column in columns], label))
+        if table.more and formatting.header_info:
+            out.append(f"{table.more} more...\n")
+            return "".join(out)  # in place of the closing empty line
+    if formatting.header_info:
+        out.append("\n")
+    return "".join(out)
