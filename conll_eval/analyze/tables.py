@@ -5,7 +5,8 @@ Nothing here formats text (that is :mod:`conll_eval.report.malteval`): a cell is
 (NaN for 0/0), or an int for the integer columns (counts, Token 0/1 accuracies, the Sentence
 flags), which MaltEval prints without the number pattern.
 
-Scope: simple groupings (not complex ones), one gold file.
+Scope: simple and complex groupings (keys of the latter: :mod:`conll_eval.analyze.complex`),
+one gold file.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import java
+from .complex import complex_keys
 from .counting import (GROUPINGS as KEY_FUNCTIONS, AnalysisPair, group_counts, grouping_keys,
                        word_correctness)
 from .options import Evaluation
@@ -82,6 +84,12 @@ class AnalysisCache:
         if name not in self._keys:
             self._keys[name] = grouping_keys(name, self.pair)
         return self._keys[name]
+
+    def complex_keys(self, parts):
+        """Keys of a complex grouping (:mod:`conll_eval.analyze.complex`), cached by its parts."""
+        if parts not in self._keys:
+            self._keys[parts] = complex_keys(parts, self.pair)
+        return self._keys[parts]
 
     def correctness(self, metric: str):
         if metric not in self._ok:
@@ -172,12 +180,15 @@ def _sentence_flags(side, sentences: np.ndarray, cache: AnalysisCache, tag: str)
 
 
 def evaluate(evaluation: Evaluation, cache: AnalysisCache) -> Result:
-    """The rows and cells of one (simple-grouping) evaluation."""
+    """The rows and cells of one evaluation (simple or complex grouping)."""
     grouping = evaluation.grouping.name
-    if evaluation.grouping.is_complex or grouping not in KEY_FUNCTIONS:
+    if evaluation.grouping.is_complex:
+        keys = cache.complex_keys(evaluation.grouping.parts)
+    elif grouping in KEY_FUNCTIONS:
+        keys = cache.keys(grouping)
+    else:
         raise NotImplementedError(f"analyze: the grouping {evaluation.grouping.value} is not "
                                   f"supported yet")
-    keys = cache.keys(grouping)
     gold_ok, sys_ok = cache.correctness(evaluation.metric)
     gold_kept, sys_kept = _kept(evaluation, cache)
     counts = group_counts(keys, gold_ok, sys_ok, gold_kept, sys_kept)

@@ -3,7 +3,7 @@
 The arguments are MaltEval's (``-s SYSTEM... -g GOLD --Metric ... --GroupBy ...``).  Where
 MaltEval aborts, this prints ``Evaluation aborted: <MaltEval's message>`` on stderr as it does,
 but exits 2 (usage) or 1 (bad input) instead of MaltEval's 0.  Not supported yet (exit 2):
-complex groupings, ``--stat 1``, ``--confusion-matrix 1``, cross-validation (several gold
+``--stat 1``, ``--confusion-matrix 1``, cross-validation (several gold
 files), ``--remove`` and ``-v``.
 """
 from __future__ import annotations
@@ -36,10 +36,11 @@ MaltEval 1.0's analyses with its own command line (what follows 'java -jar MaltE
 and, byte for byte, its stdout: the 14 metrics (LAS, UAS, LA, AnyRight, ... , self), the
 simple groupings (Token, Wordform, Lemma, Cpostag, Postag, Feats, Deprel, Sentence,
 RelationLength, GroupedRelationLength, SentenceLength, Start/EndWordPosition, ArcDirection,
-ArcDepth, BranchingFactor, ArcProjectivity, Frame), formats (columns, +/- sort, cuts),
+ArcDepth, BranchingFactor, ArcProjectivity, Frame), complex groupings (Cpostag@-1#Cpostag@0,
+Cpostag,Postag, Wordform@1, ...), formats (columns, +/- sort, cuts),
 Exclude* parameters, Min/MaxSentenceLength, -e evaluation files and the formatting flags
 (--details, --header-info, --row-header, --column-header, --merge-tables, --tab, --pattern).
-Not yet: complex groupings, --stat, --confusion-matrix, cross-validation folds, --remove, -v.
+Not yet: --stat, --confusion-matrix, cross-validation folds, --remove, -v.
 Where MaltEval aborts, the message is MaltEval's ('Evaluation aborted: ...') but the exit
 code is 2 (usage) or 1 (bad input), never 0.
 """
@@ -94,9 +95,6 @@ def _analyze(argv: List[str]) -> str:
     pairs = [(system, _read_pair(gold_path, system)) for system in settings.system_files]
     settings = validate_evaluations(settings)
     evaluations = settings.evaluations("java")
-    for evaluation in evaluations:
-        if evaluation.grouping.is_complex:
-            raise _unsupported(f"the complex grouping {evaluation.grouping.value}")
     from ..analyze.tables import AnalysisCache, build_tables, evaluate
     from ..report.malteval import format_header, format_table
     out = []
