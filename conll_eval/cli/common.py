@@ -74,10 +74,7 @@ class GuardedOutput:
                 self._failed(exc)
 
     def isatty(self) -> bool:
-        try:
-            return not self.broken and self._stream.isatty()
-        except (AttributeError, OSError, ValueError):
-            return False
+        return not self.broken and is_terminal(self._stream)
 
     def _failed(self, exc: OSError) -> None:
         self.broken = True
@@ -267,9 +264,17 @@ def below(label: str, metric: str, f1: float, bar: float) -> Optional[str]:
     return f"{label}{metric} {shown} < {bar:g}" if float(shown) < bar else None
 
 
+def is_terminal(stream) -> bool:
+    """Is ``stream`` (possibly None: a closed descriptor) a terminal?"""
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
 def progress_reporter(stderr: TextIO):
     """A one-line progress indicator on a terminal; None when stderr is piped."""
-    if not (hasattr(stderr, "isatty") and stderr.isatty()):
+    if not is_terminal(stderr):
         return None
 
     def show(done: int, total: int, entry) -> None:

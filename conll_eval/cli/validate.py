@@ -9,7 +9,7 @@ import sys
 from typing import List, TextIO
 
 from ..errors import FormatError, InputError, Location, UsageError
-from .common import EXIT_INPUT, EXIT_OK, Parser
+from .common import EXIT_INPUT, EXIT_OK, Parser, is_terminal
 
 
 #: validation levels this program implements (the UD validator's 3-5 need its language data)
@@ -66,7 +66,7 @@ def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     files = args.files or ["-"]
     if files.count("-") > 1:
         raise UsageError("conll_eval validate: stdin ('-') can be given only once")
-    if not args.files and _is_terminal(sys.stdin):
+    if not args.files and is_terminal(sys.stdin):
         raise UsageError("conll_eval validate: no FILE given and standard input is a terminal; "
                          "give files, or pipe a file into 'conll_eval validate -'")
 
@@ -84,7 +84,7 @@ def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     for path in files:
         state = shared_state or Validator(args.level)
         # a JSON document on the same terminal would be cut by the progress line
-        progress = None if quiet or (as_json and _is_terminal(stdout)) else \
+        progress = None if quiet or (as_json and is_terminal(stdout)) else \
             _file_progress(stderr, path)
         incidents = _counting((inc for inc in _incidents_of(path, args.level, state, progress)
                                if wanted(inc)), tally)
@@ -148,13 +148,6 @@ def _test_ids(given: List[str], implemented) -> set:
     return ids
 
 
-def _is_terminal(stream) -> bool:
-    try:
-        return stream is not None and stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _incidents_of(path: str, level: int, state, progress=None):
     """The incidents of one file; empty input (no byte at all) is an ``empty-file`` input
     error rather than a pass (udvalidate passes it), so a failed pipeline step that left an
@@ -197,7 +190,7 @@ def _explained(exc: InputError, path: str) -> str:
 def _file_progress(stderr: TextIO, path: str):
     """A progress line for large files on a terminal (``path: 12 MB of 40 MB``), erased when
     the file is done; None when stderr is not a terminal."""
-    if not _is_terminal(stderr):
+    if not is_terminal(stderr):
         return None
     try:
         total = os.path.getsize(path) if path != "-" else 0
