@@ -27,7 +27,7 @@ import sys
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 __all__ = [
     "decimal_format", "java_string_hash", "java_hash", "hashmap_order", "hashset_order",
@@ -393,7 +393,8 @@ _TREEIFY_THRESHOLD = 8
 _MIN_TREEIFY_CAPACITY = 64
 
 
-def hashmap_order(keys: Iterable[JavaKey], initial_capacity: Optional[int] = None) -> list:
+def hashmap_order(keys: Iterable[JavaKey], initial_capacity: Optional[int] = None,
+                  hash_of: Optional[Callable[[JavaKey], int]] = None) -> list:
     """Iteration order of a ``java.util.HashMap`` after ``put`` of ``keys`` in that order.
 
     ``new HashMap<>()`` (or ``new HashMap<>(initial_capacity)``), load factor 0.75: the bucket
@@ -401,7 +402,9 @@ def hashmap_order(keys: Iterable[JavaKey], initial_capacity: Optional[int] = Non
     bucket, a repeated key keeps its place, the table doubles when the size exceeds 3/4 of it
     (each bucket splits into the low and high halves, order kept), and a bucket reaching 9
     entries doubles a table smaller than 64.  Iteration goes bucket by bucket from index 0.
-    Keys are str (String), int (Integer) or bool (Boolean).  A bucket of 9 or more keys in a
+    Keys are str (String), int (Integer) or bool (Boolean), or any hashable key when
+    ``hash_of`` gives its Java ``hashCode()`` (e.g. MaltEval's ``Pair``).  A bucket of 9
+    or more keys in a
     table of 64 or more becomes a red-black tree in Java, whose order is not reproduced:
     NotImplementedError.
 
@@ -433,7 +436,7 @@ def hashmap_order(keys: Iterable[JavaKey], initial_capacity: Optional[int] = Non
                 table[j + old_capacity if entry[0] & old_capacity else j].append(entry)
 
     for key in keys:
-        h = java_hash(key) & 0xFFFFFFFF
+        h = (hash_of or java_hash)(key) & 0xFFFFFFFF
         spread = h ^ (h >> 16)
         if key in present:
             continue

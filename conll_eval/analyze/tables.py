@@ -22,7 +22,8 @@ from .counting import (GROUPINGS as KEY_FUNCTIONS, AnalysisPair, group_counts, g
                        word_correctness)
 from .options import Evaluation
 
-__all__ = ["AnalysisCache", "Result", "Table", "evaluate", "build_tables", "EXCLUDE_COLUMNS"]
+__all__ = ["AnalysisCache", "TokenNumbers", "Result", "Table", "evaluate", "evaluation_keys", "kept_words",
+           "label_order", "parameter_lines", "build_tables", "EXCLUDE_COLUMNS"]
 
 #: Exclude* parameter -> the reader's column (PDEPREL, CoNLL-X column 10, lands in ``misc``)
 EXCLUDE_COLUMNS = {"ExcludeWordforms": "form", "ExcludeLemmas": "lemma", "ExcludeCpostags": "upos",
@@ -66,19 +67,78 @@ class Table:
     #: unmerged tables size their columns on every row, the cut ones too (empty: ``cells``)
     all_cells: List[List[Cell]] = field(default_factory=list)
     all_labels: List[str] = field(default_factory=list)
+    #: a line above the column headers (shown with header info), e.g. "Confusion table for X"
+    caption: Optional[str] = None
 
 
 # ---- selection of words -------------------------------------------------------------------
 
-class AnalysisCache:
-    """Per pair: keys, correctness and flags shared by the evaluations of one run."""
+class TokenNumbers:
+    """MaltEval's Token keys: one number per word place (sentence number in its file, position
+    in the sentence), given in order of first use over a whole run -- every evaluation, system
+    file and fold -- and only to words that are counted (kept on some side).  A place keeps its
+    number, so with exclusions or folds the numbers are not the word's rank in the file."""
 
-    def __init__(self, pair: AnalysisPair):
+    _SHIFT = 24  # positions < 2**24 within a sentence
+
+    def __init__(self) -> None:
+        self._places = np.zeros(0, dtype=np.int64)   # sorted
+        self._numbers = np.zeros(0, dtype=np.int64)  # aligned with _places
+        self._next = 1
+
+    def _place(self, side) -> np.ndarray:
+        own_sentence = np.asarray(side.treebank.word_sent, dtype=np.int64)
+        return (own_sentence << self._SHIFT) + side.position
+
+    def keys(self, pair: AnalysisPair, gold_kept: np.ndarray, sys_kept: np.ndarray):
+        from .counting import Keys
+        gold_place, sys_place = self._place(pair.gold), self._place(pair.system)
+        used = np.unique(np.concatenate([gold_place[gold_kept], sys_place[sys_kept]]))
+        new = used[~np.isin(used, self._places)]  # numbered in place order
+        if len(new):
+            numbers = np.arange(self._next, self._next + len(new), dtype=np.int64)
+            self._next += len(new)
+            places = np.concatenate([self._places, new])
+            order = np.argsort(places, kind="stable")
+            self._places = places[order]
+            self._numbers = np.concatenate([self._numbers, numbers])[order]
+
+        def lookup(place: np.ndarray) -> np.ndarray:
+            if not len(self._places):
+                return np.zeros(len(place), dtype=np.int64)
+            at = np.minimum(np.searchsorted(self._places, place), len(self._places) - 1)
+            return np.where(self._places[at] == place, self._numbers[at], 0)
+
+        return Keys(lookup(gold_place), lookup(sys_place), True)
+
+
+class AnalysisCache:
+    """Per pair: keys, correctness and flags shared by the evaluations of one run.
+
+    ``remove`` is MaltEval's hidden ``--remove``: ``Projective`` (``NonProjective``) leaves out
+    every gold sentence whose gold tree is projective (non-projective), with the system words
+    in it, before anything is counted; Sentence keys keep their numbers."""
+
+    def __init__(self, pair: AnalysisPair, remove: str = "None",
+                 token_numbers: Optional["TokenNumbers"] = None):
         self.pair = pair
+        self.token_numbers = TokenNumbers() if token_numbers is None else token_numbers
         self.vocab = pair.gold.vocab
         self._keys: Dict[str, object] = {}
         self._ok: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
         self._punct: Optional[np.ndarray] = None
+        self.sentences = np.ones(len(pair.gold_length), dtype=bool)  # gold sentences scored
+        if remove != "None":
+            projective = self.gold_projective_sentences()
+            self.sentences = ~projective if remove == "Projective" else projective
+
+    def gold_projective_sentences(self) -> np.ndarray:
+        """Per gold sentence: is its gold tree projective (no word's arc non-projective)?"""
+        keys = self.keys("ArcProjectivity").gold
+        side = self.pair.gold
+        non_projective = np.bincount(side.gold_sentence[keys == self.vocab.find("Non-proj")],
+                                     minlength=len(self.pair.gold_length))
+        return non_projective == 0
 
     def keys(self, name):
         if name not in self._keys:
@@ -111,12 +171,12 @@ def _codes(vocab, values) -> np.ndarray:
     return np.array([c for c in codes if c >= 0], dtype=np.int64)
 
 
-def _kept(evaluation: Evaluation, cache: AnalysisCache) -> Tuple[np.ndarray, np.ndarray]:
+def kept_words(evaluation: Evaluation, cache: AnalysisCache) -> Tuple[np.ndarray, np.ndarray]:
     """Words kept on the gold and the system side: the sentence-length window (whole gold
     sentences), then the exclusions, each side on its own values."""
     pair = cache.pair
     lengths = pair.gold_length
-    window = np.ones(len(lengths), dtype=bool)
+    window = cache.sentences.copy()
     if evaluation.min_sentence_length > 0:
         window &= lengths >= evaluation.min_sentence_length
     if evaluation.max_sentence_length > 0:
@@ -159,7 +219,7 @@ def _counter_columns(tt, tc, pt, pc) -> Dict[str, Tuple[np.ndarray, bool]]:
     }
 
 
-def _label_order(labels: List[str], numeric: bool) -> List[int]:
+def label_order(labels: List[str], numeric: bool) -> List[int]:
     if numeric:
         return list(range(len(labels)))  # np.unique sorted them
     return sorted(range(len(labels)), key=lambda i: java.java_compare_key(labels[i]))
@@ -179,21 +239,30 @@ def _sentence_flags(side, sentences: np.ndarray, cache: AnalysisCache, tag: str)
             f"is{tag}projective": (nonproj[sentences] == 0).astype(np.int64)}
 
 
+def evaluation_keys(evaluation: Evaluation, cache: AnalysisCache,
+                    kept: Optional[Tuple[np.ndarray, np.ndarray]] = None):
+    """The group keys of the evaluation's grouping (simple or complex) for both sides; Token
+    numbers depend on the words kept (``kept``, default: :func:`kept_words`)."""
+    if evaluation.grouping.name == "Token" and not evaluation.grouping.is_complex:
+        gold_kept, sys_kept = kept if kept is not None else kept_words(evaluation, cache)
+        return cache.token_numbers.keys(cache.pair, gold_kept, sys_kept)
+    if evaluation.grouping.is_complex:
+        return cache.complex_keys(evaluation.grouping.parts)
+    if evaluation.grouping.name in KEY_FUNCTIONS:
+        return cache.keys(evaluation.grouping.name)
+    raise NotImplementedError(f"analyze: the grouping {evaluation.grouping.value} is not "
+                              f"supported yet")
+
+
 def evaluate(evaluation: Evaluation, cache: AnalysisCache) -> Result:
     """The rows and cells of one evaluation (simple or complex grouping)."""
     grouping = evaluation.grouping.name
-    if evaluation.grouping.is_complex:
-        keys = cache.complex_keys(evaluation.grouping.parts)
-    elif grouping in KEY_FUNCTIONS:
-        keys = cache.keys(grouping)
-    else:
-        raise NotImplementedError(f"analyze: the grouping {evaluation.grouping.value} is not "
-                                  f"supported yet")
+    gold_kept, sys_kept = kept_words(evaluation, cache)
+    keys = evaluation_keys(evaluation, cache, (gold_kept, sys_kept))
     gold_ok, sys_ok = cache.correctness(evaluation.metric)
-    gold_kept, sys_kept = _kept(evaluation, cache)
     counts = group_counts(keys, gold_ok, sys_ok, gold_kept, sys_kept)
     labels = [keys.label(cache.vocab, k) for k in counts.keys]
-    order = _label_order(labels, counts.numeric)
+    order = label_order(labels, counts.numeric)
     labels = [labels[i] for i in order]
     tt, tc, pt, pc = (np.asarray(a)[order] for a in (
         counts.treebank_total, counts.treebank_correct, counts.parser_total, counts.parser_correct))
@@ -232,11 +301,12 @@ def _sort_and_cut(result: Result, evaluation: Evaluation) -> Tuple[List[int], in
     if columns.sort_by is not None:
         if columns.sort_by in result.columns:
             values = [math.inf if math.isnan(v) else v for v in result.columns[columns.sort_by]]
-        else:  # the row heading: key order
-            values = list(rows)
-        rows = sorted(rows, key=lambda i: -values[i])  # descending, ties in key order
-        if columns.ascending:
-            rows.reverse()
+            rows = sorted(rows, key=lambda i: -values[i])  # descending, ties in key order
+            if columns.ascending:
+                rows.reverse()
+        else:  # the row heading, compared as a string even for numeric keys (a Java TreeMap)
+            rows = sorted(rows, key=lambda i: java.java_compare_key(result.labels[i]),
+                          reverse=not columns.ascending)
     more = 0
     if columns.cut is not None and columns.cut < len(rows):
         more = len(rows) - columns.cut
@@ -246,7 +316,7 @@ def _sort_and_cut(result: Result, evaluation: Evaluation) -> Tuple[List[int], in
 
 # ---- tables -------------------------------------------------------------------------------
 
-def _parameter_lines(parameters: Sequence[Tuple[str, str, str]], with_format: bool) -> List[str]:
+def parameter_lines(parameters: Sequence[Tuple[str, str, str]], with_format: bool) -> List[str]:
     by_name = {name: (value, fmt) for name, value, fmt in parameters}
     lines = []
     for name in java.hashmap_order(list(by_name)):
@@ -267,7 +337,7 @@ def build_tables(results: List[Result], formatting, merge: bool) -> List[Table]:
         e = r.evaluation
         names = list(e.columns.names)
         tables.append(Table(
-            _parameter_lines(e.parameters, True), names,
+            parameter_lines(e.parameters, True), names,
             [[r.columns[n][i] for i in r.order] for n in names],
             [r.means[n] for n in names], e.grouping.name, [r.labels[i] for i in r.order],
             e.show_table_header(formatting), e.show_details(formatting),
@@ -297,7 +367,7 @@ def _merged(results: List[Result], formatting) -> Table:
             cells.append([r.columns[name][i] for i in order])
             means.append(r.means[name])
     e = first.evaluation
-    return Table(_parameter_lines(fixed, False), headers, cells, means, e.grouping.name,
+    return Table(parameter_lines(fixed, False), headers, cells, means, e.grouping.name,
                  [first.labels[i] for i in order],
                  any(r.evaluation.show_table_header(formatting) for r in results),
                  any(r.evaluation.show_details(formatting) for r in results), None)

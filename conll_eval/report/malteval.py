@@ -9,7 +9,7 @@ from typing import List
 from ..analyze.java import decimal_format
 from ..analyze.tables import Table
 
-__all__ = ["format_cell", "format_table", "format_header"]
+__all__ = ["format_cell", "format_table", "format_header", "format_items"]
 
 RULE = "=" * 52
 _ROW_MEAN, _ROW_COUNT = "Row mean", "Row count"
@@ -23,6 +23,12 @@ def format_cell(value, pattern: str) -> str:
     return decimal_format(value, pattern)
 
 
+def _cell_width(value, pattern: str) -> int:
+    """Java sizes a column on DecimalFormat's text of every cell, integers included, but prints
+    integers plain and NaN as ``-``: ``1092`` takes the room of ``1,092``, NaN that of ``NaN``."""
+    return len(decimal_format(value, pattern))
+
+
 def format_header(gold: str, system: str, lines: List[str]) -> str:
     """The block above a table: rules, file names, ``Param-> value`` lines."""
     return "".join(f"{line}\n" for line in
@@ -34,10 +40,11 @@ def format_table(table: Table, formatting) -> str:
     ``N more...`` line (with header info) and the closing empty line (with header info)."""
     pattern = formatting.pattern
     columns = [[format_cell(v, pattern) for v in column] for column in table.cells]
-    every = [[format_cell(v, pattern) for v in column] for column in table.all_cells or table.cells]
+    every = table.all_cells or table.cells
     means = [(format_cell(m, pattern), str(c)) for m, c in table.means]
-    widths = [max([len(h), len(m), len(c)] + [len(s) for s in column])
-              for h, column, (m, c) in zip(table.headers, every, means)]
+    widths = [max([len(h), _cell_width(mean, pattern), len(c)]
+                  + [_cell_width(v, pattern) for v in column])
+              for h, column, (mean, _), (_, c) in zip(table.headers, every, table.means, means)]
     label_width = max([len(table.row_heading), len(_ROW_MEAN), len(_ROW_COUNT)]
                       + [len(label) for label in table.all_labels or table.labels])
     dashes = "-" * (sum(w + 3 for w in widths) + label_width)
@@ -49,7 +56,8 @@ def format_table(table: Table, formatting) -> str:
             text = "".join(cell.ljust(w + 3) for cell, w in zip(cells, widths))
         return text + (label if formatting.row_header else "") + "\n"
 
-    out = [line(table.headers, table.row_heading), dashes + "\n"]
+    out = [table.caption + "\n"] if table.caption and formatting.header_info else []
+    out += [line(table.headers, table.row_heading), dashes + "\n"]
     if table.show_means:
         out.append(line([m for m, _ in means], _ROW_MEAN))
         out.append(line([c for _, c in means], _ROW_COUNT))
@@ -57,9 +65,22 @@ def format_table(table: Table, formatting) -> str:
     if table.show_details:
         for i, label in enumerate(table.labels):
             out.append(line([column[i] for column in columns], label))
-        if table.more and formatting.header_info:
-            out.append(f"{table.more} more...\n")
-            return "".join(out)  # in place of the closing empty line
-    if formatting.header_info:
-        out.append("\n")
+    if formatting.header_info:  # a cut says so with or without the detail rows
+        out.append(f"{table.more} more...\n" if table.more else "\n")
+    return "".join(out)
+
+
+def format_items(items, echo: str, formatting) -> str:
+    """A whole run (:func:`conll_eval.analyze.run.run`): the argument echo and the header
+    blocks with header info, every table, and the lines printed in any case."""
+    from ..analyze.run import Header, Text
+    out = [echo + "\n"] if formatting.header_info else []
+    for item in items:
+        if isinstance(item, Header):
+            if formatting.header_info:
+                out.append(format_header(item.gold, item.system, list(item.lines)))
+        elif isinstance(item, Text):
+            out.append(item.text)
+        else:
+            out.append(format_table(item, formatting))
     return "".join(out)

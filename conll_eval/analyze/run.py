@@ -1,0 +1,262 @@
+"""One MaltEval command from settings to output items: reads the pairs (one gold file, several
+systems, cross-validation folds or their concatenation), evaluates, and lays out in MaltEval's
+order every header block, table and line it prints, as data.
+
+:mod:`conll_eval.report.malteval` turns the items into MaltEval's text; nothing here formats
+numbers.  Where MaltEval aborts, :class:`Aborted` carries its message.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ..errors import InputError
+from .options import Evaluation, Formatting, Settings
+from .significance import FIVE_PERCENT_Z, ONE_PERCENT_Z, mcnemar_sections
+from .tables import (AnalysisCache, Result, Table, TokenNumbers, build_tables, evaluate,
+                     parameter_lines)
+
+__all__ = ["Header", "Text", "Item", "Aborted", "run", "CONCAT_GOLD", "CONCAT_SYSTEM"]
+
+#: the names MaltEval gives the concatenated files of ``--micro-average 1``
+CONCAT_GOLD, CONCAT_SYSTEM = "concat_gs", "concat_parsed"
+
+
+@dataclass(frozen=True)
+class Header:
+    """The block above a table (printed only with header info): the files and the lines."""
+
+    gold: str
+    system: str
+    lines: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Text:
+    """Lines MaltEval prints whatever the header-info flag says (McNemar's settings)."""
+
+    text: str
+
+
+Item = Union[Header, Table, Text]
+
+
+class Aborted(Exception):
+    """MaltEval's ``Evaluation aborted: <message>``; ``usage`` tells a command-line problem
+    from bad input."""
+
+    def __init__(self, message: str, usage: bool = False):
+        super().__init__(message)
+        self.message = message
+        self.usage = usage
+
+
+# ---- reading --------------------------------------------------------------------------------
+
+#: CoNLL-X has 10 tab-separated columns
+_CONLLX_COLUMNS = 10
+
+
+def _check_conllx(path: str) -> None:
+    """MaltEval reads CoNLL-X only: a non-blank line with fewer than 10 tab-separated columns
+    (a CoNLL-U comment, for one) aborts with its reader's message and the line."""
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            line = raw.rstrip(b"\r\n")
+            if line.strip() and line.count(b"\t") < _CONLLX_COLUMNS - 1:
+                text = line.decode("utf-8", errors="replace")
+                raise Aborted(f"Error at  line {number}: an attribute is missing\n{text}")
+
+
+def _read_files(paths: Sequence[str], name: str, vocab):
+    """One treebank from ``paths`` (several: concatenated, sentences renumbered on)."""
+    from ..reader import load, parse_bytes
+    for path in paths:
+        if not os.path.isfile(path):
+            raise Aborted(f"{path} (No such file or directory)")
+    for path in paths:
+        _check_conllx(path)
+    try:
+        if len(paths) == 1:
+            return load(paths[0], vocab=vocab)
+        parts = []
+        for path in paths:
+            load(path, vocab=vocab)  # errors name the file and line
+            with open(path, "rb") as handle:
+                parts.append(handle.read().rstrip(b"\r\n") + b"\n\n")
+        return parse_bytes(b"".join(parts), name, "conll18", vocab)
+    except InputError as exc:
+        raise Aborted(str(exc)) from None
+
+
+def _check_same_text(gold, system, gold_name: str, system_name: str) -> None:
+    """MaltEval's checks: the same number of sentences, then per sentence its length and
+    its words' FORMs (the first differing sentence is named, 0-based)."""
+    gold_starts = np.asarray(gold.sent_word_start, dtype=np.int64)
+    sys_starts = np.asarray(system.sent_word_start, dtype=np.int64)
+    if len(gold_starts) != len(sys_starts):
+        raise Aborted(f"the data file '{system_name}' and treebank '{gold_name}' do not contain "
+                      f"the same text; different number of sentences")
+    gold_form = np.asarray(gold.column("form"))
+    sys_form = np.asarray(system.column("form"))
+    gold_len = np.diff(np.append(gold_starts, gold.n_words))
+    sys_len = np.diff(np.append(sys_starts, system.n_words))
+    bad = np.flatnonzero(gold_len != sys_len)
+    first_bad = int(bad[0]) if len(bad) else None
+    if len(gold_form) == len(sys_form):
+        differ = np.flatnonzero(gold_form != sys_form)
+        if len(differ):
+            sentence = int(np.asarray(gold.word_sent)[differ[0]])
+            first_bad = sentence if first_bad is None else min(first_bad, sentence)
+    if first_bad is not None:
+        raise Aborted(f"the processed data '{system_name}' and the corpus data '{gold_name}' do "
+                      f"not contain the same text. (sentence {first_bad})")
+
+
+def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str],
+              gold_name: str, system_name: str):
+    """Read and align one pair (each side one file or several concatenated)."""
+    from ..align import align_words
+    from ..treebank import Vocab
+    from .counting import AnalysisPair
+    vocab = Vocab()
+    gold = _read_files(gold_paths, gold_name, vocab)
+    system = _read_files(system_paths, system_name, vocab)
+    _check_same_text(gold, system, gold_name, system_name)
+    return AnalysisPair.from_treebanks(gold, system, align_words(gold, system))
+
+
+# ---- the run --------------------------------------------------------------------------------
+
+def _pairs(settings: Settings) -> List[Tuple[List[str], List[str], str, str]]:
+    """(gold files, system files, gold name, system name) of each pair, in MaltEval's order,
+    after its checks of the file counts."""
+    golds, systems = list(settings.gold_files), list(settings.system_files)
+    micro = settings.formatting.micro_average
+    if len(golds) != 1 and len(golds) != len(systems):
+        raise Aborted(f"Crossvalidation not possible. Nr of parser files: {len(systems)}, and nr "
+                      f"of gold-standard files: {len(golds)}", usage=True)
+    if len(golds) == 1 and len(systems) != 1 and micro:
+        raise Aborted(f"Merging files for crossvalidation is not possible. Nr of parser files: "
+                      f"{len(systems)}, and nr of gold-standard files: {len(golds)}", usage=True)
+    if len(golds) == 1:
+        return [([golds[0]], [s], golds[0], s) for s in systems]
+    if micro:
+        return [(golds, systems, CONCAT_GOLD, CONCAT_SYSTEM)]
+    return [([g], [s], g, s) for g, s in zip(golds, systems)]
+
+
+def _optional(value: Optional[bool], default: bool) -> bool:
+    return default if value is None else value
+
+
+def _mean_table(evaluation: Evaluation, fold_results: List[Result], formatting: Formatting) -> Table:
+    """The cross-validation ``Mean:`` table of one evaluation: each fold's Row mean per column,
+    their mean over the defined ones, and the number of folds as Row count."""
+    names = list(evaluation.columns.names)
+    cells = [[r.means[name][0] for r in fold_results] for name in names]
+    means = []
+    for column in cells:
+        defined = [v for v in column if not math.isnan(v)]
+        means.append((sum(defined) / len(defined) if defined else math.nan, len(fold_results)))
+    return Table([], [f"Agg. {name}" for name in names], cells, means, "File number",
+                 [f"<{i + 1}>" for i in range(len(fold_results))],
+                 _optional(formatting.column_header, True), _optional(formatting.details, True),
+                 None)
+
+
+def _mcnemar_items(evaluations: Sequence[Evaluation], results: List[List[Result]],
+                   systems: Sequence[str], formatting: Formatting) -> List[Item]:
+    """McNemar's section: ``results[s][e]`` is system ``s``'s result of evaluation ``e``."""
+    texts = ["".join(f"{line}\n" for line in parameter_lines(e.parameters, True))
+             for e in evaluations]
+    columns = [[{name: [r.columns[name][i] for i in r.order] for name in r.columns}
+                for r in per_system] for per_system in results]
+    names = [list(e.columns.names) for e in evaluations]
+    labels = [f"<{i + 1}> ({path})" for i, path in enumerate(systems)]
+    headings = [f"<{i + 1}>" for i in range(len(systems))]
+    details = _optional(formatting.details, True)
+    show_means = _optional(formatting.column_header, False)
+    items: List[Item] = []
+    for section in mcnemar_sections(texts, columns, names):
+        items.append(Text(section.setting))
+        for heading, value in (("McNemar: z-value", None), ("McNemar: p<0.01?", ONE_PERCENT_Z),
+                               ("McNemar: p<0.05?", FIVE_PERCENT_Z)):
+            cells = []
+            for k in range(len(systems)):
+                column = []
+                for j in range(len(systems)):
+                    if j < k and (j, k) in section.z:
+                        column.append(section.z[(j, k)] if value is None
+                                      else section.significant(j, k, value))
+                    else:
+                        column.append(math.nan)
+                cells.append(column)
+            items.append(Table([], headings, cells, [(math.nan, 0)] * len(systems), heading,
+                               labels, show_means, details, None))
+        items.append(Text("=" * 52 + "\n\n"))
+    return items
+
+
+def run(settings: Settings) -> List[Item]:
+    """Everything the command prints, in order (the argument echo is the caller's)."""
+    from .options import validate_evaluations
+    formatting = settings.formatting
+    pairs = _pairs(settings)
+    loaded = []
+    for gold_files, system_files, gold_name, system_name in pairs:
+        pair = read_pair(gold_files, system_files, gold_name, system_name)
+        loaded.append((gold_name, system_name, pair))
+    settings = validate_evaluations(settings)
+    evaluations = settings.evaluations("java")
+    items: List[Item] = []
+    all_results: List[List[Result]] = []
+    token_numbers = TokenNumbers()  # shared by the whole run, as MaltEval's Token grouping
+    for gold_name, system_name, pair in loaded:
+        cache = AnalysisCache(pair, settings.remove, token_numbers)
+        results = [evaluate(e, cache) for e in evaluations]
+        all_results.append(results)
+        tables = build_tables(results, formatting, formatting.merge_tables)
+        merged = formatting.merge_tables and len(tables) == 1
+        for index, table in enumerate(tables):
+            items += [Header(gold_name, system_name, tuple(table.header_lines)), table]
+            if not formatting.confusion_matrix or merged:
+                continue
+            items += _confusion_items(results[index].evaluation, cache, formatting,
+                                      gold_name, system_name, with_header=False)
+        if formatting.confusion_matrix and merged:
+            for result in results:
+                items += _confusion_items(result.evaluation, cache, formatting,
+                                          gold_name, system_name, with_header=True)
+    if len(settings.gold_files) > 1 and not formatting.micro_average:
+        gold_list = ", ".join(settings.gold_files)
+        system_list = ", ".join(settings.system_files)
+        for e, evaluation in enumerate(evaluations):
+            items += [Header(gold_list, system_list, ("Mean:",)),
+                      _mean_table(evaluation, [results[e] for results in all_results],
+                                  formatting)]
+    if formatting.stat and len(settings.gold_files) == 1 and len(settings.system_files) > 1:
+        items.append(Header(settings.gold_files[0], ", ".join(settings.system_files),
+                            ("McNemar's statistical significance test",)))
+        items += _mcnemar_items(evaluations, all_results, settings.system_files, formatting)
+    return items
+
+
+def _confusion_items(evaluation: Evaluation, cache: AnalysisCache, formatting: Formatting,
+                     gold_name: str, system_name: str, with_header: bool) -> List[Item]:
+    """The confusion table and matrix of one evaluation, each followed by an empty line; under
+    a repeated header block when the result table itself was printed merged."""
+    from .confusion import confusion_tables
+    table, matrix = confusion_tables(evaluation, cache, formatting)
+    items: List[Item] = []
+    if with_header:
+        items.append(Header(gold_name, system_name,
+                            tuple(parameter_lines(evaluation.parameters, True))))
+    items += [table, Text("\n")]
+    if matrix is not None:
+        items += [matrix, Text("\n")]
+    return items
