@@ -174,8 +174,12 @@ def _ufeats(feats: str) -> str:
     return "|".join(sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
 
 
-def _udeprel(deprel: str) -> str:
+def universal_deprel(deprel: str) -> str:
+    """The universal part of a relation, as the UD scorers compare it: ``acl:relcl`` -> ``acl``."""
     return deprel.split(":")[0]
+
+
+_udeprel = universal_deprel
 
 
 class EvaluationContext:

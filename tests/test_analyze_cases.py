@@ -20,6 +20,8 @@ OUT_OF_SCOPE = {
         "correctcounter (asserted in test_analyze_complex.py)",
     148: "MaltEval crashes (NullPointerException) on an -e file without Metric; we deliberately "
          "default to LAS",
+    152: "deliberate difference: MaltEval rejects CoNLL-U, we read it (checked against case 001 "
+         "in test_conllu_input_gives_malteval_numbers_of_the_conllx_conversion)",
 }
 #: rejected cases about the input files (exit 1); every other rejection is a usage error (exit 2)
 INPUT_REJECTIONS = {77, 140, 152, 153, 154, 164}
@@ -48,6 +50,23 @@ def test_malteval_case(case, monkeypatch):
         assert stderr.getvalue() == ""
         assert status == 0
         assert stdout.getvalue() == (case / "output.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not CASES, reason="../shared/malteval is not present")
+def test_conllu_input_gives_malteval_numbers_of_the_conllx_conversion(monkeypatch):
+    """Case 152 gives MaltEval the CoNLL-U files that en_ewt-*.conll were converted from; it
+    rejects them, we read them, and the output is case 001's (MaltEval on the conversion) but
+    for the file names."""
+    case = next(p for p in CASES if _number(p) == 152)
+    argv = shlex.split((case / "cmd.txt").read_text(encoding="utf-8"))
+    monkeypatch.chdir(MALTEVAL / "data")
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main(["analyze", *argv], stdout, stderr) == 0, stderr.getvalue()
+    expected = next(p for p in CASES if _number(p) == 1) / "output.txt"
+    text = expected.read_text(encoding="utf-8")
+    for conllx, conllu in zip(shlex.split((expected.parent / "cmd.txt").read_text()), argv):
+        text = text.replace(conllx, conllu)
+    assert stdout.getvalue() == text
 
 
 def test_analyze_is_listed_in_the_usage():

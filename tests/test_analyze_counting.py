@@ -13,7 +13,7 @@ import pytest
 
 from conll_eval.align import align_words, check_characters
 from conll_eval.analyze.counting import (GROUPINGS, METRICS, AnalysisPair, group_counts,
-                                         grouping_keys, word_correctness)
+                                         grouping_keys, non_projective_arcs, word_correctness)
 from conll_eval.evaluate import load_pair
 
 # Gold: "New York is big ." as five words; the system glues "New York" into one token
@@ -93,7 +93,11 @@ def test_hand_worked_groupings(tiny):
                          ["right", "right", "to_root", "left"]),
         "ArcDepth": ([2, 1, 1, 0, 1], [1, 1, 0, 2]),
         "BranchingFactor": ([0, 1, 0, 3, 0], [0, 1, 2, 0]),
-        "ArcProjectivity": (["Proj"] * 5, ["Proj", "Proj", "Proj", "Non-proj"]),  # '.' -> is over big
+        # system '.' -> 'is' spans 'big', which 'is' does not dominate: non-projective, but
+        # MaltEval never checks the word just before a dependent whose head is on its left
+        "ArcProjectivity": (["Proj"] * 5, ["Proj"] * 4),
+        # 1 + floor(14 * position / sentence length)
+        "RelativeWordPosition": ([3, 6, 9, 12, 15], [4, 8, 11, 15]),
         "Frame": (["*compound* ", "compound *nsubj* ", "*cop* ", "nsubj cop *root* punct ",
                    "*punct* "], ["*nsubj* ", "*cop* punct ", "nsubj cop *root* ", "*punct* "]),
     }
@@ -102,6 +106,15 @@ def test_hand_worked_groupings(tiny):
         assert [keys.label(vocab, k) for k in keys.gold] == [str(k) for k in gold_keys], name
         assert [keys.label(vocab, k) for k in keys.system] == [str(k) for k in sys_keys], name
     assert set(expected) == set(GROUPINGS)
+
+
+def test_non_projective_arcs_standard_and_malteval(tiny):
+    """The standard test (sentence-level projectivity) sees the system '.' -> 'is' arc over
+    'big'; MaltEval's per-arc test (ArcProjectivity) skips 'big', the word just before '.'."""
+    pair, _ = tiny
+    assert non_projective_arcs(pair.system).tolist() == [0, 0, 0, 1]
+    assert non_projective_arcs(pair.system, malteval=True).tolist() == [0, 0, 0, 0]
+    assert non_projective_arcs(pair.gold).tolist() == [0] * 5
 
 
 def test_hand_worked_group_counts_per_side(tiny):

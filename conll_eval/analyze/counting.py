@@ -19,10 +19,12 @@ import numpy as np
 
 from ..align import Alignment
 from ..treebank import Treebank
+from .positional import relative_word_position
 
 __all__ = [
     "METRICS", "METRIC_ALIASES", "GROUPINGS", "NUMERIC_GROUPINGS", "Side", "AnalysisPair",
     "Keys", "GroupCounts", "grouping_keys", "word_correctness", "group_counts",
+    "non_projective_arcs",
 ]
 
 #: MaltEval's metric names (its --help order) and the metrics they are another name for
@@ -44,9 +46,15 @@ class Side:
     sentence, the head's position (0 for the root), sentence lengths, and the gold sentence
     each word belongs to (a system word: the gold sentence holding its first character)."""
 
-    def __init__(self, treebank: Treebank, gold_sentence: np.ndarray):
+    def __init__(self, treebank: Treebank, gold_sentence: np.ndarray,
+                 universal_deprel: bool = False):
         self.treebank = treebank
         self.vocab = treebank.vocab
+        self._columns: Dict[str, np.ndarray] = {}
+        if universal_deprel:  # --deprel universal: subtypes cut as the UD scorers do
+            from ..metrics import universal_deprel as cut
+            self._columns["deprel"] = np.asarray(
+                self.vocab.map_codes("udeprel", cut, treebank.column("deprel")), dtype=np.int64)
         n = treebank.n_words
         starts = np.asarray(treebank.sent_word_start, dtype=np.int64)
         sent = np.asarray(treebank.word_sent, dtype=np.int64)
@@ -61,7 +69,9 @@ class Side:
         self.gold_sentence = np.asarray(gold_sentence, dtype=np.int64)
 
     def string_column(self, name: str) -> np.ndarray:
-        return np.asarray(self.treebank.column(name), dtype=np.int64)
+        if name not in self._columns:
+            self._columns[name] = np.asarray(self.treebank.column(name), dtype=np.int64)
+        return self._columns[name]
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,7 +85,8 @@ class AnalysisPair:
     gold_length: np.ndarray
 
     @classmethod
-    def from_treebanks(cls, gold: Treebank, system: Treebank, alignment: Alignment) -> "AnalysisPair":
+    def from_treebanks(cls, gold: Treebank, system: Treebank, alignment: Alignment,
+                       universal_deprel: bool = False) -> "AnalysisPair":
         if gold.vocab is not system.vocab:
             raise ValueError("gold and system must share one Vocab")
         starts = np.asarray(gold.sent_char_start)
@@ -84,10 +95,10 @@ class AnalysisPair:
             sys_sent = np.maximum(sys_sent, 0)
         else:
             sys_sent = np.zeros(system.n_words, dtype=np.int64)
-        gold_side = Side(gold, gold.word_sent)
+        gold_side = Side(gold, gold.word_sent, universal_deprel)
         gold_length = np.diff(np.append(np.asarray(gold.sent_word_start, dtype=np.int64),
                                          gold.n_words))
-        return cls(gold_side, Side(system, sys_sent), alignment, gold_length)
+        return cls(gold_side, Side(system, sys_sent, universal_deprel), alignment, gold_length)
 
     @classmethod
     def from_evaluation(cls, evaluation) -> "AnalysisPair":
@@ -169,18 +180,24 @@ def _ancestor_table(head: np.ndarray) -> List[np.ndarray]:
 _PROJECTIVITY = ("Proj", "Non-proj")
 
 
-def _arc_projectivity(side: Side) -> np.ndarray:
-    """``Non-proj`` when some word strictly between a word and its head is not a descendant
-    of the head; ``Proj`` otherwise (the root word's arc too).  Every (arc, word between)
-    pair is checked at once: the word is lifted to the head's depth and compared with it."""
+def non_projective_arcs(side: Side, malteval: bool = False) -> np.ndarray:
+    """Per word: 1 when its arc is non-projective -- some word strictly between the word and
+    its head is not a descendant of the head -- else 0 (the root word's arc too).  Every (arc,
+    word between) pair is checked at once: the word is lifted to the head's depth and compared
+    with it.  ``malteval=True`` repeats MaltEval's off-by-one: for a head on the left, the
+    word just before the dependent is not checked (so its ArcProjectivity differs on some
+    arcs; its sentence-level projectivity is right)."""
     head = side.head
     arcs = np.flatnonzero(head >= 0)
-    low = np.minimum(arcs, head[arcs])
-    between = np.abs(arcs - head[arcs]) - 1
+    governor_of_arc = head[arcs]
+    low = np.minimum(arcs, governor_of_arc)
+    between = np.abs(arcs - governor_of_arc) - 1
+    if malteval:
+        between = np.where(governor_of_arc < arcs, np.maximum(between - 1, 0), between)
     owner = np.repeat(np.arange(len(arcs)), between)
     offset = np.arange(len(owner)) - np.repeat(np.cumsum(between) - between, between)
     word = low[owner] + 1 + offset
-    governor = head[arcs][owner]
+    governor = governor_of_arc[owner]
     depth = _arc_depth(side)
     steps = depth[word] - depth[governor]
     lifted = np.where(steps > 0, word, -1)  # a word no deeper than the head is no descendant
@@ -189,7 +206,12 @@ def _arc_projectivity(side: Side) -> np.ndarray:
         lifted[move] = up[lifted[move]]
     non_projective = np.zeros(len(head), dtype=np.int64)
     non_projective[arcs[np.unique(owner[lifted != governor])]] = 1
-    return _intern(side, non_projective, list(_PROJECTIVITY))
+    return non_projective
+
+
+def _arc_projectivity(side: Side) -> np.ndarray:
+    """``Proj`` / ``Non-proj`` per word, as MaltEval's ArcProjectivity decides."""
+    return _intern(side, non_projective_arcs(side, malteval=True), list(_PROJECTIVITY))
 
 
 def _frame(side: Side) -> np.ndarray:
@@ -237,6 +259,7 @@ GROUPINGS: Dict[str, Tuple[Callable[[Side], np.ndarray], bool]] = {
     "BranchingFactor": (_branching_factor, True),
     "ArcProjectivity": (_arc_projectivity, False),
     "Frame": (_frame, False),
+    "RelativeWordPosition": (relative_word_position, True),
 }
 
 

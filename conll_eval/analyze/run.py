@@ -7,6 +7,7 @@ numbers.  Where MaltEval aborts, :class:`Aborted` carries its message.
 """
 from __future__ import annotations
 
+import codecs
 import math
 import os
 from dataclasses import dataclass
@@ -22,6 +23,9 @@ from .tables import (AnalysisCache, Result, Table, TokenNumbers, build_tables, e
 
 __all__ = ["Header", "Text", "Item", "Aborted", "run", "CONCAT_GOLD", "CONCAT_SYSTEM"]
 
+#: ``--deprel universal``: compare relations without subtypes (otherwise --deprel names a
+#: MaltEval tag-list file)
+UNIVERSAL = "universal"
 #: the names MaltEval gives the concatenated files of ``--micro-average 1``
 CONCAT_GOLD, CONCAT_SYSTEM = "concat_gs", "concat_parsed"
 
@@ -72,23 +76,48 @@ def _check_conllx(path: str) -> None:
                 raise Aborted(f"Error at  line {number}: an attribute is missing\n{text}")
 
 
-def _read_files(paths: Sequence[str], name: str, vocab):
-    """One treebank from ``paths`` (several: concatenated, sentences renumbered on)."""
+#: what MaltEval would read as CoNLL-X but we read as CoNLL-U (comments, multi-word tokens,
+#: empty nodes, raw-text tokenization)
+CONLLU_SUFFIXES = (".conllu", ".conllu.gz", ".conllu.bz2", ".conllu.xz")
+
+
+def is_conllu(path: str) -> bool:
+    return path.lower().endswith(CONLLU_SUFFIXES)
+
+
+def _file_bytes(path: str, charset: Optional[str]) -> bytes:
+    """The file as UTF-8 (decoded from ``charset`` when another one is given)."""
+    from ..reader import read_bytes
+    data = read_bytes(path)
+    if charset and codecs.lookup(charset).name != "utf-8":
+        try:
+            data = data.decode(charset).encode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise Aborted(f"{path}: not readable as {charset}: {exc.reason} at byte {exc.start}")
+    return data
+
+
+def _read_files(paths: Sequence[str], name: str, vocab, charset: Optional[str] = None):
+    """One treebank from ``paths`` (several: concatenated, sentences numbered on).  CoNLL-X
+    files are checked as MaltEval reads them (10 columns per line), CoNLL-U files
+    (:data:`CONLLU_SUFFIXES`) with the conll_eval reader's own errors."""
     from ..reader import load, parse_bytes
     for path in paths:
         if not os.path.isfile(path):
             raise Aborted(f"{path} (No such file or directory)")
     for path in paths:
-        _check_conllx(path)
+        if not is_conllu(path):
+            _check_conllx(path)
+    plain = not charset or codecs.lookup(charset).name == "utf-8"
     try:
-        if len(paths) == 1:
+        if len(paths) == 1 and plain:
             return load(paths[0], vocab=vocab)
         parts = []
         for path in paths:
-            load(path, vocab=vocab)  # errors name the file and line
-            with open(path, "rb") as handle:
-                parts.append(handle.read().rstrip(b"\r\n") + b"\n\n")
-        return parse_bytes(b"".join(parts), name, "conll18", vocab)
+            data = _file_bytes(path, charset)
+            parse_bytes(data, path, "conll18", vocab)  # errors name the file and line
+            parts.append(data.rstrip(b"\r\n") + b"\n\n")
+        return parse_bytes(b"".join(parts), name if len(paths) > 1 else paths[0], "conll18", vocab)
     except InputError as exc:
         raise Aborted(str(exc)) from None
 
@@ -117,32 +146,50 @@ def _check_same_text(gold, system, gold_name: str, system_name: str) -> None:
                       f"not contain the same text. (sentence {first_bad})")
 
 
-def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str],
-              gold_name: str, system_name: str):
-    """Read and align one pair (each side one file or several concatenated)."""
-    from ..align import align_words
+def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name: str,
+              system_name: str, charset: Optional[str] = None, universal_deprel: bool = False):
+    """Read and align one pair (each side one file or several concatenated).  When a side is
+    CoNLL-U the words are aligned as the CoNLL 2018 scorer aligns them (tokenization and
+    sentence splits may differ; only the characters must agree); otherwise MaltEval's rule
+    holds: the same sentences and FORMs."""
+    from ..align import align_words, check_characters
+    from ..errors import AlignmentError
     from ..treebank import Vocab
     from .counting import AnalysisPair
     vocab = Vocab()
-    gold = _read_files(gold_paths, gold_name, vocab)
-    system = _read_files(system_paths, system_name, vocab)
-    _check_same_text(gold, system, gold_name, system_name)
-    return AnalysisPair.from_treebanks(gold, system, align_words(gold, system))
+    gold = _read_files(gold_paths, gold_name, vocab, charset)
+    system = _read_files(system_paths, system_name, vocab, charset)
+    if any(is_conllu(p) for p in [*gold_paths, *system_paths]):
+        try:
+            check_characters(gold, system)
+        except AlignmentError as exc:
+            raise Aborted(str(exc)) from None
+    else:
+        _check_same_text(gold, system, gold_name, system_name)
+    return AnalysisPair.from_treebanks(gold, system, align_words(gold, system), universal_deprel)
+
+
+def _check_tag_list(path: Optional[str]) -> None:
+    """``--postag``/``--deprel`` name tag-list files, which MaltEval reads but whose tags
+    change no number; a file that cannot be read stops the run, as in MaltEval."""
+    if path is None:
+        return
+    if not os.path.isfile(path):
+        raise Aborted(f"The file {path} doesn't exist")
+    try:
+        with open(path, "rb") as handle:
+            handle.read(1)
+    except OSError as exc:
+        raise Aborted(f"{path}: cannot be read ({exc.strerror})") from None
 
 
 # ---- the run --------------------------------------------------------------------------------
 
 def _pairs(settings: Settings) -> List[Tuple[List[str], List[str], str, str]]:
-    """(gold files, system files, gold name, system name) of each pair, in MaltEval's order,
-    after its checks of the file counts."""
+    """(gold files, system files, gold name, system name) of each pair, in MaltEval's order
+    (:func:`~conll_eval.analyze.options.parse_args` has checked the file counts)."""
     golds, systems = list(settings.gold_files), list(settings.system_files)
     micro = settings.formatting.micro_average
-    if len(golds) != 1 and len(golds) != len(systems):
-        raise Aborted(f"Crossvalidation not possible. Nr of parser files: {len(systems)}, and nr "
-                      f"of gold-standard files: {len(golds)}", usage=True)
-    if len(golds) == 1 and len(systems) != 1 and micro:
-        raise Aborted(f"Merging files for crossvalidation is not possible. Nr of parser files: "
-                      f"{len(systems)}, and nr of gold-standard files: {len(golds)}", usage=True)
     if len(golds) == 1:
         return [([golds[0]], [s], golds[0], s) for s in systems]
     if micro:
@@ -207,9 +254,13 @@ def run(settings: Settings) -> List[Item]:
     from .options import validate_evaluations
     formatting = settings.formatting
     pairs = _pairs(settings)
+    universal = settings.deprel_file == UNIVERSAL
+    _check_tag_list(settings.postag_file)
+    _check_tag_list(None if universal else settings.deprel_file)
     loaded = []
     for gold_files, system_files, gold_name, system_name in pairs:
-        pair = read_pair(gold_files, system_files, gold_name, system_name)
+        pair = read_pair(gold_files, system_files, gold_name, system_name, settings.charset,
+                         universal)
         loaded.append((gold_name, system_name, pair))
     settings = validate_evaluations(settings)
     evaluations = settings.evaluations("java")

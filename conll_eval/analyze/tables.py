@@ -19,7 +19,7 @@ import numpy as np
 from . import java
 from .complex import complex_keys
 from .counting import (GROUPINGS as KEY_FUNCTIONS, AnalysisPair, group_counts, grouping_keys,
-                       word_correctness)
+                       non_projective_arcs, word_correctness)
 from .options import Evaluation
 
 __all__ = ["AnalysisCache", "TokenNumbers", "Result", "Table", "evaluate", "evaluation_keys", "kept_words",
@@ -127,6 +127,7 @@ class AnalysisCache:
         self._keys: Dict[str, object] = {}
         self._ok: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
         self._punct: Optional[np.ndarray] = None
+        self._projective: Dict[int, np.ndarray] = {}
         self.sentences = np.ones(len(pair.gold_length), dtype=bool)  # gold sentences scored
         if remove != "None":
             projective = self.gold_projective_sentences()
@@ -134,11 +135,17 @@ class AnalysisCache:
 
     def gold_projective_sentences(self) -> np.ndarray:
         """Per gold sentence: is its gold tree projective (no word's arc non-projective)?"""
-        keys = self.keys("ArcProjectivity").gold
-        side = self.pair.gold
-        non_projective = np.bincount(side.gold_sentence[keys == self.vocab.find("Non-proj")],
-                                     minlength=len(self.pair.gold_length))
-        return non_projective == 0
+        return self.projective_sentences(self.pair.gold)
+
+    def projective_sentences(self, side) -> np.ndarray:
+        """Per gold sentence: does no word of ``side`` in it have a non-projective arc?
+        (MaltEval's sentence-level test, which has no off-by-one.)"""
+        key = id(side)
+        if key not in self._projective:
+            flags = non_projective_arcs(side)
+            self._projective[key] = np.bincount(side.gold_sentence[flags == 1],
+                                                minlength=len(self.pair.gold_length)) == 0
+        return self._projective[key]
 
     def keys(self, name):
         if name not in self._keys:
@@ -189,7 +196,8 @@ def kept_words(evaluation: Evaluation, cache: AnalysisCache) -> Tuple[np.ndarray
             if len(codes):
                 keep = keep & ~np.isin(side.string_column(EXCLUDE_COLUMNS[name]), codes)
         if evaluation.exclude_unicode_punc:
-            keep = keep & ~cache.punctuation()[side.string_column("form")]
+            forms = side.string_column("form")  # first: a lazy column may add strings
+            keep = keep & ~cache.punctuation()[forms]
         kept.append(keep)
     return kept[0], kept[1]
 
@@ -230,13 +238,10 @@ def _sentence_flags(side, sentences: np.ndarray, cache: AnalysisCache, tag: str)
     n_sent = len(cache.pair.gold_length)
     head = side.head
     roots = np.bincount(side.gold_sentence[head < 0], minlength=n_sent)
-    proj_codes = cache.keys("ArcProjectivity")
-    keys = proj_codes.gold if tag == "treebank" else proj_codes.system
-    nonproj_code = cache.vocab.find("Non-proj")
-    nonproj = np.bincount(side.gold_sentence[keys == nonproj_code], minlength=n_sent)
+    projective = cache.projective_sentences(side)
     return {f"is{tag}connected": (roots[sentences] == 1).astype(np.int64),
             f"has{tag}cycle": np.zeros(len(sentences), dtype=np.int64),
-            f"is{tag}projective": (nonproj[sentences] == 0).astype(np.int64)}
+            f"is{tag}projective": projective[sentences].astype(np.int64)}
 
 
 def evaluation_keys(evaluation: Evaluation, cache: AnalysisCache,

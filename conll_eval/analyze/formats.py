@@ -1,0 +1,384 @@
+"""MaltEval's other input formats (MaltTab, MaltXML) -> CoNLL-X/CoNLL-U text, so the ordinary
+reader builds the Treebank.  Each file is checked as MaltEval 1.0's own reader checks it, and a
+rejected file raises :class:`~conll_eval.errors.InputError` naming ``file:line``.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, replace
+from typing import Dict, FrozenSet, List, Optional, Tuple, Union
+
+from ..errors import InputError, Location
+
+__all__ = ["TAB", "XML", "CONLL", "Conversion", "input_format", "convert", "to_conll_text",
+           "load_analysis_pair_texts", "relocate"]
+
+TAB, XML, CONLL = "tab", "xml", "conll"
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: Java's BufferedReader.readLine ends a line at \n, \r or \r\n (and at nothing else)
+_LINE_END = re.compile(r"\r\n|\r|\n")
+#: Java's Integer.parseInt: an optional sign and decimal digits (any Unicode Nd digit)
+_JAVA_INT = re.compile(r"[+-]?\d+")
+_INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
+#: Java's Double.parseDouble after trimming: decimal, hexadecimal, NaN and Infinity spellings
+_JAVA_DOUBLE = re.compile(
+    r"[+-]?(?:NaN|Infinity"
+    r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?"
+    r"|0[xX](?:[0-9a-fA-F]+\.?|[0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fFdD]?)")
+#: characters a CoNLL column cannot hold
+_UNREPRESENTABLE = re.compile(r"[\t\n\r]")
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """One input file as CoNLL-X text.
+
+    ``source_lines[i]`` is the line of the original file that line ``i + 1`` of ``text`` comes
+    from (for :func:`relocate`).  ``null_columns`` names the Treebank columns (``lemma``,
+    ``upos``, ``xpos``, ``feats``, ``misc``) where MaltEval holds a null for some word and the
+    text holds ``_``: MaltEval's groupings by such a column abort with a NullPointerException.
+    """
+
+    path: str
+    format: str
+    text: str
+    source_lines: Tuple[int, ...]
+    null_columns: FrozenSet[str]
+
+
+def input_format(path: PathLike) -> str:
+    """``"xml"``, ``"tab"`` or ``"conll"``: MaltEval's choice by the end of the path
+    (case-sensitive; anything but ``.xml`` and ``.tab`` is read as CoNLL-X)."""
+    name = os.fspath(path)
+    if name.endswith(".xml"):
+        return XML
+    if name.endswith(".tab"):
+        return TAB
+    return CONLL
+
+
+def to_conll_text(path: PathLike, charset: Optional[str] = None) -> str:
+    """The 10-column CoNLL-X text of a .tab or .xml file (a CoNLL-X file: its text as read).
+
+    ``charset`` is MaltEval's ``--charset`` (MaltTab and CoNLL-X; MaltXML says its own
+    encoding).  Raises :class:`InputError` where MaltEval's reader rejects the file."""
+    return convert(path, charset).text
+
+
+def load_analysis_pair_texts(gold_path: PathLike, system_path: PathLike,
+                             charset: Optional[str] = None) -> Tuple[str, str]:
+    """(gold text, system text) in CoNLL-X, gold read first as MaltEval does (so a pair with
+    two bad files reports the gold one)."""
+    return to_conll_text(gold_path, charset), to_conll_text(system_path, charset)
+
+
+def convert(path: PathLike, charset: Optional[str] = None) -> Conversion:
+    """Read ``path`` in the format :func:`input_format` gives and convert it; raises
+    :class:`InputError` naming ``file:line`` (``official``: MaltEval's message, where known).
+
+    Deliberate differences from MaltEval: DOCTYPE and ENTITY declarations are refused; invalid
+    UTF-8 (or text ``charset`` cannot decode) is an error, not U+FFFD; an empty MaltXML sentence
+    is refused (like a double blank line in CoNLL-X); a value CoNLL cannot hold (empty, or with
+    a tab or line break) is refused; a MaltXML sentence's ``id`` is not kept (the text numbers
+    sentences 1, 2, ...; MaltEval keys its Token and Sentence groups by that id); where MaltEval
+    holds a null (:attr:`Conversion.null_columns`) the text holds ``_``, so groupings by Lemma,
+    Postag or Feats give a ``_`` group where MaltEval crashes."""
+    name = os.fspath(path)
+    fmt = input_format(name)
+    data = _read(name)
+    if fmt == XML:
+        return _convert_xml(data, name)
+    text = _decode(data, name, charset)
+    if fmt == TAB:
+        return _convert_tab(text, name)
+    return Conversion(name, CONLL, text, tuple(range(1, text.count("\n") + 2)), frozenset())
+
+
+def relocate(error: InputError, conversion: Conversion) -> InputError:
+    """``error`` (raised by the CoNLL reader on ``conversion.text``) pointing at the original
+    file and line instead; errors without a line, or of a class with its own constructor, are
+    given back unchanged."""
+    line = error.location.line
+    if (conversion.format == CONLL or line is None or not 1 <= line <= len(conversion.source_lines)
+            or type(error).__init__ is not InputError.__init__):
+        return error
+    location = replace(error.location, path=conversion.path, line=conversion.source_lines[line - 1])
+    return type(error)(location, error.code, error.message, error.official)
+
+
+# ---- reading ----------------------------------------------------------------------------------
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        # MaltEval's message is FileNotFoundException's: "<path> (No such file or directory)"
+        raise InputError(Location(path), "missing-file", f"cannot read the file: {exc.strerror}",
+                         f"{path} ({exc.strerror})") from exc
+
+
+def _decode(data: bytes, path: str, charset: Optional[str]) -> str:
+    """The file's text; a BOM is kept (Java's decoder keeps it, so it starts the first FORM)."""
+    encoding = charset or "utf-8"
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(Location(path, line), "invalid-utf8" if encoding == "utf-8" else "invalid-encoding",
+                         f"byte 0x{data[exc.start]:02x} (offset {exc.start}) is not valid "
+                         f"{encoding}") from exc
+
+
+def _java_int(text: str) -> Optional[int]:
+    """Java's Integer.parseInt, or None where it throws NumberFormatException."""
+    if not _JAVA_INT.fullmatch(text):
+        return None
+    value = int(text)
+    return value if _INT_MIN <= value <= _INT_MAX else None
+
+
+def _java_double_ok(text: str) -> bool:
+    """Whether Java's Double.parseDouble accepts ``text`` (it first trims chars <= U+0020)."""
+    trimmed = text.strip("".join(chr(c) for c in range(0x21)))
+    return _JAVA_DOUBLE.fullmatch(trimmed) is not None
+
+
+def _word_line(index: int, form: str, lemma: Optional[str], cpostag: Optional[str],
+               postag: Optional[str], feats: Optional[str], head: int, deprel: str,
+               pdeprel: Optional[str]) -> str:
+    columns = (str(index), form, lemma, cpostag, postag, feats, str(head), deprel, None, pdeprel)
+    return "\t".join("_" if value is None else value for value in columns)
+
+
+# ---- MaltTab ----------------------------------------------------------------------------------
+
+def _convert_tab(text: str, path: str) -> Conversion:
+    """MaltTab -> CoNLL-X, line for line (a missing final blank line is added).
+
+    MaltTab is one word a line, ``FORM POSTAG HEAD DEPREL`` split on tabs (a run of tabs counts
+    as one, further fields are ignored); an empty line ends a sentence and the last sentence
+    needs none.  MaltEval stores the tag as the *coarse* tag, so it goes to CPOSTAG; LEMMA,
+    POSTAG, FEATS and PDEPREL are null in MaltEval and ``_`` here."""
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()  # the terminator of the last line, not a line
+    out: List[str] = []
+    index = 0
+    for number, line in enumerate(lines, 1):
+        if line == "":
+            out.append("")
+            index = 0
+            continue
+        index += 1
+        out.append(_tab_word(line, number, path, index))
+    source_lines = list(range(1, len(out) + 1))
+    if out and out[-1] != "":
+        out.append("")
+        source_lines.append(len(lines))
+    body = "\n".join(out) + "\n" if out else ""
+    return Conversion(path, TAB, body, tuple(source_lines),
+                      frozenset({"lemma", "xpos", "feats", "misc"}) if out else frozenset())
+
+
+def _tab_word(line: str, number: int, path: str, index: int) -> str:
+    """One MaltTab word line in MaltEval's order of checks: FORM, POSTAG, HEAD (an int >= 0),
+    DEPREL."""
+    fields = [field for field in line.split("\t") if field]  # StringTokenizer skips empty fields
+    where = Location(path, number)
+
+    def missing() -> InputError:
+        official = f"Error at  line {number}: an attribute is missing"
+        return InputError(where, "malttab-missing-field",
+                          f"a MaltTab line has FORM, POSTAG, HEAD and DEPREL; found {len(fields)} "
+                          f"field(s)", official)
+
+    if len(fields) < 3:
+        raise missing()
+    form, postag, head_text = fields[:3]
+    head = _java_int(head_text)
+    if head is None:
+        raise InputError(where, "malttab-bad-head", f"HEAD {head_text!r} is not an integer",
+                         f'For input string: "{head_text}"')
+    if head < 0:
+        raise InputError(where, "malttab-bad-head", f"HEAD {head} is negative",
+                         f"Head error at line {number}, word {form}. Head value {head} not valid.")
+    if len(fields) < 4:
+        raise missing()
+    return _word_line(index, form, None, postag, None, None, head, fields[3], None)
+
+
+# ---- MaltXML ----------------------------------------------------------------------------------
+
+class _MaltXMLHandler:
+    """MaltEval's SAX handler as a state machine over expat events: each element may only
+    appear where MaltEval allows it; words are checked against the declared tag and label sets."""
+
+    def __init__(self, path: str, parser):
+        self.path = path
+        self.parser = parser
+        # -1 not seen, 0 open, 1 closed (MaltEval's status variables)
+        self.status: Dict[str, int] = dict.fromkeys(
+            ("treebank", "head", "annotation", "attribute", "value", "body", "sentence", "word"), -1)
+        self.attribute_name = ""
+        self.declared: Dict[str, set] = {"postag": set(), "deprel": set()}
+        self.lines: List[str] = []
+        self.source_lines: List[int] = []
+        self.words_in_sentence = 0
+        self.sentence_line = 0
+        self.null_columns: set = set()
+
+    def fail(self, message: str, code: str) -> InputError:
+        return InputError(Location(self.path, self.parser.CurrentLineNumber), code, message, message)
+
+    def misplaced(self, name: str) -> InputError:
+        # MaltEval misspells "annotation" in this one message
+        shown = "annoation" if name == "annotation" else name
+        return self.fail(f"{shown} element at the wrong place", "maltxml-misplaced-element")
+
+    def start(self, name: str, attrs: Dict[str, str]) -> None:
+        status = self.status
+        if name == "treebank":
+            allowed = status["treebank"] == -1
+        elif name == "head":
+            allowed = status["treebank"] == 0 and status["head"] == -1 and status["body"] == -1
+        elif name == "annotation":
+            allowed = status["head"] == 0 and status["annotation"] == -1
+        elif name == "attribute":
+            allowed = status["annotation"] == 0 and status["attribute"] != 0
+        elif name == "value":
+            allowed = status["attribute"] == 0 and status["value"] != 0
+        elif name == "body":
+            allowed = status["treebank"] == 0 and status["head"] == 1 and status["body"] == -1
+        elif name == "sentence":
+            allowed = status["body"] == 0 and status["sentence"] != 0
+        elif name == "word":
+            allowed = status["sentence"] == 0 and status["word"] != 0
+        else:
+            # sic: MaltEval calls an unknown element an attribute
+            raise self.fail(f'attribute "{name}" is not part of MALT XML', "maltxml-unknown-element")
+        if not allowed:
+            raise self.misplaced(name)
+        if name == "attribute":
+            if "name" not in attrs:
+                raise self.fail('attribute "name" is missing', "maltxml-missing-attribute")
+            self.attribute_name = attrs["name"]
+        elif name == "value":
+            if "name" not in attrs:
+                raise self.fail('attribute "name" is missing', "maltxml-missing-attribute")
+            if self.attribute_name in self.declared:
+                self.declared[self.attribute_name].add(attrs["name"])
+        elif name == "sentence":
+            for number in ("score", "time"):
+                if number in attrs and not _java_double_ok(attrs[number]):
+                    raise self.fail(f'attribute "{number}" could not be interpreted as floating value',
+                                    "maltxml-bad-number")
+            self.words_in_sentence = 0
+            self.sentence_line = self.parser.CurrentLineNumber
+        elif name == "word":
+            self.word(attrs)
+        status[name] = 0
+
+    def end(self, name: str) -> None:
+        if name not in self.status:
+            return  # an unknown element has already failed at its start
+        if self.status[name] != 0:
+            raise self.misplaced(name)
+        self.status[name] = 1
+        if name == "sentence":
+            if self.words_in_sentence == 0:
+                raise InputError(Location(self.path, self.sentence_line), "empty-sentence",
+                                 "empty sentence: a sentence element without words")
+            self.lines.append("")
+            self.source_lines.append(self.parser.CurrentLineNumber)
+
+    def word(self, attrs: Dict[str, str]) -> None:
+        """Check one word in MaltEval's order and add its CoNLL line."""
+        if "form" not in attrs:
+            raise self.fail('attribute "form" is missing', "maltxml-missing-attribute")
+        if "postag" not in attrs:
+            raise self.fail('attribute "postag" is missing', "maltxml-missing-attribute")
+        if attrs["postag"] not in self.declared["postag"]:
+            raise self.fail("postag not in postag set", "maltxml-undeclared-postag")
+        if "head" not in attrs:
+            raise self.fail('attribute "head" is missing', "maltxml-missing-attribute")
+        head = _java_int(attrs["head"])
+        if head is None:
+            raise self.fail('attribute "head" could not be interpreted', "maltxml-bad-head")
+        if head < 0:
+            raise self.fail('attribute "head" is not correct', "maltxml-bad-head")
+        deprel = attrs.get("deprel", "")  # MaltEval: a missing deprel is ""
+        if deprel not in self.declared["deprel"]:
+            raise self.fail("deprel not in deprel set", "maltxml-undeclared-deprel")
+        phead = attrs.get("phead", "_")
+        if phead != "_":
+            value = _java_int(phead)
+            if value is None:
+                raise self.fail('attribute "phead" could not be interpreted', "maltxml-bad-phead")
+            if value < 0:
+                raise self.fail('attribute "phead" is not correct', "maltxml-bad-phead")
+        for column, attribute in (("lemma", "lemma"), ("upos", "cpostag"), ("feats", "feats"),
+                                  ("misc", "pdeprel")):
+            if attribute not in attrs:
+                self.null_columns.add(column)
+        for attribute in ("form", "lemma", "cpostag", "postag", "feats", "deprel", "pdeprel"):
+            value = deprel if attribute == "deprel" else attrs.get(attribute)
+            if value is not None and (value == "" or _UNREPRESENTABLE.search(value)):
+                raise InputError(Location(self.path, self.parser.CurrentLineNumber),
+                                 "maltxml-unrepresentable",
+                                 f'attribute "{attribute}" is empty or holds a tab or line break, '
+                                 f"which a CoNLL column cannot hold")
+        self.words_in_sentence += 1
+        self.lines.append(_word_line(self.words_in_sentence, attrs["form"], attrs.get("lemma"),
+                                     attrs.get("cpostag"), attrs["postag"], attrs.get("feats"),
+                                     head, deprel, attrs.get("pdeprel")))
+        self.source_lines.append(self.parser.CurrentLineNumber)
+
+
+def _refuse(path: str, parser):
+    def refuse(*_args):
+        raise InputError(Location(path, parser.CurrentLineNumber), "xml-declaration-refused",
+                         "DOCTYPE/ENTITY declarations are not allowed in a MaltXML file")
+    return refuse
+
+
+def _convert_xml(data: bytes, path: str) -> Conversion:
+    """MaltXML -> CoNLL-X, refusing DOCTYPE/ENTITY declarations before and while parsing.
+
+    ``treebank > head > annotation > attribute[name] > value[name]`` declares the tag set
+    (``attribute name="postag"``) and the label set (``name="deprel"``); then
+    ``treebank > body > sentence > word``.  A word has ``form``, ``postag`` and ``head``
+    (required), ``lemma``, ``cpostag``, ``feats``, ``deprel``, ``phead`` and ``pdeprel``
+    (optional); words are numbered in document order and PDEPREL goes to column 10 (where
+    ExcludePdeprels looks).  The encoding is the XML declaration's."""
+    import xml.parsers.expat as expat
+
+    from .options import EvaluationFileError, _refuse_declarations
+
+    try:
+        _refuse_declarations(data, path)  # any UTF-8/16/32 spelling, before expat sees it
+    except EvaluationFileError as exc:
+        raise InputError(exc.location, exc.code,
+                         "DOCTYPE/ENTITY declarations are not allowed in a MaltXML file") from None
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    handler = _MaltXMLHandler(path, parser)
+    refuse = _refuse(path, parser)
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    parser.UnparsedEntityDeclHandler = refuse
+    parser.ExternalEntityRefHandler = refuse
+    parser.StartElementHandler = handler.start
+    parser.EndElementHandler = handler.end
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as exc:
+        # MaltEval prints Xerces' message, which expat's cannot reproduce (official None)
+        raise InputError(Location(path, exc.lineno), "xml-syntax",
+                         f"not well-formed XML: {expat.ErrorString(exc.code)} "
+                         f"(column {exc.offset + 1})") from None
+    text = "\n".join(handler.lines) + "\n" if handler.lines else ""
+    return Conversion(path, XML, text, tuple(handler.source_lines), frozenset(handler.null_columns))

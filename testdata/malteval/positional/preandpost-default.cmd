@@ -1,0 +1,1 @@
+-s sys.conll -g gold.conll --GroupBy PreAndPost
