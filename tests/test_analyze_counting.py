@@ -98,6 +98,10 @@ def test_hand_worked_groupings(tiny):
         "ArcProjectivity": (["Proj"] * 5, ["Proj"] * 4),
         # 1 + floor(14 * position / sentence length)
         "RelativeWordPosition": ([3, 6, 9, 12, 15], [4, 8, 11, 15]),
+        # one group per word (sentence_word), folded into a few rows after counting
+        **{name: ([f"000000001_00000000{i}" for i in range(5)],
+                  [f"000000001_00000000{i}" for i in range(4)])
+           for name in ("PreAndPost", "Clustering", "Clustering2")},
         "Frame": (["*compound* ", "compound *nsubj* ", "*cop* ", "nsubj cop *root* punct ",
                    "*punct* "], ["*nsubj* ", "*cop* punct ", "nsubj cop *root* ", "*punct* "]),
     }

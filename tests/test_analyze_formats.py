@@ -303,14 +303,18 @@ def test_output_matches_malteval(case, tmp_path, monkeypatch):
         assert output == handle.read()
 
 
-def test_golden_inputs_are_read_directly_once_wired(tmp_path, monkeypatch):
-    """With the reader wired into ``analyze``, the original .tab files give MaltEval's bytes."""
-    for name in ("tab-gold.tab", "tab-sys.tab"):
+@pytest.mark.parametrize("case, kind, extra", [
+    ("tab-default", "tab", []), ("tab-cpostag", "tab", ["--GroupBy", "Cpostag"]),
+    ("xml-default", "xml", []), ("xml-postag", "xml", ["--GroupBy", "Postag"]),
+])
+def test_golden_inputs_are_read_directly(case, kind, extra, tmp_path, monkeypatch):
+    """``analyze`` reads the original .tab/.xml files and prints MaltEval's bytes."""
+    for name in (f"{kind}-gold.{kind}", f"{kind}-sys.{kind}"):
         shutil.copy(os.path.join(DATA, name), tmp_path / name)
     monkeypatch.chdir(tmp_path)
     stdout, stderr = io.StringIO(), io.StringIO()
-    status = main(["analyze", "-s", "tab-sys.tab", "-g", "tab-gold.tab"], stdout, stderr)
-    if status != 0:
-        pytest.skip(f"the .tab reader is not wired into analyze yet: {stderr.getvalue().strip()}")
-    with open(os.path.join(DATA, "tab-default.out"), encoding="utf-8", newline="") as handle:
+    status = main(["analyze", "-s", f"{kind}-sys.{kind}", "-g", f"{kind}-gold.{kind}", *extra],
+                  stdout, stderr)
+    assert status == 0, stderr.getvalue()
+    with open(os.path.join(DATA, f"{case}.out"), encoding="utf-8", newline="") as handle:
         assert stdout.getvalue() == handle.read()

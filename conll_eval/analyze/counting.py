@@ -19,7 +19,7 @@ import numpy as np
 
 from ..align import Alignment
 from ..treebank import Treebank
-from .positional import relative_word_position
+from .positional import relative_word_position, sentence_and_token
 
 __all__ = [
     "METRICS", "METRIC_ALIASES", "GROUPINGS", "NUMERIC_GROUPINGS", "Side", "AnalysisPair",
@@ -260,6 +260,10 @@ GROUPINGS: Dict[str, Tuple[Callable[[Side], np.ndarray], bool]] = {
     "ArcProjectivity": (_arc_projectivity, False),
     "Frame": (_frame, False),
     "RelativeWordPosition": (relative_word_position, True),
+    # one group per word, folded afterwards (conll_eval.analyze.positional.post_process)
+    "PreAndPost": (sentence_and_token, False),
+    "Clustering": (sentence_and_token, False),
+    "Clustering2": (sentence_and_token, False),
 }
 
 

@@ -191,6 +191,10 @@ DIFFERENCES: Tuple[str, ...] = (
     "tables of the files before it)",
     "--stat 1: a column that is 0/1 for the first system but not for another gives '-' for "
     "that pair (MaltEval leaves the cell out and misaligns the table)",
+    "a grouping named as Metric with another GroupBy (--Metric Deprel --GroupBy Cpostag): the "
+    "grouping's own test, key equality or BothRight (MaltEval: NullPointerException)",
+    "CoNLL-U files (*.conllu) are read with conll_eval's reader and aligned (MaltEval rejects "
+    "them at the first comment line, case 152)",
 )
 
 _NPE_NO_METRIC = ('Cannot invoke "String.equals(Object)" because the return value of '

@@ -16,7 +16,9 @@ from typing import List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..errors import InputError
+from .formats import CONLL, convert, input_format, relocate
 from .options import Evaluation, Formatting, Settings
+from .positional import ACCURACY_WARNING
 from .significance import FIVE_PERCENT_Z, ONE_PERCENT_Z, mcnemar_sections
 from .tables import (AnalysisCache, Result, Table, TokenNumbers, build_tables, evaluate,
                      parameter_lines)
@@ -73,7 +75,9 @@ def _check_conllx(path: str) -> None:
             line = raw.rstrip(b"\r\n")
             if line.strip() and line.count(b"\t") < _CONLLX_COLUMNS - 1:
                 text = line.decode("utf-8", errors="replace")
-                raise Aborted(f"Error at  line {number}: an attribute is missing\n{text}")
+                raise Aborted(f"Error at  line {number}: an attribute is missing\n{text}\n"
+                              f"({path}:{number}: a CoNLL-X line has 10 tab-separated columns; "
+                              f"name a CoNLL-U file *.conllu)")
 
 
 #: what MaltEval would read as CoNLL-X but we read as CoNLL-U (comments, multi-word tokens,
@@ -106,20 +110,38 @@ def _read_files(paths: Sequence[str], name: str, vocab, charset: Optional[str] =
         if not os.path.isfile(path):
             raise Aborted(f"{path} (No such file or directory)")
     for path in paths:
-        if not is_conllu(path):
+        if input_format(path) == CONLL and not is_conllu(path):
             _check_conllx(path)
     plain = not charset or codecs.lookup(charset).name == "utf-8"
     try:
-        if len(paths) == 1 and plain:
+        if len(paths) == 1 and plain and input_format(paths[0]) == CONLL:
             return load(paths[0], vocab=vocab)
         parts = []
         for path in paths:
-            data = _file_bytes(path, charset)
-            parse_bytes(data, path, "conll18", vocab)  # errors name the file and line
-            parts.append(data.rstrip(b"\r\n") + b"\n\n")
-        return parse_bytes(b"".join(parts), name if len(paths) > 1 else paths[0], "conll18", vocab)
+            parts.append(_converted_bytes(path, charset, vocab).rstrip(b"\r\n") + b"\n\n")
+        if len(paths) == 1:
+            return parse_bytes(parts[0], paths[0], "conll18", vocab)
+        return parse_bytes(b"".join(parts), name, "conll18", vocab)
     except InputError as exc:
-        raise Aborted(str(exc)) from None
+        official = getattr(exc, "official", None)
+        raise Aborted(f"{official}\n({exc})" if official else str(exc)) from None
+
+
+def _converted_bytes(path: str, charset: Optional[str], vocab) -> bytes:
+    """The file as CoNLL text in UTF-8 (MaltTab and MaltXML converted), checked by the reader
+    so that errors name the original file and line."""
+    from ..reader import parse_bytes
+    if input_format(path) == CONLL:
+        data = _file_bytes(path, charset)
+        parse_bytes(data, path, "conll18", vocab)
+        return data
+    conversion = convert(path, charset)
+    data = conversion.text.encode("utf-8")
+    try:
+        parse_bytes(data, path, "conll18", vocab)
+    except InputError as exc:
+        raise relocate(exc, conversion) from None
+    return data
 
 
 def _check_same_text(gold, system, gold_name: str, system_name: str) -> None:
@@ -204,7 +226,7 @@ def _optional(value: Optional[bool], default: bool) -> bool:
 def _mean_table(evaluation: Evaluation, fold_results: List[Result], formatting: Formatting) -> Table:
     """The cross-validation ``Mean:`` table of one evaluation: each fold's Row mean per column,
     their mean over the defined ones, and the number of folds as Row count."""
-    names = list(evaluation.columns.names)
+    names = list(fold_results[0].columns)
     cells = [[r.means[name][0] for r in fold_results] for name in names]
     means = []
     for column in cells:
@@ -223,7 +245,7 @@ def _mcnemar_items(evaluations: Sequence[Evaluation], results: List[List[Result]
              for e in evaluations]
     columns = [[{name: [r.columns[name][i] for i in r.order] for name in r.columns}
                 for r in per_system] for per_system in results]
-    names = [list(e.columns.names) for e in evaluations]
+    names = [list(r.columns) for r in results[0]]
     labels = [f"<{i + 1}> ({path})" for i, path in enumerate(systems)]
     headings = [f"<{i + 1}>" for i in range(len(systems))]
     details = _optional(formatting.details, True)
@@ -271,6 +293,7 @@ def run(settings: Settings) -> List[Item]:
         cache = AnalysisCache(pair, settings.remove, token_numbers)
         results = [evaluate(e, cache) for e in evaluations]
         all_results.append(results)
+        items += [Text(ACCURACY_WARNING + "\n") for r in results if r.warning]
         tables = build_tables(results, formatting, formatting.merge_tables)
         merged = formatting.merge_tables and len(tables) == 1
         for index, table in enumerate(tables):

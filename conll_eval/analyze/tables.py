@@ -20,7 +20,8 @@ from . import java
 from .complex import complex_keys
 from .counting import (GROUPINGS as KEY_FUNCTIONS, AnalysisPair, group_counts, grouping_keys,
                        non_projective_arcs, word_correctness)
-from .options import Evaluation
+from .options import GROUPINGS as GROUPING_INFO, Evaluation
+from .positional import needs_accuracy_warning, post_process
 
 __all__ = ["AnalysisCache", "TokenNumbers", "Result", "Table", "evaluate", "evaluation_keys", "kept_words",
            "label_order", "parameter_lines", "build_tables", "EXCLUDE_COLUMNS"]
@@ -47,6 +48,12 @@ class Result:
     means: Dict[str, Tuple[float, int]]
     order: List[int] = field(default_factory=list)
     more: int = 0
+    #: per row (key order): the words counted on each side and those correct (None when the
+    #: rows are not groups of words, e.g. PreAndPost's)
+    counters: Optional[Dict[str, List[int]]] = None
+    row_heading: str = ""
+    #: MaltEval warns that the evaluation lacks ``accuracy`` (PreAndPost, Clustering2)
+    warning: bool = False
 
 
 @dataclass
@@ -160,7 +167,11 @@ class AnalysisCache:
 
     def correctness(self, metric: str):
         if metric not in self._ok:
-            if metric in KEY_FUNCTIONS:
+            info = GROUPING_INFO.get(metric)
+            if info is not None and info.self_metric == "BothRight":
+                # a grouping named as the metric whose own test is a metric's (BothRight)
+                self._ok[metric] = self.correctness(info.self_metric)
+            elif metric in KEY_FUNCTIONS:
                 self._ok[metric] = word_correctness("self", self.pair, self.keys(metric))
             else:
                 self._ok[metric] = word_correctness(metric, self.pair)
@@ -295,7 +306,15 @@ def evaluate(evaluation: Evaluation, cache: AnalysisCache) -> Result:
         means[name] = (float(values[defined].mean()) if count else NAN, count)
         columns[name] = [int(v) if integer and not math.isnan(v) else float(v)
                          for v in values.tolist()]
-    result = Result(evaluation, labels, columns, means)
+    counters = {"treebank": tt.tolist(), "treebank_correct": tc.tolist(), "parser": pt.tolist(),
+                "parser_correct": pc.tolist()}
+    result = Result(evaluation, labels, columns, means, counters=counters,
+                    row_heading=grouping)
+    folded = post_process(grouping, labels, list(evaluation.columns.names), columns)
+    if folded is not None:  # PreAndPost, Clustering, Clustering2: the per-word table folded
+        result = Result(evaluation, folded.labels, folded.columns,
+                        {name: (NAN, 0) for name in folded.columns}, row_heading=folded.row_title,
+                        warning=needs_accuracy_warning(grouping, evaluation.columns.names))
     result.order, result.more = _sort_and_cut(result, evaluation)
     return result
 
@@ -335,16 +354,17 @@ def build_tables(results: List[Result], formatting, merge: bool) -> List[Table]:
     same row labels, else one table per evaluation."""
     if not results:
         return []
-    if merge and all(r.labels == results[0].labels for r in results):
+    if merge and all(r.labels == results[0].labels and r.row_heading == results[0].row_heading
+                     for r in results):
         return [_merged(results, formatting)]
     tables = []
     for r in results:
         e = r.evaluation
-        names = list(e.columns.names)
+        names = list(r.columns)
         tables.append(Table(
             parameter_lines(e.parameters, True), names,
             [[r.columns[n][i] for i in r.order] for n in names],
-            [r.means[n] for n in names], e.grouping.name, [r.labels[i] for i in r.order],
+            [r.means[n] for n in names], r.row_heading, [r.labels[i] for i in r.order],
             e.show_table_header(formatting), e.show_details(formatting),
             r.more if e.columns.cut is not None else None,
             [r.columns[n] for n in names], r.labels))
@@ -367,12 +387,12 @@ def _merged(results: List[Result], formatting) -> Table:
         e = r.evaluation
         given = {name: value for name, value, _ in e.parameters}
         suffix = ", ".join(f"{n}:{given[n]}" for n in java.hashmap_order(varying))
-        for name in e.columns.names:
+        for name in r.columns:
             headers.append(f"{name} / {suffix}")
             cells.append([r.columns[name][i] for i in order])
             means.append(r.means[name])
     e = first.evaluation
-    return Table(parameter_lines(fixed, False), headers, cells, means, e.grouping.name,
+    return Table(parameter_lines(fixed, False), headers, cells, means, first.row_heading,
                  [first.labels[i] for i in order],
                  any(r.evaluation.show_table_header(formatting) for r in results),
                  any(r.evaluation.show_details(formatting) for r in results), None)

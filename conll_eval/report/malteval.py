@@ -74,10 +74,14 @@ def format_items(items, echo: str, formatting) -> str:
     """A whole run (:func:`conll_eval.analyze.run.run`): the argument echo and the header
     blocks with header info, every table, and the lines printed in any case."""
     from ..analyze.run import Header, Text
-    out = [echo + "\n"] if formatting.header_info else []
+    out = []
+    echoed = not formatting.header_info
     for item in items:
         if isinstance(item, Header):
             if formatting.header_info:
+                if not echoed:  # with the first header (warnings may come before it)
+                    out.append(echo + "\n")
+                    echoed = True
                 out.append(format_header(item.gold, item.system, list(item.lines)))
         elif isinstance(item, Text):
             out.append(item.text)
