@@ -47,9 +47,17 @@ def _shifted(side: Side, offset: int, column: np.ndarray) -> np.ndarray:
     return np.where(target < 1, BEFORE, np.where(target > side.own_length, AFTER, values))
 
 
+def _attribute_codes(side: Side, attribute: str) -> np.ndarray:
+    """The built-in attribute's column, or a plugin grouping's (string) keys."""
+    if attribute in ATTRIBUTE_COLUMNS:
+        return side.string_column(ATTRIBUTE_COLUMNS[attribute])
+    from .groupings import registry
+    return np.asarray(registry()[attribute].keys(side), dtype=np.int64)
+
+
 def _code_matrix(side: Side, layout: List[Tuple[int, List[str]]]) -> np.ndarray:
     """One column per (offset, attribute) of the layout: Vocab codes or BEFORE/AFTER."""
-    columns = [_shifted(side, offset, side.string_column(ATTRIBUTE_COLUMNS[attribute]))
+    columns = [_shifted(side, offset, _attribute_codes(side, attribute))
                for offset, attributes in layout for attribute in attributes]
     return np.stack(columns, axis=1).astype(np.int64)
 
@@ -88,9 +96,11 @@ def complex_keys(parts: Sequence[Tuple[int, Sequence[str]]], pair: AnalysisPair)
     codes of MaltEval's key strings.  The strings are made once per distinct combination of
     values over both sides, then interned."""
     layout = key_layout(parts)
+    from .groupings import registry
     for _, attributes in layout:
         for attribute in attributes:
-            if attribute not in ATTRIBUTE_COLUMNS:
+            known = registry().get(attribute)
+            if attribute not in ATTRIBUTE_COLUMNS and (known is None or not known.complex_item):
                 raise KeyError(f"{attribute!r} cannot be part of a complex grouping")
     gold = _code_matrix(pair.gold, layout)
     system = _code_matrix(pair.system, layout)

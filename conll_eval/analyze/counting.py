@@ -267,13 +267,45 @@ GROUPINGS: Dict[str, Tuple[Callable[[Side], np.ndarray], bool]] = {
 }
 
 
-def grouping_keys(name: str, pair: AnalysisPair) -> Keys:
-    """The keys of grouping ``name`` for every gold and every system word."""
-    try:
+def _register_builtins() -> None:
+    """Put every built-in grouping into the registry, with MaltEval's facts about it."""
+    from .groupings import FunctionGrouping, register
+    from .options import BUILTIN_GROUPINGS
+    for name, info in BUILTIN_GROUPINGS.items():
         function, numeric = GROUPINGS[name]
-    except KeyError:
-        raise KeyError(f"unknown grouping {name!r}") from None
-    return Keys(function(pair.gold), function(pair.system), numeric)
+        register(FunctionGrouping(
+            name, function, numeric, simple_accuracy=info.simple_accuracy,
+            self_metric=info.self_metric, show_details=info.show_details,
+            show_table_header=info.show_table_header, complex_item=info.complex_item,
+            corresponding_metric=info.corresponding_metric))
+
+
+_register_builtins()
+
+
+def grouping_keys(name: str, pair: AnalysisPair) -> Keys:
+    """The keys of the registered grouping ``name`` (built-in or plugin) for every gold and
+    every system word."""
+    from .groupings import registry
+    grouping = registry().get(name)
+    if grouping is None:
+        raise KeyError(f"unknown grouping {name!r}")
+    return Keys(_checked_keys(grouping, pair.gold), _checked_keys(grouping, pair.system),
+                grouping.numeric)
+
+
+def _checked_keys(grouping, side: Side) -> np.ndarray:
+    """A grouping's keys for one side, checked (plugins are third-party code): one integer
+    per word, Vocab codes in range for string keys."""
+    keys = np.asarray(grouping.keys(side))
+    if keys.shape != (len(side.head),) or not np.issubdtype(keys.dtype, np.integer):
+        raise ValueError(f"grouping {grouping.name}: keys(side) must give one integer per word "
+                         f"({len(side.head)}), got shape {keys.shape} of {keys.dtype}")
+    keys = keys.astype(np.int64, copy=False)
+    if not grouping.numeric and len(keys) and (keys.min() < 0 or keys.max() >= len(side.vocab)):
+        raise ValueError(f"grouping {grouping.name}: string keys must be Vocab codes "
+                         f"(side.vocab.encode(strings))")
+    return keys
 
 
 # ---- metrics ------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ from ..errors import InputError, Location, UsageError
 from . import java
 
 __all__ = [
-    "METRIC_NAMES", "GROUPING_NAMES", "GROUPINGS", "GroupingInfo", "COMPLEX_COMPONENTS",
+    "METRIC_NAMES", "GROUPING_NAMES", "BUILTIN_GROUPINGS", "GroupingInfo", "COMPLEX_COMPONENTS",
     "PARAMETER_NAMES", "EXCLUDE_PARAMETERS", "FORMATTING_FLAGS", "REMOVE_VALUES",
     "ACCURACY_COLUMNS", "PRECISION_RECALL_COLUMNS", "PARSER_TREEBANK_COLUMNS", "SENTENCE_COLUMNS",
     "DEFAULT_PATTERN", "DIFFERENCES", "column_sets", "self_metric",
@@ -102,8 +102,10 @@ def _info(name, simple, corresponding=None, self_name=None, details=True, header
 
 
 _BOTH = "BothRight"
-#: every grouping MaltEval knows, keyed by name, in its TreeMap (``String.compareTo``) order
-GROUPINGS: Dict[str, GroupingInfo] = {g.name: g for g in (
+#: every grouping MaltEval knows, keyed by name, in its TreeMap (``String.compareTo``) order;
+#: the registry (:mod:`conll_eval.analyze.groupings`) holds them with their key functions,
+#: and plugins beside them
+BUILTIN_GROUPINGS: Dict[str, GroupingInfo] = {g.name: g for g in (
     _info("ArcDepth", False),
     _info("ArcDirection", False, "DirectionRight"),
     _info("ArcProjectivity", False),
@@ -127,9 +129,24 @@ GROUPINGS: Dict[str, GroupingInfo] = {g.name: g for g in (
     _info("Token", False, self_name=_BOTH, details=False, header=True),
     _info("Wordform", True, self_name=_BOTH, complex_item=True),
 )}
-GROUPING_NAMES: Tuple[str, ...] = tuple(GROUPINGS)
-#: the groupings that ``#``, ``,`` and ``@N`` can combine (case 078)
-COMPLEX_COMPONENTS: Tuple[str, ...] = tuple(n for n, g in GROUPINGS.items() if g.complex_item)
+GROUPING_NAMES: Tuple[str, ...] = tuple(BUILTIN_GROUPINGS)
+#: the built-in groupings that ``#``, ``,`` and ``@N`` can combine (case 078)
+COMPLEX_COMPONENTS: Tuple[str, ...] = tuple(n for n, g in BUILTIN_GROUPINGS.items()
+                                            if g.complex_item)
+
+
+def _grouping(name: str):
+    """The registered grouping (built-in or plugin) called ``name``, or None."""
+    from .groupings import PluginError, resolve
+    try:
+        return resolve(name)
+    except PluginError as exc:
+        raise MaltEvalUsageError(str(exc), None, "--GroupBy") from None
+
+
+def _known_groupings() -> List[str]:
+    from .groupings import names
+    return names()
 _WORDFORM = "Wordform"
 
 # column (attribute) sets: (default, valid) -- the README's "Default and all attribute sets"
@@ -171,6 +188,9 @@ FORMATTING_FLAGS: Dict[str, str] = {
     "--merge-tables": "merge_tables", "--tab": "tab", "--output": "output",
     "--pattern": "pattern", "--debug": "debug"}
 REMOVE_VALUES: Tuple[str, ...] = ("None", "Projective", "NonProjective")
+#: conll_eval's flags beside MaltEval's: output formats, and the flags that may repeat
+OUTPUT_FORMATS: Tuple[str, ...] = ("text", "json")
+REPEATABLE_EXTENSIONS = frozenset({"--plugin"})
 DEFAULT_PATTERN = "#,##0.###"  # NumberFormat.getNumberInstance(Locale.US)
 _FILE_EXTENSIONS = (".xml", ".tab", ".conll")
 
@@ -341,7 +361,7 @@ class Grouping:
     @property
     def info(self) -> Optional[GroupingInfo]:
         """The simple grouping's registry entry (None for a complex grouping)."""
-        return None if self.is_complex else GROUPINGS[self.name]
+        return None if self.is_complex else _grouping(self.name)
 
     @property
     def components(self) -> Tuple[str, ...]:
@@ -349,11 +369,11 @@ class Grouping:
 
     @property
     def show_details(self) -> bool:
-        return True if self.is_complex else GROUPINGS[self.name].show_details
+        return True if self.is_complex else _grouping(self.name).show_details
 
     @property
     def show_table_header(self) -> bool:
-        return False if self.is_complex else GROUPINGS[self.name].show_table_header
+        return False if self.is_complex else _grouping(self.name).show_table_header
 
 
 @dataclass(frozen=True)
@@ -416,6 +436,9 @@ class Settings:
     formatting: Formatting = field(default_factory=Formatting)
     malteval_crash: Optional[str] = None
     warnings: Tuple[str, ...] = ()
+    #: conll_eval's own flags: ``--plugin module:Class`` (repeatable), ``--format text|json``
+    plugins: Tuple[str, ...] = ()
+    output_format: str = "text"
 
     @property
     def echo(self) -> str:
@@ -482,7 +505,8 @@ def parse_grouping(value: str) -> Optional[Grouping]:
             return None
         for name in names:
             plain = len(positions) == 1 and len(pieces) == 1 and len(names) == 1
-            if not ((plain and name in GROUPINGS) or name in COMPLEX_COMPONENTS):
+            found = _grouping(name)
+            if found is None or not (plain or found.complex_item):
                 return None
             if name not in attrs:
                 attrs.append(name)
@@ -497,7 +521,7 @@ def parse_grouping(value: str) -> Optional[Grouping]:
 
 def self_metric(grouping: Grouping) -> str:
     """The metric ``--Metric self`` stands for with this grouping."""
-    return GROUPINGS[grouping.name].self_metric if not grouping.is_complex else _BOTH
+    return _grouping(grouping.name).self_metric if not grouping.is_complex else _BOTH
 
 
 def column_sets(grouping: Grouping, metric: str) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
@@ -508,7 +532,7 @@ def column_sets(grouping: Grouping, metric: str) -> Tuple[Tuple[str, ...], Tuple
     parseraccuracy/treebankaccuracy (rejected, case 150)."""
     if grouping.is_complex:
         return ACCURACY_COLUMNS
-    info = GROUPINGS[grouping.name]
+    info = _grouping(grouping.name)
     if info.simple_accuracy or info.name == "Token":
         return ACCURACY_COLUMNS
     if info.name == "Sentence":
@@ -647,19 +671,19 @@ def _evaluation(settings: Settings, combo: Dict[str, Tuple[str, str]], state: _S
     group_value, group_format = values["GroupBy"]
     grouping = parse_grouping(group_value)
     if metric_value == SELF:
-        if group_value in GROUPINGS:
-            metric_value = GROUPINGS[group_value].self_metric
+        if _grouping(group_value) is not None:
+            metric_value = _grouping(group_value).self_metric
         elif group_value in state.registered_complex:
             metric_value = _BOTH
         else:
             state.note_crash(_NPE_SELF)
             metric_value = _BOTH
-    if metric_value not in METRIC_NAMES and metric_value not in GROUPINGS:
+    if metric_value not in METRIC_NAMES and _grouping(metric_value) is None:
         raise _error_at(settings, "Metric", _usage(
             f'Incorrect value for Metric: "{metric_value}". Available Metric values are '
             f'{_java_list(METRIC_NAMES)}'), state)
     if grouping is None:
-        known = sorted(set(GROUPING_NAMES) | set(state.registered_complex),
+        known = sorted(set(_known_groupings()) | set(state.registered_complex),
                        key=java.java_compare_key)
         raise _error_at(settings, "GroupBy", _usage(
             f'Incorrect value for GroupBy: "{group_value}". Possible values are: '
@@ -960,7 +984,7 @@ def parse_args(argv: Sequence[str], *, check_evaluations: bool = True) -> Settin
         argument = argv[i]
         if len(argument) < 2:
             raise _usage(f"Unable to parse argument number {i} ({argument})")
-        if argument in used:
+        if argument in used and argument not in REPEATABLE_EXTENSIONS:
             raise _usage(f"The argument {argument} is specified twice", argument)
         used.add(argument)
         if argument in required:
@@ -991,6 +1015,13 @@ def parse_args(argv: Sequence[str], *, check_evaluations: bool = True) -> Settin
                 i += 1
             i -= 1
             found["system_files" if argument == "-s" else "gold_files"] = _files(argument, given)
+        elif argument == "--plugin":  # conll_eval's: a grouping class, module:Class
+            found["plugins"] = found.get("plugins", ()) + (value,)
+        elif argument == "--format":  # conll_eval's: text (MaltEval's) or json
+            if value not in OUTPUT_FORMATS:
+                raise MaltEvalUsageError(f"--format: expected one of {', '.join(OUTPUT_FORMATS)}, "
+                                         f"not {value!r}", flag="--format")
+            found["output_format"] = value
         elif argument == "--postag":
             found["postag_file"] = value
         elif argument == "--deprel":
@@ -1030,6 +1061,12 @@ def parse_args(argv: Sequence[str], *, check_evaluations: bool = True) -> Settin
             raise _usage("MaltEvalConsole currently only supports one gold-standards and one "
                          "parsed file in selection file mode\n", "-f",
                          "-f: selection file mode takes one gold and one system file")
+    for spec in settings.plugins:  # before any GroupBy value is looked up
+        from .groupings import PluginError, load_plugin
+        try:
+            load_plugin(spec)
+        except PluginError as exc:
+            raise MaltEvalUsageError(str(exc), None, "--plugin") from None
     if check_evaluations:
         settings = validate_evaluations(settings)
     return settings

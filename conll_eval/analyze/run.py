@@ -265,8 +265,10 @@ def _mcnemar_items(evaluations: Sequence[Evaluation], results: List[List[Result]
                     else:
                         column.append(math.nan)
                 cells.append(column)
-            items.append(Table([], headings, cells, [(math.nan, 0)] * len(systems), heading,
-                               labels, show_means, details, None))
+            # the setting rides along as header lines (printed above as Text, kept for JSON)
+            items.append(Table(section.setting.rstrip("\n").split("\n"), headings, cells,
+                               [(math.nan, 0)] * len(systems), heading, labels, show_means,
+                               details, None))
         items.append(Text("=" * 52 + "\n\n"))
     return items
 
@@ -294,8 +296,10 @@ def run(settings: Settings) -> List[Item]:
         results = [evaluate(e, cache) for e in evaluations]
         all_results.append(results)
         items += [Text(ACCURACY_WARNING + "\n") for r in results if r.warning]
-        tables = build_tables(results, formatting, formatting.merge_tables)
-        merged = formatting.merge_tables and len(tables) == 1
+        # JSON gives every evaluation its own table (its parameters and counts complete)
+        merge = formatting.merge_tables and settings.output_format == "text"
+        tables = build_tables(results, formatting, merge)
+        merged = merge and len(tables) == 1
         for index, table in enumerate(tables):
             items += [Header(gold_name, system_name, tuple(table.header_lines)), table]
             if not formatting.confusion_matrix or merged:

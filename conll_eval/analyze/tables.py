@@ -18,9 +18,10 @@ import numpy as np
 
 from . import java
 from .complex import complex_keys
-from .counting import (GROUPINGS as KEY_FUNCTIONS, AnalysisPair, group_counts, grouping_keys,
-                       non_projective_arcs, word_correctness)
-from .options import GROUPINGS as GROUPING_INFO, Evaluation
+from .counting import (AnalysisPair, group_counts, grouping_keys, non_projective_arcs,
+                       word_correctness)
+from .groupings import registry
+from .options import Evaluation
 from .positional import needs_accuracy_warning, post_process
 
 __all__ = ["AnalysisCache", "TokenNumbers", "Result", "Table", "evaluate", "evaluation_keys", "kept_words",
@@ -76,6 +77,9 @@ class Table:
     all_labels: List[str] = field(default_factory=list)
     #: a line above the column headers (shown with header info), e.g. "Confusion table for X"
     caption: Optional[str] = None
+    #: per row (print order) the words counted on each side and those correct, for tables of
+    #: one evaluation (not printed: :mod:`conll_eval.report.malteval`'s JSON gives them)
+    counters: Optional[Dict[str, List[int]]] = None
 
 
 # ---- selection of words -------------------------------------------------------------------
@@ -167,11 +171,11 @@ class AnalysisCache:
 
     def correctness(self, metric: str):
         if metric not in self._ok:
-            info = GROUPING_INFO.get(metric)
-            if info is not None and info.self_metric == "BothRight":
+            grouping = registry().get(metric)
+            if grouping is not None and grouping.self_metric == "BothRight":
                 # a grouping named as the metric whose own test is a metric's (BothRight)
-                self._ok[metric] = self.correctness(info.self_metric)
-            elif metric in KEY_FUNCTIONS:
+                self._ok[metric] = self.correctness(grouping.self_metric)
+            elif grouping is not None:
                 self._ok[metric] = word_correctness("self", self.pair, self.keys(metric))
             else:
                 self._ok[metric] = word_correctness(metric, self.pair)
@@ -264,7 +268,7 @@ def evaluation_keys(evaluation: Evaluation, cache: AnalysisCache,
         return cache.token_numbers.keys(cache.pair, gold_kept, sys_kept)
     if evaluation.grouping.is_complex:
         return cache.complex_keys(evaluation.grouping.parts)
-    if evaluation.grouping.name in KEY_FUNCTIONS:
+    if evaluation.grouping.name in registry():
         return cache.keys(evaluation.grouping.name)
     raise NotImplementedError(f"analyze: the grouping {evaluation.grouping.value} is not "
                               f"supported yet")
@@ -367,7 +371,9 @@ def build_tables(results: List[Result], formatting, merge: bool) -> List[Table]:
             [r.means[n] for n in names], r.row_heading, [r.labels[i] for i in r.order],
             e.show_table_header(formatting), e.show_details(formatting),
             r.more if e.columns.cut is not None else None,
-            [r.columns[n] for n in names], r.labels))
+            [r.columns[n] for n in names], r.labels,
+            counters=None if r.counters is None else
+            {side: [values[i] for i in r.order] for side, values in r.counters.items()}))
     return tables
 
 

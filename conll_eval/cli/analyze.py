@@ -89,4 +89,8 @@ def _analyze(argv: List[str]) -> str:
         items = run(settings)
     except Aborted as exc:
         raise _Aborted(exc.message, EXIT_USAGE if exc.usage else EXIT_INPUT) from None
+    if settings.output_format == "json":
+        import json
+        from ..report.malteval import items_as_data
+        return json.dumps(items_as_data(items, settings.argv), ensure_ascii=False, indent=1) + "\n"
     return format_items(items, settings.echo, formatting)

@@ -9,7 +9,7 @@ from typing import List
 from ..analyze.java import decimal_format
 from ..analyze.tables import Table
 
-__all__ = ["format_cell", "format_table", "format_header", "format_items"]
+__all__ = ["format_cell", "format_table", "format_header", "format_items", "items_as_data"]
 
 RULE = "=" * 52
 _ROW_MEAN, _ROW_COUNT = "Row mean", "Row count"
@@ -88,3 +88,43 @@ def format_items(items, echo: str, formatting) -> str:
         else:
             out.append(format_table(item, formatting))
     return "".join(out)
+
+
+def _value(cell):
+    return None if isinstance(cell, float) and math.isnan(cell) else cell
+
+
+def items_as_data(items, argv) -> dict:
+    """A whole run as JSON-ready data: every table with the files and parameters above it, its
+    rows (key, cell per column, and for tables of one evaluation the four word counts), Row
+    mean / Row count and the number of rows a cut left out; NaN is None."""
+    from ..analyze.run import Header, Text
+    tables = []
+    header = None
+    for item in items:
+        if isinstance(item, Header):
+            header = item
+            continue
+        if isinstance(item, Text):
+            continue
+        rows = []
+        for i, label in enumerate(item.labels):
+            row = {"key": label,
+                   "values": {h: _value(column[i]) for h, column in zip(item.headers, item.cells)}}
+            if item.counters is not None:
+                row["counts"] = {side: values[i] for side, values in item.counters.items()}
+            rows.append(row)
+        tables.append({
+            "gold": header.gold if header else None,
+            "system": header.system if header else None,
+            # a result table knows its evaluation's lines; the others take the block above
+            "parameters": list(item.header_lines or (header.lines if header else ())),
+            "caption": item.caption,
+            "row_heading": item.row_heading,
+            "columns": list(item.headers),
+            "rows": rows,
+            "row_mean": {h: _value(m) for h, (m, _) in zip(item.headers, item.means)},
+            "row_count": {h: c for h, (_, c) in zip(item.headers, item.means)},
+            "more": item.more or 0,
+        })
+    return {"arguments": list(argv), "tables": tables}
