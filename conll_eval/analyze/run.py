@@ -34,11 +34,21 @@ CONCAT_GOLD, CONCAT_SYSTEM = "concat_gs", "concat_parsed"
 
 @dataclass(frozen=True)
 class Header:
-    """The block above a table (printed only with header info): the files and the lines."""
+    """The block above a table (printed only with header info): the files and the lines.
+    ``file`` names the result file this block starts when ``--output`` is a directory
+    (MaltEval's ``<system>.res``, ``<system>.<n>.res``, ``cs_aggr.<n>.res``, ``mcnemar.res``)."""
 
     gold: str
     system: str
     lines: Tuple[str, ...]
+    file: str = ""
+
+
+def result_file(stem: str, number: int = -1) -> str:
+    """MaltEval's result-file name: the stem's last path part, the evaluation number unless
+    -1, ``res``."""
+    base = stem.replace("\\", "/").rsplit("/", 1)[-1]
+    return f"{base}.{number}.res" if number != -1 else f"{base}.res"
 
 
 @dataclass(frozen=True)
@@ -301,39 +311,42 @@ def run(settings: Settings) -> List[Item]:
         tables = build_tables(results, formatting, merge)
         merged = merge and len(tables) == 1
         for index, table in enumerate(tables):
-            items += [Header(gold_name, system_name, tuple(table.header_lines)), table]
+            items += [Header(gold_name, system_name, tuple(table.header_lines),
+                             result_file(system_name, -1 if merged else index)), table]
             if not formatting.confusion_matrix or merged:
                 continue
             items += _confusion_items(results[index].evaluation, cache, formatting,
-                                      gold_name, system_name, with_header=False)
+                                      gold_name, system_name, None)
         if formatting.confusion_matrix and merged:
-            for result in results:
+            for index, result in enumerate(results):
                 items += _confusion_items(result.evaluation, cache, formatting,
-                                          gold_name, system_name, with_header=True)
+                                          gold_name, system_name, result_file(system_name, index))
     if len(settings.gold_files) > 1 and not formatting.micro_average:
         gold_list = ", ".join(settings.gold_files)
         system_list = ", ".join(settings.system_files)
         for e, evaluation in enumerate(evaluations):
-            items += [Header(gold_list, system_list, ("Mean:",)),
+            items += [Header(gold_list, system_list, ("Mean:",), result_file("cs_aggr", e)),
                       _mean_table(evaluation, [results[e] for results in all_results],
                                   formatting)]
     if formatting.stat and len(settings.gold_files) == 1 and len(settings.system_files) > 1:
         items.append(Header(settings.gold_files[0], ", ".join(settings.system_files),
-                            ("McNemar's statistical significance test",)))
+                            ("McNemar's statistical significance test",),
+                            result_file("mcnemar")))
         items += _mcnemar_items(evaluations, all_results, settings.system_files, formatting)
     return items
 
 
 def _confusion_items(evaluation: Evaluation, cache: AnalysisCache, formatting: Formatting,
-                     gold_name: str, system_name: str, with_header: bool) -> List[Item]:
+                     gold_name: str, system_name: str, header_file: Optional[str]) -> List[Item]:
     """The confusion table and matrix of one evaluation, each followed by an empty line; under
-    a repeated header block when the result table itself was printed merged."""
+    a repeated header block (starting ``header_file``) when the result table itself was
+    printed merged."""
     from .confusion import confusion_tables
     table, matrix = confusion_tables(evaluation, cache, formatting)
     items: List[Item] = []
-    if with_header:
+    if header_file is not None:
         items.append(Header(gold_name, system_name,
-                            tuple(parameter_lines(evaluation.parameters, True))))
+                            tuple(parameter_lines(evaluation.parameters, True)), header_file))
     items += [table, Text("\n")]
     if matrix is not None:
         items += [matrix, Text("\n")]

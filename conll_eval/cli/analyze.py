@@ -7,10 +7,11 @@ tree viewer (``-v 1``), selection files (``-f``) and ``--hdr-file 1``.
 """
 from __future__ import annotations
 
+import os
 from typing import List, TextIO
 
 from ..errors import UsageError
-from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE
+from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, write_atomically
 
 __all__ = ["analyze_command"]
 
@@ -81,8 +82,6 @@ def _analyze(argv: List[str]) -> str:
         raise _unsupported("-v 1 (the viewer)")
     if settings.selection_file is not None:
         raise _unsupported("-f (selection file)")
-    if formatting.output != "STDOUT":
-        raise _unsupported("--output (a file)")
     if formatting.hdr_file:
         raise _unsupported("--hdr-file 1")
     try:
@@ -92,5 +91,22 @@ def _analyze(argv: List[str]) -> str:
     if settings.output_format == "json":
         import json
         from ..report.malteval import items_as_data
-        return json.dumps(items_as_data(items, settings.argv), ensure_ascii=False, indent=1) + "\n"
-    return format_items(items, settings.echo, formatting)
+        text = json.dumps(items_as_data(items, settings.argv), ensure_ascii=False, indent=1) + "\n"
+    elif formatting.output != "STDOUT" and os.path.isdir(formatting.output):
+        from ..report.malteval import format_result_files
+        stdout_text, files = format_result_files(items, settings.echo, formatting)
+        for name, content in files.items():
+            write_atomically(os.path.join(formatting.output, name), content, _inputs(settings))
+        return stdout_text
+    else:
+        text = format_items(items, settings.echo, formatting)
+    if formatting.output != "STDOUT":  # MaltEval replaces the file with this run's output
+        write_atomically(formatting.output, text, _inputs(settings))
+        return ""
+    return text
+
+
+def _inputs(settings) -> List[str]:
+    """Files an output must never replace."""
+    return [*settings.gold_files, *settings.system_files,
+            *(p for p in (settings.eval_file, settings.postag_file, settings.deprel_file) if p)]

@@ -9,7 +9,8 @@ from typing import List
 from ..analyze.java import decimal_format
 from ..analyze.tables import Table
 
-__all__ = ["format_cell", "format_table", "format_header", "format_items", "items_as_data"]
+__all__ = ["format_cell", "format_table", "format_header", "format_items", "format_result_files",
+           "items_as_data"]
 
 RULE = "=" * 52
 _ROW_MEAN, _ROW_COUNT = "Row mean", "Row count"
@@ -70,12 +71,13 @@ def format_table(table: Table, formatting) -> str:
     return "".join(out)
 
 
-def format_items(items, echo: str, formatting) -> str:
-    """A whole run (:func:`conll_eval.analyze.run.run`): the argument echo and the header
-    blocks with header info, every table, and the lines printed in any case."""
+def format_items(items, echo: str, formatting, echo_once: bool = True) -> str:
+    """A whole run (:func:`conll_eval.analyze.run.run`): the argument echo (before the first
+    header block, unless ``echo_once`` is false) and the header blocks with header info, every
+    table, and the lines printed in any case."""
     from ..analyze.run import Header, Text
     out = []
-    echoed = not formatting.header_info
+    echoed = not (formatting.header_info and echo_once)
     for item in items:
         if isinstance(item, Header):
             if formatting.header_info:
@@ -88,6 +90,23 @@ def format_items(items, echo: str, formatting) -> str:
         else:
             out.append(format_table(item, formatting))
     return "".join(out)
+
+
+def format_result_files(items, echo: str, formatting):
+    """``--output DIRECTORY``: (what still goes to stdout, file name -> text).  Each header
+    block starts a file, which begins with the argument echo (with header info); lines before
+    the first block (MaltEval's warnings) stay on stdout; a name used twice keeps the last."""
+    from ..analyze.run import Header
+    files = {}
+    current = None
+    stdout = []
+    for item in items:
+        if isinstance(item, Header):
+            current = item.file
+            files[current] = [echo + "\n"] if formatting.header_info else []
+        target = stdout if current is None else files[current]
+        target.append(format_items([item], echo, formatting, echo_once=False))
+    return "".join(stdout), {name: "".join(parts) for name, parts in files.items()}
 
 
 def _value(cell):
