@@ -15,9 +15,9 @@ command names them.  A plugin is a small class::
         numeric = True                      # integer keys: rows sorted numerically
 
         def keys(self, side):
-            forms = side.vocab.strings
-            lengths = [len(forms[c]) for c in range(len(forms))]
-            return np.asarray(lengths, dtype=np.int64)[side.string_column("form")]
+            codes = side.string_column("form")  # first: a lazy column may add strings
+            lengths = [len(s) for s in side.vocab.strings]
+            return np.asarray(lengths, dtype=np.int64)[codes]
 
 ``keys(side)`` gets one file's words (:class:`~conll_eval.analyze.counting.Side`: positions,
 heads, sentence lengths, ``string_column(name)`` for form/lemma/upos/xpos/feats/deprel as

@@ -1,0 +1,1 @@
+-s sys1.conll -g gold.conll --GroupBy ArcProjectivity:all --Metric 'LAS;UAS'

@@ -1,0 +1,1 @@
+-s sys1.conll -g gold.conll --GroupBy ArcDirection --confusion-matrix 1 --details 0 --column-header 1

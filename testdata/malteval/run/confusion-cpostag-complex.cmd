@@ -1,0 +1,1 @@
+-s sys3.conll -g gold.conll --GroupBy 'Cpostag@-1#Cpostag@0' --confusion-matrix 1

@@ -1,0 +1,1 @@
+-s sys1.conll -g gold.conll --Metric 'LA;LAS' --GroupBy Deprel:all --confusion-matrix 1 --merge-tables 0

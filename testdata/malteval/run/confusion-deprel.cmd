@@ -1,0 +1,1 @@
+-s sys1.conll -g gold.conll --GroupBy Deprel --confusion-matrix 1

@@ -1,0 +1,1 @@
+-s sys1-f1.conll sys1-f2.conll -g gold-f1.conll gold-f2.conll --GroupBy Token --details 1 --ExcludeDeprels punct

@@ -1,0 +1,1 @@
+-s sys1.conll -g gold.conll --remove NonProjective --GroupBy Token --details 1

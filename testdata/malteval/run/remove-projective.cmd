@@ -1,0 +1,1 @@
+-s sys1.conll -g gold.conll --remove Projective --Metric 'LAS;UAS'

@@ -1,0 +1,1 @@
+-s sys1.conll -g gold.conll --GroupBy Sentence:all --details 1

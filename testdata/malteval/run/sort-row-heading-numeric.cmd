@@ -1,0 +1,1 @@
+-s sys3.conll -g gold.conll --GroupBy 'RelationLength:all|RelationLength-'

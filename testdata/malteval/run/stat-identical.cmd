@@ -1,0 +1,1 @@
+-s sys1.conll sys1.conll -g gold.conll --GroupBy Token:accuracy --stat 1

@@ -1,0 +1,1 @@
+-s sys1.conll -g gold.conll --GroupBy Token --details 1 --ExcludeCpostags 'PUNCT;DET' --MinSentenceLength 4
