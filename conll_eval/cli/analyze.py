@@ -29,21 +29,31 @@ def _abort_text(message: str) -> str:
 
 #: ``conll_eval analyze --help`` and ``conll_eval help analyze``
 ANALYZE_HELP = """\
-usage: conll_eval analyze -s SYSTEM... -g GOLD [--Metric M[;M...]] [--GroupBy G[:FORMAT][;...]] ...
+usage: conll_eval analyze -s SYSTEM... -g GOLD... [--Metric M[;M...]] [--GroupBy G[:FORMAT][;...]] ...
 
 MaltEval 1.0's analyses with its own command line (what follows 'java -jar MaltEval.jar')
-and, byte for byte, its stdout: the 14 metrics (LAS, UAS, LA, AnyRight, ... , self), the
-simple groupings (Token, Wordform, Lemma, Cpostag, Postag, Feats, Deprel, Sentence,
-RelationLength, GroupedRelationLength, SentenceLength, Start/EndWordPosition, ArcDirection,
-ArcDepth, BranchingFactor, ArcProjectivity, Frame), complex groupings (Cpostag@-1#Cpostag@0,
-Cpostag,Postag, Wordform@1, ...), formats (columns, +/- sort, cuts),
-Exclude* parameters, Min/MaxSentenceLength, --remove, -e evaluation files, the formatting
-flags (--details, --header-info, --row-header, --column-header, --merge-tables, --tab,
---pattern), --confusion-matrix 1, --stat 1 (McNemar between several system files) and
-cross-validation folds (-s f1 f2 f3 -g g1 g2 g3, --micro-average 0|1).
-Not supported: the tree viewer (-v 1), selection files (-f), --hdr-file 1.
+and, byte for byte, its stdout: the 14 metrics (LAS, UAS, LA, AnyRight, ... , self), every
+grouping (Token, Wordform, Lemma, Cpostag, Postag, Feats, Deprel, Sentence, RelationLength,
+GroupedRelationLength, SentenceLength, Start/EndWordPosition, RelativeWordPosition,
+ArcDirection, ArcDepth, BranchingFactor, ArcProjectivity, Frame, PreAndPost, Clustering,
+Clustering2) and complex ones (Cpostag@-1#Cpostag@0, Cpostag,Postag, Wordform@1, ...),
+formats (columns, +/- sort, cuts), Exclude* parameters, Min/MaxSentenceLength, --remove,
+-e evaluation files, --confusion-matrix 1, --stat 1 (McNemar between system files),
+cross-validation folds (-s f1 f2 f3 -g g1 g2 g3, --micro-average 0|1), --output FILE|DIR,
+--charset, --postag/--deprel tag lists and the formatting flags (--details, --header-info,
+--row-header, --column-header, --merge-tables, --tab, --pattern).
+Inputs: CoNLL-X (.conll), MaltTab (.tab), MaltXML (.xml) as MaltEval reads them, and
+CoNLL-U (.conllu), aligned as the CoNLL 2018 scorer aligns words when the tokenization or
+the sentence split differs.
+
+conll_eval's own flags:
+  --deprel universal     compare relations without subtypes (acl:relcl counts as acl)
+  --format json          every table as data (keys, values, counts) instead of text
+  --plugin module:Class  a grouping class (repeatable); installed ones come from the
+                         entry-point group conll_eval.groupings, imported when named
+Not supported: the tree viewer (-v 1), selection files (-f), --hdr-file 1, -e eval07.pl.
 Where MaltEval aborts, the message is MaltEval's ('Evaluation aborted: ...') but the exit
-code is 2 (usage) or 1 (bad input), never 0.
+code is 2 (usage) or 1 (bad input), never 0; write errors exit 4.
 """
 
 
