@@ -1,6 +1,12 @@
-"""The analysis pillar: MaltEval-compatible analyses (groupings, selections, tables, significance).
+"""The analysis pillar: MaltEval-compatible analyses (``conll_eval analyze``) on top of the
+reader, the word alignment and the counts.
 
-Each module can be explained in two sentences; :mod:`conll_eval.analyze.java` holds the Java
-library behaviours (DecimalFormat, hash iteration orders, ``String.compareTo``, character types)
-that MaltEval's output depends on.  This package imports nothing at start-up.
+Modules, bottom up: :mod:`.java` (the Java library behaviours MaltEval's output depends on),
+:mod:`.options` (argv and ``-e`` files -> settings), :mod:`.safexml` (untrusted XML),
+:mod:`.formats` (MaltTab/MaltXML -> CoNLL), :mod:`.groupings` (the grouping registry, plugins),
+:mod:`.counting` (metrics and built-in groupings as arrays), :mod:`.positional` and
+:mod:`.complex` (more groupings), :mod:`.tables` (evaluations -> table data),
+:mod:`.confusion` and :mod:`.significance` (confusion tables, McNemar), :mod:`.run` (one
+command from settings to output items).  Text and JSON are :mod:`conll_eval.report.malteval`'s;
+only :mod:`conll_eval.cli.analyze` prints.  This package imports nothing at start-up.
 """

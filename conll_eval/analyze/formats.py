@@ -217,9 +217,9 @@ class _MaltXMLHandler:
     """MaltEval's SAX handler as a state machine over expat events: each element may only
     appear where MaltEval allows it; words are checked against the declared tag and label sets."""
 
-    def __init__(self, path: str, parser):
+    def __init__(self, path: str, line):
         self.path = path
-        self.parser = parser
+        self.line = line  # the parser's current line
         # -1 not seen, 0 open, 1 closed (MaltEval's status variables)
         self.status: Dict[str, int] = dict.fromkeys(
             ("treebank", "head", "annotation", "attribute", "value", "body", "sentence", "word"), -1)
@@ -232,7 +232,7 @@ class _MaltXMLHandler:
         self.null_columns: set = set()
 
     def fail(self, message: str, code: str) -> InputError:
-        return InputError(Location(self.path, self.parser.CurrentLineNumber), code, message, message)
+        return InputError(Location(self.path, self.line()), code, message, message)
 
     def misplaced(self, name: str) -> InputError:
         # MaltEval misspells "annotation" in this one message
@@ -277,7 +277,7 @@ class _MaltXMLHandler:
                     raise self.fail(f'attribute "{number}" could not be interpreted as floating value',
                                     "maltxml-bad-number")
             self.words_in_sentence = 0
-            self.sentence_line = self.parser.CurrentLineNumber
+            self.sentence_line = self.line()
         elif name == "word":
             self.word(attrs)
         status[name] = 0
@@ -293,7 +293,7 @@ class _MaltXMLHandler:
                 raise InputError(Location(self.path, self.sentence_line), "empty-sentence",
                                  "empty sentence: a sentence element without words")
             self.lines.append("")
-            self.source_lines.append(self.parser.CurrentLineNumber)
+            self.source_lines.append(self.line())
 
     def word(self, attrs: Dict[str, str]) -> None:
         """Check one word in MaltEval's order and add its CoNLL line."""
@@ -327,7 +327,7 @@ class _MaltXMLHandler:
         for attribute in ("form", "lemma", "cpostag", "postag", "feats", "deprel", "pdeprel"):
             value = deprel if attribute == "deprel" else attrs.get(attribute)
             if value is not None and (value == "" or _UNREPRESENTABLE.search(value)):
-                raise InputError(Location(self.path, self.parser.CurrentLineNumber),
+                raise InputError(Location(self.path, self.line()),
                                  "maltxml-unrepresentable",
                                  f'attribute "{attribute}" is empty or holds a tab or line break, '
                                  f"which a CoNLL column cannot hold")
@@ -335,18 +335,12 @@ class _MaltXMLHandler:
         self.lines.append(_word_line(self.words_in_sentence, attrs["form"], attrs.get("lemma"),
                                      attrs.get("cpostag"), attrs["postag"], attrs.get("feats"),
                                      head, deprel, attrs.get("pdeprel")))
-        self.source_lines.append(self.parser.CurrentLineNumber)
-
-
-def _refuse(path: str, parser):
-    def refuse(*_args):
-        raise InputError(Location(path, parser.CurrentLineNumber), "xml-declaration-refused",
-                         "DOCTYPE/ENTITY declarations are not allowed in a MaltXML file")
-    return refuse
+        self.source_lines.append(self.line())
 
 
 def _convert_xml(data: bytes, path: str) -> Conversion:
-    """MaltXML -> CoNLL-X, refusing DOCTYPE/ENTITY declarations before and while parsing.
+    """MaltXML -> CoNLL-X, refusing DOCTYPE/ENTITY declarations before and while parsing
+    (:mod:`.safexml`; a syntax error gives expat's message, as Xerces' cannot be reproduced).
 
     ``treebank > head > annotation > attribute[name] > value[name]`` declares the tag set
     (``attribute name="postag"``) and the label set (``name="deprel"``); then
@@ -354,31 +348,14 @@ def _convert_xml(data: bytes, path: str) -> Conversion:
     (required), ``lemma``, ``cpostag``, ``feats``, ``deprel``, ``phead`` and ``pdeprel``
     (optional); words are numbered in document order and PDEPREL goes to column 10 (where
     ExcludePdeprels looks).  The encoding is the XML declaration's."""
-    import xml.parsers.expat as expat
+    from .safexml import parse
+    handler = None
 
-    from .options import EvaluationFileError, _refuse_declarations
+    def handlers(line):
+        nonlocal handler
+        handler = _MaltXMLHandler(path, line)
+        return {"StartElementHandler": handler.start, "EndElementHandler": handler.end}
 
-    try:
-        _refuse_declarations(data, path)  # any UTF-8/16/32 spelling, before expat sees it
-    except EvaluationFileError as exc:
-        raise InputError(exc.location, exc.code,
-                         "DOCTYPE/ENTITY declarations are not allowed in a MaltXML file") from None
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    handler = _MaltXMLHandler(path, parser)
-    refuse = _refuse(path, parser)
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
-    parser.UnparsedEntityDeclHandler = refuse
-    parser.ExternalEntityRefHandler = refuse
-    parser.StartElementHandler = handler.start
-    parser.EndElementHandler = handler.end
-    try:
-        parser.Parse(data, True)
-    except expat.ExpatError as exc:
-        # MaltEval prints Xerces' message, which expat's cannot reproduce (official None)
-        raise InputError(Location(path, exc.lineno), "xml-syntax",
-                         f"not well-formed XML: {expat.ErrorString(exc.code)} "
-                         f"(column {exc.offset + 1})") from None
+    parse(data, path, InputError, "a MaltXML file", handlers)
     text = "\n".join(handler.lines) + "\n" if handler.lines else ""
     return Conversion(path, XML, text, tuple(handler.source_lines), frozenset(handler.null_columns))

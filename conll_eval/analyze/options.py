@@ -734,7 +734,6 @@ def validate_evaluations(settings: Settings) -> Settings:
 # the -e evaluation file
 
 _MAX_XML_BYTES = 1 << 20
-_DECLARATIONS = ("<!DOCTYPE", "<!ENTITY")
 
 
 class _Node:
@@ -748,25 +747,14 @@ class _Node:
 
 
 def _refuse_declarations(data: bytes, path: str) -> None:
-    """Refuse a DOCTYPE or ENTITY declaration in any encoding expat reads (UTF-8 and its ASCII
-    subsets, Latin-1, UTF-16, UTF-32), before any XML parser sees the file."""
-    for encoding in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
-        text = data.decode(encoding, errors="ignore").upper()
-        for declaration in _DECLARATIONS:
-            at = text.find(declaration)
-            if at != -1:
-                line = text.count("\n", 0, at) + 1
-                raise EvaluationFileError(
-                    Location(path, line), "xml-declaration-refused",
-                    f"{declaration[2:]} declarations are not allowed in an evaluation file "
-                    f"(entity expansion and external entities are refused)")
+    """Refuse DOCTYPE/ENTITY declarations in an evaluation file (:mod:`.safexml`)."""
+    from .safexml import refuse_declarations
+    refuse_declarations(data, path, EvaluationFileError, "an evaluation file")
 
 
 def _read_xml(path: str) -> _Node:
     """Parse ``path`` into a small DOM with line numbers, refusing DOCTYPE and ENTITY
     declarations before parsing (any UTF-8/16/32 spelling) and while parsing."""
-    import xml.parsers.expat as expat
-
     location = Location(path)
     try:
         with open(path, "rb") as handle:
@@ -780,53 +768,37 @@ def _read_xml(path: str) -> _Node:
     if len(data) > _MAX_XML_BYTES:
         raise EvaluationFileError(location, "evaluation-file-too-large",
                                   f"the evaluation file is larger than {_MAX_XML_BYTES} bytes")
-    _refuse_declarations(data, path)
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     root_holder = _Node("#document", {}, 0)
     stack = [root_holder]
 
-    def refuse(*_args):
-        raise EvaluationFileError(Location(path, parser.CurrentLineNumber),
-                                  "xml-declaration-refused",
-                                  "DOCTYPE/ENTITY declarations are not allowed")
+    def handlers(line):
+        def start(name, attrs):
+            node = _Node(name, attrs, line())
+            stack[-1].children.append(node)
+            stack.append(node)
 
-    def start(name, attrs):
-        node = _Node(name, attrs, parser.CurrentLineNumber)
-        stack[-1].children.append(node)
-        stack.append(node)
+        def end(_name):
+            stack.pop()
 
-    def end(_name):
-        stack.pop()
+        def chars(text):
+            children = stack[-1].children
+            if children and isinstance(children[-1], tuple) and children[-1][0] == "#text":
+                children[-1] = ("#text", children[-1][1] + text, children[-1][2])
+            else:
+                children.append(("#text", text, line()))
 
-    def chars(text):
-        children = stack[-1].children
-        if children and isinstance(children[-1], tuple) and children[-1][0] == "#text":
-            children[-1] = ("#text", children[-1][1] + text, children[-1][2])
-        else:
-            children.append(("#text", text, parser.CurrentLineNumber))
+        def comment(text):
+            stack[-1].children.append(("#comment", text, line()))
 
-    def comment(text):
-        stack[-1].children.append(("#comment", text, parser.CurrentLineNumber))
+        def instruction(target, _data):
+            stack[-1].children.append((target, "", line()))
 
-    def instruction(target, _data):
-        stack[-1].children.append((target, "", parser.CurrentLineNumber))
+        return {"StartElementHandler": start, "EndElementHandler": end,
+                "CharacterDataHandler": chars, "CommentHandler": comment,
+                "ProcessingInstructionHandler": instruction}
 
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
-    parser.UnparsedEntityDeclHandler = refuse
-    parser.ExternalEntityRefHandler = refuse
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = chars
-    parser.CommentHandler = comment
-    parser.ProcessingInstructionHandler = instruction
-    try:
-        parser.Parse(data, True)
-    except expat.ExpatError as exc:
-        raise EvaluationFileError(Location(path, exc.lineno), "xml-syntax",
-                                  f"not well-formed XML: {expat.ErrorString(exc.code)} "
-                                  f"(column {exc.offset + 1})") from exc
+    from .safexml import parse
+    parse(data, path, EvaluationFileError, "an evaluation file", handlers)
     roots = [c for c in root_holder.children if isinstance(c, _Node)]
     return roots[0]
 
