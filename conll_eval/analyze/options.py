@@ -215,6 +215,11 @@ DIFFERENCES: Tuple[str, ...] = (
     "grouping's own test, key equality or BothRight (MaltEval: NullPointerException)",
     "CoNLL-U files (*.conllu) are read with conll_eval's reader and aligned (MaltEval rejects "
     "them at the first comment line, case 152)",
+    "trees are validated: a cycle, several roots or a head out of range is an input error "
+    "(MaltEval scores them), so hasparsercycle/hastreebankcycle are always 0",
+    "bytes that are not valid in the file's encoding (UTF-8 unless --charset) are an input "
+    "error naming file:line (MaltEval reads them as U+FFFD)",
+    "--output DIRECTORY: each result file is written whole, atomically",
 )
 
 _NPE_NO_METRIC = ('Cannot invoke "String.equals(Object)" because the return value of '
