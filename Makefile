@@ -1,7 +1,7 @@
 # conll_eval developer targets
 PYTHON ?= python
 
-.PHONY: install test test-slow oracles bench bench-suite golden example clean
+.PHONY: install test test-slow oracles bench bench-suite bench-analyze golden example clean
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -20,6 +20,10 @@ bench:
 
 bench-suite:
 	$(PYTHON) bench/bench_suite.py
+
+# MALTEVAL_JAR=/path/to/MaltEval.jar also times MaltEval 1.0 and compares its output
+bench-analyze:
+	$(PYTHON) bench/bench_analyze.py $(if $(MALTEVAL_JAR),--malteval-jar $(MALTEVAL_JAR))
 
 golden:
 	$(PYTHON) scripts/make_golden.py

@@ -122,7 +122,7 @@ def _parallel_worth_it(paths) -> bool:
 Source = Union[str, BinaryIO]
 
 
-def _release_freed_memory() -> None:
+def release_freed_memory() -> None:
     """Give the memory freed by reading back to the OS (glibc keeps it in its arenas, where
     scoring would not reuse all of it); a no-op where ``malloc_trim`` does not exist."""
     import ctypes  # here, not at the top: start-up time of every call
@@ -155,7 +155,7 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
                 pending.cancel()
                 raise
             system = pending.result().rebased(vocab)
-    _release_freed_memory()
+    release_freed_memory()
     return gold, system
 
 

@@ -44,34 +44,57 @@ ROOT = -1
 class Side:
     """One file's words with what every grouping needs: 1-based positions in their own
     sentence, the head's position (0 for the root), sentence lengths, and the gold sentence
-    each word belongs to (a system word: the gold sentence holding its first character)."""
+    each word belongs to (a system word: the gold sentence holding its first character).
+
+    Arrays are the treebank's own where they can be (``head``, codes of ``string_column``)
+    and int32 otherwise, made on first use: a million-word pair must fit in the memory the
+    scorer needs."""
 
     def __init__(self, treebank: Treebank, gold_sentence: np.ndarray,
                  universal_deprel: bool = False):
         self.treebank = treebank
         self.vocab = treebank.vocab
-        self._columns: Dict[str, np.ndarray] = {}
+        self.head = np.asarray(treebank.head)
+        self.gold_sentence = np.asarray(gold_sentence)
+        self._deprel = None
         if universal_deprel:  # --deprel universal: subtypes cut as the UD scorers do
             from ..metrics import universal_deprel as cut
-            self._columns["deprel"] = np.asarray(
-                self.vocab.map_codes("udeprel", cut, treebank.column("deprel")), dtype=np.int64)
-        n = treebank.n_words
-        starts = np.asarray(treebank.sent_word_start, dtype=np.int64)
-        sent = np.asarray(treebank.word_sent, dtype=np.int64)
-        index = np.arange(n, dtype=np.int64)
-        self.first_word = starts[sent] if n else np.zeros(0, dtype=np.int64)
-        self.position = index - self.first_word + 1
-        lengths = np.diff(np.append(starts, n)) if len(starts) else np.zeros(0, dtype=np.int64)
-        self.own_length = lengths[sent] if n else np.zeros(0, dtype=np.int64)
-        head = np.asarray(treebank.head, dtype=np.int64)
-        self.head = head
-        self.head_position = np.where(head >= 0, head - self.first_word + 1, 0)
-        self.gold_sentence = np.asarray(gold_sentence, dtype=np.int64)
+            self._deprel = self.vocab.map_codes("udeprel", cut, treebank.column("deprel"))
+        self._cache: Dict[str, np.ndarray] = {}
+
+    def _first_word(self) -> np.ndarray:
+        starts = np.asarray(self.treebank.sent_word_start, dtype=np.int32)
+        return starts[self.treebank.word_sent] if len(self.head) else starts[:0]
+
+    @property
+    def position(self) -> np.ndarray:
+        if "position" not in self._cache:
+            index = np.arange(len(self.head), dtype=np.int32)
+            self._cache["position"] = index - self._first_word() + 1
+        return self._cache["position"]
+
+    @property
+    def own_length(self) -> np.ndarray:
+        if "own_length" not in self._cache:
+            starts = np.asarray(self.treebank.sent_word_start, dtype=np.int32)
+            lengths = np.diff(np.append(starts, np.int32(len(self.head))))
+            self._cache["own_length"] = lengths[self.treebank.word_sent] if len(self.head) \
+                else lengths[:0]
+        return self._cache["own_length"]
+
+    @property
+    def head_position(self) -> np.ndarray:
+        """The head's 1-based position in the sentence, 0 for the root."""
+        if "head_position" not in self._cache:
+            self._cache["head_position"] = np.where(
+                self.head >= 0, self.head - self._first_word() + 1, 0).astype(np.int32)
+        return self._cache["head_position"]
 
     def string_column(self, name: str) -> np.ndarray:
-        if name not in self._columns:
-            self._columns[name] = np.asarray(self.treebank.column(name), dtype=np.int64)
-        return self._columns[name]
+        """Vocab codes of a string column (form, lemma, upos, xpos, feats, deprel, misc)."""
+        if name == "deprel" and self._deprel is not None:
+            return self._deprel
+        return np.asarray(self.treebank.column(name))
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,9 +115,9 @@ class AnalysisPair:
         starts = np.asarray(gold.sent_char_start)
         if len(starts):
             sys_sent = np.searchsorted(starts, system.word_start, side="right") - 1
-            sys_sent = np.maximum(sys_sent, 0)
+            sys_sent = np.maximum(sys_sent, 0).astype(np.int32)
         else:
-            sys_sent = np.zeros(system.n_words, dtype=np.int64)
+            sys_sent = np.zeros(system.n_words, dtype=np.int32)
         gold_side = Side(gold, gold.word_sent, universal_deprel)
         gold_length = np.diff(np.append(np.asarray(gold.sent_word_start, dtype=np.int64),
                                          gold.n_words))
@@ -301,7 +324,6 @@ def _checked_keys(grouping, side: Side) -> np.ndarray:
     if keys.shape != (len(side.head),) or not np.issubdtype(keys.dtype, np.integer):
         raise ValueError(f"grouping {grouping.name}: keys(side) must give one integer per word "
                          f"({len(side.head)}), got shape {keys.shape} of {keys.dtype}")
-    keys = keys.astype(np.int64, copy=False)
     if not grouping.numeric and len(keys) and (keys.min() < 0 or keys.max() >= len(side.vocab)):
         raise ValueError(f"grouping {grouping.name}: string keys must be Vocab codes "
                          f"(side.vocab.encode(strings))")
@@ -310,20 +332,36 @@ def _checked_keys(grouping, side: Side) -> np.ndarray:
 
 # ---- metrics ------------------------------------------------------------------------------
 
-def _pair_agreement(pair: AnalysisPair) -> Dict[str, np.ndarray]:
-    """Per aligned pair: does the head agree (the system head's partner is the gold head, or
-    both are the root), does the label agree, the direction, the (grouped) distance?"""
-    ga, sa = pair.alignment.gold_idx, pair.alignment.sys_idx
-    gold_head, sys_head = pair.gold.head[ga], pair.system.head[sa]
-    partner = np.where(sys_head >= 0, pair.alignment.sys_to_gold[np.maximum(sys_head, 0)], ROOT)
-    partner = np.where((sys_head >= 0) & (partner < 0), -2, partner)  # head without partner
-    agreement = {"head": gold_head == partner,
-                 "label": pair.gold.string_column("deprel")[ga] == pair.system.string_column("deprel")[sa]}
-    for name, grouping in (("direction", "ArcDirection"), ("distance", "RelationLength"),
-                           ("grouped", "GroupedRelationLength")):
-        keys = grouping_keys(grouping, pair)
-        agreement[name] = keys.gold[ga] == keys.system[sa]
-    return agreement
+class _Agreement:
+    """Per aligned pair, computed on first use: does the head agree (the system head's
+    partner is the gold head, or both are the root), the label, the direction, the (grouped)
+    distance?  A metric pays only for what its formula reads."""
+
+    _GROUPINGS = {"direction": "ArcDirection", "distance": "RelationLength",
+                  "grouped": "GroupedRelationLength"}
+
+    def __init__(self, pair: AnalysisPair):
+        self.pair = pair
+        self._values: Dict[str, np.ndarray] = {}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self._values:
+            self._values[name] = self._compute(name)
+        return self._values[name]
+
+    def _compute(self, name: str) -> np.ndarray:
+        pair = self.pair
+        ga, sa = pair.alignment.gold_idx, pair.alignment.sys_idx
+        if name == "head":
+            gold_head, sys_head = pair.gold.head[ga], pair.system.head[sa]
+            partner = np.where(sys_head >= 0,
+                               pair.alignment.sys_to_gold[np.maximum(sys_head, 0)], ROOT)
+            partner = np.where((sys_head >= 0) & (partner < 0), -2, partner)  # no partner
+            return gold_head == partner
+        if name == "label":
+            return pair.gold.string_column("deprel")[ga] == pair.system.string_column("deprel")[sa]
+        keys = grouping_keys(self._GROUPINGS[name], pair)
+        return keys.gold[ga] == keys.system[sa]
 
 
 _FORMULAS: Dict[str, Callable[[Dict[str, np.ndarray]], np.ndarray]] = {
@@ -362,7 +400,7 @@ def word_correctness(metric: str, pair: AnalysisPair, keys: Optional[Keys] = Non
             formula = _FORMULAS[metric]
         except KeyError:
             raise KeyError(f"unknown metric {metric!r}") from None
-        agree = formula(_pair_agreement(pair))
+        agree = formula(_Agreement(pair))
         nothing_right = {name: np.zeros(1, dtype=bool) for name in
                          ("head", "label", "direction", "distance", "grouped")}
         unaligned_ok = bool(formula(nothing_right)[0])
@@ -398,13 +436,31 @@ def group_counts(keys: Keys, gold_ok: np.ndarray, sys_ok: np.ndarray,
         gold_keys, gold_ok = gold_keys[gold_kept], gold_ok[gold_kept]
     if sys_kept is not None:
         sys_keys, sys_ok = sys_keys[sys_kept], sys_ok[sys_kept]
+    n = len(gold_keys) + len(sys_keys)
+    low = min(int(gold_keys.min()) if len(gold_keys) else 0,
+              int(sys_keys.min()) if len(sys_keys) else 0)
+    high = max(int(gold_keys.max()) if len(gold_keys) else 0,
+               int(sys_keys.max()) if len(sys_keys) else 0)
+    if high - low < 4 * n + 1024:
+        # keys are dense (Vocab codes, positions, lengths): count straight into key slots
+        size = high - low + 1
+
+        def count(values, weights=None):
+            return np.bincount(values - low, weights, minlength=size).astype(np.int64)
+
+        totals = [count(gold_keys), count(gold_keys, gold_ok), count(sys_keys),
+                  count(sys_keys, sys_ok)]
+        used = np.flatnonzero(totals[0] + totals[2])
+        return GroupCounts(used.astype(np.int64) + low, keys.numeric,
+                           *(counts[used] for counts in totals))
     union, inverse = np.unique(np.concatenate([gold_keys, sys_keys]), return_inverse=True)
     inverse = inverse.reshape(-1)
     g_index, s_index = inverse[:len(gold_keys)], inverse[len(gold_keys):]
     size = len(union)
 
-    def count(index, weights=None):
+    def count_sparse(index, weights=None):
         return np.bincount(index, weights, minlength=size).astype(np.int64)
 
-    return GroupCounts(union, keys.numeric, count(g_index), count(g_index, gold_ok),
-                       count(s_index), count(s_index, sys_ok))
+    return GroupCounts(union.astype(np.int64), keys.numeric, count_sparse(g_index),
+                       count_sparse(g_index, gold_ok), count_sparse(s_index),
+                       count_sparse(s_index, sys_ok))

@@ -111,10 +111,12 @@ def _file_bytes(path: str, charset: Optional[str]) -> bytes:
     return data
 
 
-def _read_files(paths: Sequence[str], name: str, vocab, charset: Optional[str] = None):
+def _read_files(paths: Sequence[str], name: str, vocab, charset: Optional[str] = None,
+                check_only: bool = False):
     """One treebank from ``paths`` (several: concatenated, sentences numbered on).  CoNLL-X
     files are checked as MaltEval reads them (10 columns per line), CoNLL-U files
-    (:data:`CONLLU_SUFFIXES`) with the conll_eval reader's own errors."""
+    (:data:`CONLLU_SUFFIXES`) with the conll_eval reader's own errors.  ``check_only``: the
+    checks that need no reader (the files exist, CoNLL-X lines have their columns)."""
     from ..reader import load, parse_bytes
     for path in paths:
         if not os.path.isfile(path):
@@ -122,6 +124,8 @@ def _read_files(paths: Sequence[str], name: str, vocab, charset: Optional[str] =
     for path in paths:
         if input_format(path) == CONLL and not is_conllu(path):
             _check_conllx(path)
+    if check_only:
+        return None
     plain = not charset or codecs.lookup(charset).name == "utf-8"
     try:
         if len(paths) == 1 and plain and input_format(paths[0]) == CONLL:
@@ -186,11 +190,24 @@ def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name:
     holds: the same sentences and FORMs."""
     from ..align import align_words, check_characters
     from ..errors import AlignmentError
+    from ..evaluate import load_pair, release_freed_memory
     from ..treebank import Vocab
     from .counting import AnalysisPair
-    vocab = Vocab()
-    gold = _read_files(gold_paths, gold_name, vocab, charset)
-    system = _read_files(system_paths, system_name, vocab, charset)
+    single = (len(gold_paths) == len(system_paths) == 1 and not charset
+              and all(input_format(p) == CONLL for p in [*gold_paths, *system_paths]))
+    if single:  # the scorer's reading: both files at once, freed memory given back
+        for path in (gold_paths[0], system_paths[0]):
+            _read_files([path], path, None, None, check_only=True)
+        try:
+            # one file after the other: the analyses have time to spare (within 2x the
+            # scorer's) but should not need more memory than it (its threads overlap reading)
+            gold, system = load_pair(gold_paths[0], system_paths[0], parallel=False)
+        except InputError as exc:
+            raise Aborted(str(exc)) from None
+    else:
+        vocab = Vocab()
+        gold = _read_files(gold_paths, gold_name, vocab, charset)
+        system = _read_files(system_paths, system_name, vocab, charset)
     if any(is_conllu(p) for p in [*gold_paths, *system_paths]):
         try:
             check_characters(gold, system)
@@ -198,7 +215,9 @@ def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name:
             raise Aborted(str(exc)) from None
     else:
         _check_same_text(gold, system, gold_name, system_name)
-    return AnalysisPair.from_treebanks(gold, system, align_words(gold, system), universal_deprel)
+    pair = AnalysisPair.from_treebanks(gold, system, align_words(gold, system), universal_deprel)
+    release_freed_memory()
+    return pair
 
 
 def _check_tag_list(path: Optional[str]) -> None:
