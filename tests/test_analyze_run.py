@@ -294,3 +294,21 @@ def test_mcnemar_needs_the_same_rows_in_every_system(pair):
                             "--stat", "1"]))
     assert [type(item).__name__ for item in items] == ["Header", "Table", "Header", "Table",
                                                         "Header"]
+
+
+def test_forms_keep_their_spaces(write):
+    """The scorer's reader drops spaces from FORMs (``1 000`` -> ``1000``); MaltEval groups and
+    excludes by the FORM as written, and so do we (ASCII space, U+00A0; words inside a
+    multi-word token keep their own FORM)."""
+    gold = write("g.conllu", (
+        "# text = 1 000 km du\u00a0x\n"
+        "1\t1 000\t1000\tNUM\t_\t_\t2\tnummod\t_\t_\n"
+        "2\tkm\tkm\tNOUN\t_\t_\t0\troot\t_\t_\n"
+        "3-4\tdu\u00a0x\t_\t_\t_\t_\t_\t_\t_\t_\n"
+        "3\tde\tde\tADP\t_\t_\t4\tcase\t_\t_\n"
+        "4\tle x\tle\tDET\t_\t_\t2\tnmod\t_\t_\n\n"))
+    table = _tables(["-s", gold, "-g", gold, "--GroupBy", "Wordform:counter"])[0]
+    assert table.labels == ["1 000", "de", "km", "le x"]
+    kept = _tables(["-s", gold, "-g", gold, "--GroupBy", "Wordform:counter",
+                    "--ExcludeWordforms", "1 000|le x"])[0]
+    assert kept.labels == ["de", "km"]

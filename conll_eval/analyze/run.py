@@ -100,9 +100,9 @@ def is_conllu(path: str) -> bool:
 
 
 def _file_bytes(path: str, charset: Optional[str]) -> bytes:
-    """The file as UTF-8 (decoded from ``charset`` when another one is given)."""
-    from ..reader import read_bytes
-    data = read_bytes(path)
+    """The file as UTF-8 (decompressed, decoded from ``charset`` when another one is given)."""
+    from ..reader import decompress, read_bytes
+    data = decompress(read_bytes(path), path)
     if charset and codecs.lookup(charset).name != "utf-8":
         try:
             data = data.decode(charset).encode("utf-8")
@@ -156,6 +156,21 @@ def _converted_bytes(path: str, charset: Optional[str], vocab) -> bytes:
     except InputError as exc:
         raise relocate(exc, conversion) from None
     return data
+
+
+def _source(paths: Sequence[str], charset: Optional[str]):
+    """A function giving the bytes the treebank of ``paths`` was read from (the files as
+    UTF-8 CoNLL text, concatenated), for FORMs as written; called only when needed."""
+    def one(path: str) -> bytes:
+        if input_format(path) == CONLL:
+            return _file_bytes(path, charset)
+        return convert(path, charset).text.encode("utf-8")
+
+    def source() -> bytes:
+        if len(paths) == 1:
+            return one(paths[0])
+        return b"".join(one(p).rstrip(b"\r\n") + b"\n\n" for p in paths)
+    return source
 
 
 def _check_same_text(gold, system, gold_name: str, system_name: str) -> None:
@@ -215,7 +230,9 @@ def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name:
             raise Aborted(str(exc)) from None
     else:
         _check_same_text(gold, system, gold_name, system_name)
-    pair = AnalysisPair.from_treebanks(gold, system, align_words(gold, system), universal_deprel)
+    pair = AnalysisPair.from_treebanks(gold, system, align_words(gold, system), universal_deprel,
+                                       (_source(gold_paths, charset),
+                                        _source(system_paths, charset)))
     release_freed_memory()
     return pair
 

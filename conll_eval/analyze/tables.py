@@ -207,9 +207,10 @@ def kept_words(evaluation: Evaluation, cache: AnalysisCache) -> Tuple[np.ndarray
     for side in (pair.gold, pair.system):
         keep = window[side.gold_sentence] if len(window) else np.zeros(0, dtype=bool)
         for name, values in evaluation.exclude:
+            column = side.string_column(EXCLUDE_COLUMNS[name])  # first: it may add strings
             codes = _codes(cache.vocab, values)
             if len(codes):
-                keep = keep & ~np.isin(side.string_column(EXCLUDE_COLUMNS[name]), codes)
+                keep = keep & ~np.isin(column, codes)
         if evaluation.exclude_unicode_punc:
             forms = side.string_column("form")  # first: a lazy column may add strings
             keep = keep & ~cache.punctuation()[forms]
