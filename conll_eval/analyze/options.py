@@ -220,6 +220,8 @@ DIFFERENCES: Tuple[str, ...] = (
     "bytes that are not valid in the file's encoding (UTF-8 unless --charset) are an input "
     "error naming file:line (MaltEval reads them as U+FFFD)",
     "--output DIRECTORY: each result file is written whole, atomically",
+    "tables whose printed rows differ only in the first one are not merged (MaltEval aborts: "
+    "'cannot merge DataContainer with different row headers')",
 )
 
 _NPE_NO_METRIC = ('Cannot invoke "String.equals(Object)" because the return value of '

@@ -355,12 +355,15 @@ def parameter_lines(parameters: Sequence[Tuple[str, str, str]], with_format: boo
 
 
 def build_tables(results: List[Result], formatting, merge: bool) -> List[Table]:
-    """One system file's results -> its tables: merged into one when ``merge`` and all have the
-    same row labels, else one table per evaluation."""
+    """One system file's results -> its tables: merged into one when ``merge`` and all print
+    the same rows (after their sort and cut) under the same heading, else one table per
+    evaluation.  (MaltEval skips the first row in that test and then aborts when only it
+    differs; such tables are left unmerged here.)"""
     if not results:
         return []
-    if merge and all(r.labels == results[0].labels and r.row_heading == results[0].row_heading
-                     for r in results):
+    printed = [[r.labels[i] for i in r.order] for r in results]
+    if merge and all(p == printed[0] and r.row_heading == results[0].row_heading
+                     for p, r in zip(printed, results)):
         return [_merged(results, formatting)]
     tables = []
     for r in results:
@@ -388,8 +391,7 @@ def _merged(results: List[Result], formatting) -> Table:
     fixed = [p for p in results[0].evaluation.parameters if p[0] not in varying]
     headers, cells, means = [], [], []
     first = results[0]
-    sorter = next((r for r in results if r.evaluation.columns.sort_by is not None), first)
-    order = sorter.order
+    order = first.order  # every result prints its rows in this order
     for r in results:
         e = r.evaluation
         given = {name: value for name, value, _ in e.parameters}
