@@ -222,6 +222,9 @@ DIFFERENCES: Tuple[str, ...] = (
     "--output DIRECTORY: each result file is written whole, atomically",
     "tables whose printed rows differ only in the first one are not merged (MaltEval aborts: "
     "'cannot merge DataContainer with different row headers')",
+    "MaltTab/MaltXML: a column the format lacks (MaltTab's LEMMA, POSTAG, FEATS) groups as '_' "
+    "(MaltEval: NullPointerException); an empty MaltXML sentence and a value CoNLL cannot hold "
+    "are refused; MaltXML sentence ids are not kept (sentences are numbered 1, 2, ...)",
 )
 
 _NPE_NO_METRIC = ('Cannot invoke "String.equals(Object)" because the return value of '
