@@ -123,3 +123,89 @@ def test_usage_errors():
     stderr = io.StringIO()
     assert main(["breakdown", "--tables", "4", "a", "b"], io.StringIO(), stderr) == 2
     assert main(["breakdown"], io.StringIO(), io.StringIO()) == 2
+
+
+# ---- error decomposition ------------------------------------------------------------------------
+
+from conll_eval.analyze.decomposition import KINDS, decompose, worst_sentences  # noqa: E402
+
+
+def _decomposition(gold_path, system_path):
+    gold, system = load_pair(str(gold_path), str(system_path))
+    check_characters(gold, system)
+    return gold, system, decompose(gold, system, align_words(gold, system))
+
+
+def test_decomposition_by_hand():
+    """The example: gold New York (no partner: the system glued NewYork), is, big and both '.'
+    right, It (nsubj for expl: wrong relation), rains (its system head 'big' is in the other
+    gold sentence: the system drew no boundary there)."""
+    gold, system, parts = _decomposition(EXAMPLE / "gold.conllu", EXAMPLE / "system.conllu")
+    assert [KINDS[k] for k in parts.gold_kind] == [
+        "unaligned-token", "unaligned-token", "correct", "correct", "correct", "label",
+        "head-split", "correct"]
+    assert [KINDS[k] for k in parts.system_kind] == [
+        "unaligned-token", "correct", "correct", "correct", "label", "head-split", "correct"]
+    worst = worst_sentences(gold, system, parts, 5)
+    assert [(w.index, w.sent_id, w.line, w.error_count, w.words, w.extra_system_words)
+            for w in worst] == [(1, "2", 11, 2, 3, 0), (0, "1", 3, 2, 5, 1)]
+    assert worst[0].errors == {"label": 1, "head-split": 1} and worst[0].text == "It rains."
+
+
+MWT_GOLD = """\
+# text = Il parle du chat.
+1\tIl\til\tPRON\t_\t_\t2\tnsubj\t_\t_
+2\tparle\tparler\tVERB\t_\t_\t0\troot\t_\t_
+3-4\tdu\t_\t_\t_\t_\t_\t_\t_\t_
+3\tde\tde\tADP\t_\t_\t5\tcase\t_\t_
+4\tle\tle\tDET\t_\t_\t5\tdet\t_\t_
+5\tchat\tchat\tNOUN\t_\t_\t2\tobl\t_\tSpaceAfter=No
+6\t.\t.\tPUNCT\t_\t_\t2\tpunct\t_\t_
+
+"""
+# the system keeps "du" as one word and writes "chat." as one token
+MWT_SYSTEM = """\
+# text = Il parle du chat.
+1\tIl\til\tPRON\t_\t_\t2\tnsubj\t_\t_
+2\tparle\tparler\tVERB\t_\t_\t0\troot\t_\t_
+3\tdu\tdu\tADP\t_\t_\t4\tcase\t_\t_
+4\tchat.\tchat\tNOUN\t_\t_\t2\tobl\t_\t_
+
+"""
+
+
+def test_decomposition_tells_multiword_tokens_from_tokenization(write):
+    gold, system, parts = _decomposition(write("g.conllu", MWT_GOLD), write("s.conllu", MWT_SYSTEM))
+    assert [KINDS[k] for k in parts.gold_kind] == [
+        "correct", "correct", "unaligned-mwt", "unaligned-mwt", "unaligned-token",
+        "unaligned-token"]
+    assert [KINDS[k] for k in parts.system_kind] == [
+        "correct", "correct", "unaligned-mwt", "unaligned-token"]
+
+
+@pytest.mark.skipif(not TREEBANKS, reason="../shared/ud is not present")
+def test_decomposition_adds_up_on_every_shared_pair():
+    for treebank in TREEBANKS:
+        for system_name in ("sys-raw.conllu", "sys-gold-tok.conllu"):
+            gold, system, parts = _decomposition(SHARED_UD / treebank / "gold.conllu",
+                                                 SHARED_UD / treebank / system_name)
+            assert sum(parts.gold_counts.values()) == gold.n_words
+            assert sum(parts.system_counts.values()) == system.n_words
+            # an aligned pair has one kind on both sides
+            for kind in ("correct", "label", "head", "head-split"):
+                assert parts.gold_counts[kind] == parts.system_counts[kind], (treebank, kind)
+            if system_name == "sys-gold-tok.conllu":  # gold tokenization: everything aligned
+                assert parts.gold_counts["unaligned-token"] == parts.gold_counts["unaligned-mwt"] == 0
+
+
+def test_errors_cli(tmp_path):
+    stdout, stderr = io.StringIO(), io.StringIO()
+    argv = ["breakdown", str(EXAMPLE / "gold.conllu"), str(EXAMPLE / "system.conllu")]
+    assert main(argv + ["--worst", "1"], stdout, stderr) == 0
+    text = stdout.getvalue()
+    assert "4 (50.00%)" in text and "Worst 1 sentence(s)" in text and "It rains." in text
+    stdout = io.StringIO()
+    assert main(argv + ["--errors", "--format", "json", "--worst", "2"], stdout, stderr) == 0
+    record = json.loads(stdout.getvalue())["errors"][0]
+    assert record["gold"]["unaligned-token"] == 2 and record["system"]["unaligned-token"] == 1
+    assert [w["sent_id"] for w in record["worst"]] == ["2", "1"]

@@ -24,7 +24,7 @@ from .positional import relative_word_position, sentence_and_token
 __all__ = [
     "METRICS", "METRIC_ALIASES", "GROUPINGS", "NUMERIC_GROUPINGS", "Side", "AnalysisPair",
     "Keys", "GroupCounts", "grouping_keys", "word_correctness", "group_counts",
-    "non_projective_arcs",
+    "non_projective_arcs", "Agreement",
 ]
 
 #: MaltEval's metric names (its --help order) and the metrics they are another name for
@@ -345,7 +345,7 @@ def _checked_keys(grouping, side: Side) -> np.ndarray:
 
 # ---- metrics ------------------------------------------------------------------------------
 
-class _Agreement:
+class Agreement:
     """Per aligned pair, computed on first use: does the head agree (the system head's
     partner is the gold head, or both are the root), the label, the direction, the (grouped)
     distance?  A metric pays only for what its formula reads."""
@@ -413,7 +413,7 @@ def word_correctness(metric: str, pair: AnalysisPair, keys: Optional[Keys] = Non
             formula = _FORMULAS[metric]
         except KeyError:
             raise KeyError(f"unknown metric {metric!r}") from None
-        agree = formula(_Agreement(pair))
+        agree = formula(Agreement(pair))
         nothing_right = {name: np.zeros(1, dtype=bool) for name in
                          ("head", "label", "direction", "distance", "grouped")}
         unaligned_ok = bool(formula(nothing_right)[0])

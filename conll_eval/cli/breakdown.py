@@ -30,6 +30,14 @@ def build_breakdown_parser() -> argparse.ArgumentParser:
                         help="a list of 'GOLD SYSTEM [NAME]' lines (no GOLD SYSTEM then)")
     parser.add_argument("--tables", default="2,3", metavar="2,3",
                         help="which of the paper's tables (default: both)")
+    parser.add_argument("--errors", action="store_true",
+                        help="instead of the tables: every gold and system word by kind of "
+                             "error (right, wrong relation, wrong head, wrong head across a "
+                             "sentence boundary, no partner by tokenization or multi-word "
+                             "token), per treebank and in total")
+    parser.add_argument("--worst", type=int, default=0, metavar="N",
+                        help="with --errors (implied): the N gold sentences of each treebank "
+                             "with the most wrong words")
     parser.add_argument("--format", default="text", choices=list(FORMATS),
                         help="output format (default: text; TSV/CSV/JSON give every column "
                              "of the chosen tables once)")
@@ -50,10 +58,9 @@ def _tables(text: str, parser) -> List[int]:
 
 def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     from ..align import align_words, check_characters
+    from ..analyze.decomposition import decompose, worst_sentences
     from ..analyze.relations import relation_row
     from ..evaluate import load_pair
-    from ..report.relations import (relations_delimited, relations_json, relations_markdown,
-                                    relations_text)
     from ..suite import find_pairs, read_pair_list
     parser = build_breakdown_parser()
     args = parser.parse_args(argv)
@@ -66,7 +73,10 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         pairing = find_pairs(args.gold, args.system, args.metadata)
     else:
         parser.error("GOLD and SYSTEM (or --pairs) are required")
-    rows = []
+    if args.worst < 0:
+        parser.error("--worst: a number of sentences, 0 or more")
+    errors = args.errors or args.worst > 0
+    rows, worst = [], []
     for entry in pairing.entries:
         if entry.system is None:
             rows.append((entry.name, None, "no system file"))
@@ -74,23 +84,58 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         try:
             gold, system = load_pair(entry.gold, entry.system)
             check_characters(gold, system)
-            rows.append((entry.name, relation_row(gold, system, align_words(gold, system)), None))
+            alignment = align_words(gold, system)
+            if errors:
+                decomposition = decompose(gold, system, alignment)
+                rows.append((entry.name, decomposition, None))
+                worst.append((entry.name, worst_sentences(gold, system, decomposition,
+                                                          args.worst)))
+            else:
+                rows.append((entry.name, relation_row(gold, system, alignment), None))
         except ConllEvalError as exc:
             rows.append((entry.name, None, str(exc).splitlines()[0]))
-    signature = Settings().signature() + "|breakdown:relations-nivre-fang-2017"
-    if args.format == "text":
-        text = relations_text(rows, tables, signature)
-    elif args.format == "markdown":
-        text = relations_markdown(rows, tables, signature)
-    elif args.format == "json":
-        text = relations_json(rows, tables, signature)
+    if errors:
+        text = _errors_output(rows, worst, args.format, stderr)
     else:
-        text = relations_delimited(rows, tables, DELIMITERS[args.format])
-        stderr.write(signature + "\n")
+        text = _tables_output(rows, tables, args.format, stderr)
     if args.output:
         write_atomically(args.output, text, [e.gold for e in pairing.entries]
                          + [e.system for e in pairing.entries if e.system])
     else:
         stdout.write(text)
+    for name, row, failure in rows:
+        if row is None and errors:
+            stderr.write(f"{name}: not scored: {failure}\n")
     failed = [name for name, row, _ in rows if row is None]
     return EXIT_INPUT if failed else EXIT_OK
+
+
+def _errors_output(rows, worst, fmt: str, stderr) -> str:
+    import json
+
+    from ..report.relations import errors_record, errors_rows, errors_text
+    from ..report.tables import delimited, markdown_table
+    signature = Settings().signature() + "|breakdown:errors"
+    if fmt == "text":
+        return errors_text(rows, worst) + signature + "\n"
+    if fmt == "json":
+        return json.dumps({"signature": signature, **errors_record(rows, worst)}, indent=1) + "\n"
+    header, body = errors_rows(rows)
+    if fmt == "markdown":
+        return "\n".join(markdown_table(header, body, left=(0, 1))) + f"\n\n`{signature}`\n"
+    stderr.write(signature + "\n")
+    return delimited(header, body, DELIMITERS[fmt])
+
+
+def _tables_output(rows, tables, fmt: str, stderr) -> str:
+    from ..report.relations import (relations_delimited, relations_json, relations_markdown,
+                                    relations_text)
+    signature = Settings().signature() + "|breakdown:relations-nivre-fang-2017"
+    if fmt == "text":
+        return relations_text(rows, tables, signature)
+    if fmt == "markdown":
+        return relations_markdown(rows, tables, signature)
+    if fmt == "json":
+        return relations_json(rows, tables, signature)
+    stderr.write(signature + "\n")
+    return relations_delimited(rows, tables, DELIMITERS[fmt])

@@ -10,7 +10,7 @@ from ..analyze.relations import TABLE2_COLUMNS, TABLE3_COLUMNS, RelationRow, ave
 from .tables import Num, delimited, markdown_table, text_table
 
 __all__ = ["TABLES", "relations_text", "relations_markdown", "relations_delimited",
-           "relations_json"]
+           "relations_json", "errors_rows", "errors_text", "errors_record"]
 
 #: table number -> (title, columns, header cells)
 TABLES: Dict[int, Tuple[str, Sequence[str], Sequence[str]]] = {
@@ -103,3 +103,73 @@ def relations_json(rows: Sequence[Row], tables: Sequence[int], signature: str) -
                                    for c, v in average.items()},
                        "averaged_over": sum(1 for _, row, _ in rows if row is not None)},
                       indent=1) + "\n"
+
+
+# ---- error decomposition -----------------------------------------------------------------------
+
+def _share(count: int, total: int) -> str:
+    return f"{count} ({100 * count / total:.2f}%)" if total else f"{count}"
+
+
+def errors_rows(rows):
+    """(header, body) of the decomposition table: per treebank a gold and a system line,
+    then the totals over the treebanks decomposed."""
+    from ..analyze.decomposition import KINDS
+    header = ["treebank", "side", "words", *KINDS]
+    body = []
+    totals = {"gold": dict.fromkeys(KINDS, 0), "system": dict.fromkeys(KINDS, 0)}
+    for name, decomposition, _ in rows:
+        if decomposition is None:
+            continue
+        for side, counts in (("gold", decomposition.gold_counts),
+                             ("system", decomposition.system_counts)):
+            total = sum(counts.values())
+            body.append([name, side, str(total), *(_share(counts[k], total) for k in KINDS)])
+            for k in KINDS:
+                totals[side][k] += counts[k]
+    if len([r for r in rows if r[1] is not None]) > 1:
+        for side, counts in totals.items():
+            total = sum(counts.values())
+            body.append(["Total", side, str(total), *(_share(counts[k], total) for k in KINDS)])
+    return header, body
+
+
+def errors_text(rows, worst) -> str:
+    """The decomposition table, the kinds explained, and the worst sentences per treebank."""
+    from ..analyze.decomposition import KIND_NAMES
+    header, body = errors_rows(rows)
+    lines = ["Every word is one of these kinds (LAS, universal relations):"]
+    lines += [f"  {kind}: {text}" for kind, text in KIND_NAMES.items()]
+    lines += text_table(header, [[b[0], b[1]] + [Num(c) for c in b[2:]] for b in body],
+                        left=(0, 1))
+    for name, sentences in worst:
+        if not sentences:
+            continue
+        lines += ["", f"Worst {len(sentences)} sentence(s) of {name}:"]
+        for rank, s in enumerate(sentences, 1):
+            kinds = ", ".join(f"{k} {v}" for k, v in s.errors.items())
+            extra = f"; {s.extra_system_words} system word(s) without a partner" \
+                if s.extra_system_words else ""
+            where = f"{s.path}:{s.line}"
+            lines.append(f"{rank:>3}. {s.sent_id or '(no sent_id)'}  {where}  "
+                         f"{s.error_count} of {s.words} words wrong: {kinds}{extra}")
+            lines.append(f"     {s.text}")
+    return "\n".join(lines) + "\n"
+
+
+def errors_record(rows, worst) -> dict:
+    """JSON-ready: per treebank the gold and system counts by kind, and its worst sentences."""
+    records = []
+    worst_by_name = dict(worst)
+    for name, decomposition, failure in rows:
+        if decomposition is None:
+            records.append({"treebank": name, "failure": failure})
+            continue
+        records.append({
+            "treebank": name, "gold": decomposition.gold_counts,
+            "system": decomposition.system_counts,
+            "worst": [{"sentence": s.index + 1, "sent_id": s.sent_id, "line": s.line,
+                       "text": s.text, "words": s.words, "errors": s.errors,
+                       "extra_system_words": s.extra_system_words}
+                      for s in worst_by_name.get(name, [])]})
+    return {"errors": records}
