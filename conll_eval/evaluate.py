@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, BinaryIO, Dict, List, Mapping, Optional, Tuple
 from . import __version__
 from .align import Alignment, align_words, check_characters
 from .errors import UsageError, ValidationFailed
-from .metrics import (PROFILES, EvaluationContext, METRICS, compute_counts, display_name,
-                      load_weights, profile_metrics)
+from .metrics import (DEPREL_POLICIES, EXTRA_METRICS, METRICS, PROFILES, PUNCT_POLICIES,
+                      EvaluationContext, compute_counts, display_name, load_weights,
+                      profile_metrics)
 from .reader import load, read_stdin
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
@@ -19,7 +20,8 @@ from .workers import usable_cpus
 if TYPE_CHECKING:
     from .validate import ValidationIncident
 
-__all__ = ["Settings", "Evaluation", "evaluate", "evaluate_files", "validate_pair"]
+__all__ = ["Settings", "Evaluation", "evaluate", "evaluate_files", "validate_pair",
+           "scored_metrics"]
 
 
 @dataclass(frozen=True)
@@ -34,10 +36,26 @@ class Settings:
     profile: str = "conll18"
     weights_file: Optional[str] = None
     strict: int = 0
+    #: the older evaluations' policies (``--punct``, ``--deprel``); the defaults are the UD
+    #: scorers' and change nothing
+    punct: str = "include"
+    deprel: str = "universal"
+    #: metrics beyond the profile's rows (``LA``)
+    extra_metrics: Tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.profile not in PROFILES:
             raise UsageError(f"unknown profile {self.profile!r}; choose one of {', '.join(PROFILES)}")
+        if self.punct not in PUNCT_POLICIES:
+            raise UsageError(f"unknown punctuation policy {self.punct!r}; choose one of "
+                             f"{', '.join(PUNCT_POLICIES)}")
+        if self.deprel not in DEPREL_POLICIES:
+            raise UsageError(f"unknown relation policy {self.deprel!r}; choose one of "
+                             f"{', '.join(DEPREL_POLICIES)}")
+        unknown = [m for m in self.extra_metrics if m not in EXTRA_METRICS]
+        if unknown:
+            raise UsageError(f"unknown extra metric(s) {', '.join(unknown)}; choose from "
+                             f"{', '.join(EXTRA_METRICS)}")
         if isinstance(self.strict, bool):
             object.__setattr__(self, "strict", STRICT_LEVEL if self.strict else 0)
         if self.strict not in range(STRICT_LEVEL + 1):
@@ -52,7 +70,7 @@ class Settings:
             f"conll_eval:{__version__}",
             f"profile:{p}",
             f"space:{'ascii' if p == 'conll17' else 'Zs'}",
-            "deprel:universal",
+            f"deprel:{self.deprel}",
             f"feats:{'raw' if p == 'conll17' else 'universal'}",
             f"lemma_gold_underscore:{'literal' if p == 'conll17' else 'any'}",
             f"clas:{'weights2017' if p == 'conll17' else 'content2018'}",
@@ -61,6 +79,8 @@ class Settings:
             parts.append("weights:file")
         if self.strict:
             parts.append(f"strict:L{self.strict}")
+        if self.punct != "include":
+            parts.append(f"punct:{self.punct}")
         return "|".join(parts)
 
 
@@ -92,6 +112,13 @@ class Evaluation:
         return self.scores[metric]
 
 
+def scored_metrics(settings: Settings, weights: bool) -> List[str]:
+    """Registry names of what ``settings`` scores: the profile's rows (WeightedLAS with
+    weights) and the extra metrics asked for."""
+    names = profile_metrics(settings.profile, weights=weights)
+    return names + [m for m in settings.extra_metrics if m not in names]
+
+
 def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
              weights: Optional[Mapping[str, float]] = None) -> Evaluation:
     """Score a system Treebank against a gold one (both read with the same Vocab)."""
@@ -99,8 +126,8 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
     alignment = align_words(gold, system)
     if weights is None and settings.weights_file is not None:
         weights = load_weights(settings.weights_file)
-    ctx = EvaluationContext(gold, system, alignment, weights)
-    names = profile_metrics(settings.profile, weights=weights is not None)
+    ctx = EvaluationContext(gold, system, alignment, weights, settings.punct, settings.deprel)
+    names = scored_metrics(settings, weights is not None)
     counts = {name: compute_counts(METRICS[name], ctx) for name in names}
     return Evaluation(gold, system, settings, alignment, counts)
 
@@ -189,7 +216,8 @@ def validate_pair(gold_path: str, system_path: str, level: int = 2
 
 
 def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",
-                   weights: Optional[str] = None, strict: bool = False) -> Evaluation:
+                   weights: Optional[str] = None, strict: bool = False,
+                   settings: Optional[Settings] = None) -> Evaluation:
     """Read and score one pair of CoNLL-U files ('-' = stdin for one of them).
 
     With ``strict`` both files must first pass validation levels 1-2 (see
@@ -200,7 +228,10 @@ def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",
     >>> ev.scores["LAS"].f1  # doctest: +SKIP
     1.0
     """
-    settings = Settings(profile, weights, strict)
+    if settings is None:  # the policies (punct, deprel, extra metrics) come with ``settings``
+        settings = Settings(profile, weights, strict)
+    else:
+        profile, weights, strict = settings.profile, settings.weights_file, settings.strict
     weight_table = load_weights(weights) if weights is not None else None
     gold_source: Source = gold_path
     system_source: Source = system_path

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
+import regex
 
 from .align import Alignment, span_matches
 from .stats import Counts
@@ -118,6 +119,21 @@ for _spec in (
 ):
     register_metric(_spec)
 
+#: metrics outside every profile, scored when asked for (``--metrics LA``)
+EXTRA_METRICS = ("LA",)
+register_metric(MetricSpec("LA", "relation only (label accuracy, CoNLL-X eval.pl)",
+                           columns=("udeprel",)))
+
+#: ``--punct``: which words the attachment metrics score (include: all, as the UD scorers)
+PUNCT_POLICIES = ("include", "deprel", "upos", "unicode")
+#: ``--deprel``: how relations compare (universal: subtypes cut, as the UD scorers)
+DEPREL_POLICIES = ("universal", "full", "v1")
+#: UD v1 relation names -> their v2 names (``--deprel v1``)
+UD_V1_TO_V2 = {"dobj": "obj", "nsubjpass": "nsubj:pass", "csubjpass": "csubj:pass",
+               "auxpass": "aux:pass", "name": "flat:name", "mwe": "fixed", "neg": "advmod",
+               "remnant": "orphan", "foreign": "flat:foreign"}
+_PUNCTUATION_FORM = regex.compile(r"^\p{P}+$")
+
 #: Row name printed for registry entries whose key differs from the official row name.
 DISPLAY_NAME = {"AllTags18": "AllTags", "Lemmas18": "Lemmas", "CLAS17": "CLAS"}
 
@@ -182,17 +198,25 @@ def universal_deprel(deprel: str) -> str:
 _udeprel = universal_deprel
 
 
+def _udeprel_v1(deprel: str) -> str:
+    """The universal relation of a UD v1 or v2 label, v1 names renamed (``dobj`` -> ``obj``)."""
+    return universal_deprel(UD_V1_TO_V2.get(deprel, UD_V1_TO_V2.get(universal_deprel(deprel), deprel)))
+
+
 class EvaluationContext:
     """Gold, system and their alignment, with derived columns computed once."""
 
     def __init__(self, gold: Treebank, system: Treebank, alignment: Alignment,
-                 weights: Optional[Mapping[str, float]] = None):
+                 weights: Optional[Mapping[str, float]] = None, punct: str = "include",
+                 deprel: str = "universal"):
         if gold.vocab is not system.vocab:
             raise ValueError("gold and system must share one Vocab")
         self.gold = gold
         self.system = system
         self.alignment = alignment
         self.weights = weights
+        self.punct = punct
+        self.deprel = deprel
         self.vocab = gold.vocab
         self._cache: Dict[Tuple[str, str], np.ndarray] = {}
         n = gold.n_sentences
@@ -224,18 +248,30 @@ class EvaluationContext:
                 value = getattr(tb, name)
             elif name == "ufeats":
                 value = vocab.map_codes("ufeats", _ufeats, tb.feats)
-            elif name == "udeprel":
-                value = vocab.map_codes("udeprel", _udeprel, tb.deprel)
+            elif name == "udeprel":  # the relation as compared (--deprel)
+                if self.deprel == "full":
+                    value = tb.deprel
+                elif self.deprel == "v1":
+                    value = self.column(side, "uni")
+                else:
+                    value = vocab.map_codes("udeprel", _udeprel, tb.deprel)
+            elif name == "uni":  # the universal relation, v1 names renamed under --deprel v1
+                if self.deprel == "v1":
+                    value = vocab.map_codes("udeprel-v1", _udeprel_v1, tb.deprel)
+                else:
+                    value = vocab.map_codes("udeprel", _udeprel, tb.deprel)
             elif name == "content":
-                value = vocab.flags("content", CONTENT_DEPRELS.__contains__, self.column(side, "udeprel"))
+                value = vocab.flags("content", CONTENT_DEPRELS.__contains__, self.column(side, "uni"))
             elif name == "functional":
-                value = vocab.flags("functional", FUNCTIONAL_DEPRELS.__contains__, self.column(side, "udeprel"))
+                value = vocab.flags("functional", FUNCTIONAL_DEPRELS.__contains__, self.column(side, "uni"))
             elif name == "clas17":
-                value = (~vocab.flags("clas17", CLAS17_ZERO_WEIGHT.__contains__, self.column(side, "udeprel"))
+                value = (~vocab.flags("clas17", CLAS17_ZERO_WEIGHT.__contains__, self.column(side, "uni"))
                          ).astype(np.int64)
+            elif name == "scored":  # words the attachment metrics score (--punct)
+                value = self._scored(side, tb)
             elif name == "file":
                 weights = self.weights or {}
-                codes = self.column(side, "udeprel")
+                codes = self.column(side, "uni")
                 distinct, inverse = np.unique(codes, return_inverse=True)
                 table = np.array([weights.get(vocab.strings[c], 1.0) for c in distinct.tolist()],
                                  dtype=np.float64)
@@ -244,6 +280,28 @@ class EvaluationContext:
                 raise KeyError(name)
             self._cache[key] = value
         return self._cache[key]
+
+    def _scored(self, side: str, tb: Treebank) -> np.ndarray:
+        """Per word: does the punctuation policy keep it (each side on its own words)?"""
+        vocab = self.vocab
+        if self.punct == "deprel":
+            return ~vocab.flags("is-punct-deprel", "punct".__eq__, self.column(side, "uni"))
+        if self.punct == "upos":
+            return ~vocab.flags("is-punct-upos", "PUNCT".__eq__, tb.upos)
+        if self.punct == "unicode":  # on the FORM as written: ": )" is no punctuation
+            return ~vocab.flags("is-punct-form", lambda s: bool(_PUNCTUATION_FORM.match(s)),
+                                self._written_forms(tb))
+        return np.ones(tb.n_words, dtype=bool)
+
+    @staticmethod
+    def _written_forms(tb: Treebank) -> np.ndarray:
+        """FORM codes with their spaces, re-read from the file where the treebank has one
+        (the reader removes spaces; a treebank from a stream keeps the reader's forms)."""
+        import os
+        from .reader import decompress, read_bytes, written_form_codes
+        if tb.path in ("-", "") or not os.path.isfile(tb.path):
+            return tb.form
+        return written_form_codes(tb, decompress(read_bytes(tb.path), tb.path))
 
     def mapped_parent(self) -> Tuple[np.ndarray, np.ndarray]:
         """For aligned pairs: gold parent vs the gold partner of the system parent.
@@ -340,6 +398,8 @@ def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
     if spec.kind == "words":
         return Counts.from_parts(n, a_sent, g_sent, s_sent, a_sent, has_aligned_accuracy=False, cache=cache)
 
+    if ctx.punct != "include" and (spec.head or "udeprel" in spec.columns):
+        return _policy_counts(spec, ctx)
     correct = np.ones(len(ga), dtype=bool)
     if spec.head:
         gold_parent, sys_parent = ctx.mapped_parent()
@@ -364,6 +424,46 @@ def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
         return Counts.from_parts(n, a_sent[ctx.column("gold", "content")[ga] & correct], g_sel, s_sel,
                                  a_sel, cache=cache)
     return Counts.from_parts(n, a_sent[correct], g_sent, s_sent, a_sent, cache=cache)
+
+
+def _correct_pairs(spec: MetricSpec, ctx: EvaluationContext) -> np.ndarray:
+    """Per aligned pair: does the metric hold?"""
+    correct = np.ones(len(ctx.ga), dtype=bool)
+    if spec.head:
+        gold_parent, sys_parent = ctx.mapped_parent()
+        correct &= gold_parent == sys_parent
+    for name in spec.columns:
+        correct &= ctx.pair_equal(name)
+    if spec.functional_children:
+        correct &= ctx.functional_children_equal()
+    return correct
+
+
+def _policy_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
+    """An attachment metric under a punctuation policy: gold words the policy drops leave the
+    gold and aligned counts (and the correct ones), system words it drops the system count --
+    each side judged on its own words, as CLAS filters them."""
+    gold, n = ctx.gold, ctx.n_sentences
+    ga = ctx.ga
+    g_keep = ctx.column("gold", "scored")
+    s_keep = ctx.column("system", "scored")
+    correct = _correct_pairs(spec, ctx)
+    if spec.word_filter == "content":
+        g_keep = g_keep & ctx.column("gold", "content")
+        s_keep = s_keep & ctx.column("system", "content")
+    g_sent, s_sent, a_sent = gold.word_sent, ctx.sys_word_sent, ctx.aligned_sent
+    if spec.weights is not None:
+        g_w = ctx.column("gold", spec.weights) * g_keep
+        s_w = ctx.column("system", spec.weights) * s_keep
+        a_w = g_w[ga]
+        if spec.weights == "clas17":
+            g_k, s_k, a_k = g_w > 0, s_w > 0, a_w > 0
+            return Counts.from_parts(n, a_sent[a_k & correct], g_sent[g_k], s_sent[s_k], a_sent[a_k])
+        return Counts.from_parts(n, a_sent[correct], g_sent, s_sent, a_sent,
+                                 correct_w=a_w[correct], gold_w=g_w, system_w=s_w, aligned_w=a_w)
+    a_keep = g_keep[ga]
+    return Counts.from_parts(n, a_sent[a_keep & correct], g_sent[g_keep], s_sent[s_keep],
+                             a_sent[a_keep])
 
 
 def profile_metrics(profile: str, weights: bool = False) -> List[str]:

@@ -31,8 +31,8 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .errors import (AlignmentError, ConllEvalError, EmptyFileError, FormatError, Location,
                      UsageError)
-from .evaluate import Settings, evaluate, validate_pair
-from .metrics import METRICS, display_name, load_weights, profile_metrics
+from .evaluate import Settings, evaluate, scored_metrics, validate_pair
+from .metrics import METRICS, display_name, load_weights
 from .reader import load
 from .stats import Score
 from .treebank import Vocab
@@ -373,7 +373,7 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False) -> 
     With ``settings.strict`` both files are validated first (at that level)."""
     started = time.perf_counter()
     weights = load_weights(settings.weights_file) if settings.weights_file else None
-    metrics = profile_metrics(settings.profile, weights=weights is not None)
+    metrics = scored_metrics(settings, weights is not None)
     gold = system = None
 
     def failed(failure: Failure, gold_totals: bool = True) -> TreebankResult:
@@ -539,7 +539,7 @@ class SuiteEvaluation:
 
     def __post_init__(self):
         if not self.metrics:
-            names = profile_metrics(self.settings.profile, weights=self.settings.weights_file is not None)
+            names = scored_metrics(self.settings, self.settings.weights_file is not None)
             object.__setattr__(self, "metrics", tuple(display_name(n) for n in names))
 
     @property

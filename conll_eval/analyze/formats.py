@@ -361,31 +361,7 @@ def _convert_xml(data: bytes, path: str) -> Conversion:
     return Conversion(path, XML, text, tuple(handler.source_lines), frozenset(handler.null_columns))
 
 
-# ---- FORMs as written --------------------------------------------------------------------------
-
-#: a word line (plain numeric ID) whose FORM holds a space the scorer's reader removes
-#: (Unicode Zs: U+0020, U+00A0, U+1680, U+2000-U+200A, U+202F, U+205F, U+3000, in UTF-8)
-_SPACED_FORM = re.compile(
-    rb"^[0-9]+\t([^\t\n]*(?: |\xc2\xa0|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xaf]|\xe2\x81\x9f"
-    rb"|\xe3\x80\x80)[^\t\n]*)\t", re.MULTILINE)
-
-
 def written_form_codes(treebank, data: bytes):
-    """FORM codes of every word as written in ``data`` (the bytes ``treebank`` was read from):
-    the reader, like the official scorers, drops spaces from a token's FORM (``1 000`` ->
-    ``1000``), but MaltEval groups and excludes by the FORM as written.  Only lines holding
-    such a space are looked at again; without any, the reader's codes are returned."""
-    import numpy as np
-    codes = np.asarray(treebank.column("form"))
-    hits = list(_SPACED_FORM.finditer(data))
-    if not hits:
-        return codes
-    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-    starts = np.array([m.start() for m in hits], dtype=np.int64)
-    lines = np.searchsorted(newlines, starts) + 1  # 1-based line numbers
-    written = dict(zip(lines.tolist(), (m.group(1).decode("utf-8") for m in hits)))
-    word_line = np.asarray(treebank.word_line)
-    words = np.flatnonzero(~np.asarray(treebank.word_is_mwt) & np.isin(word_line, lines))
-    codes = codes.copy()
-    codes[words] = treebank.vocab.encode([written[line] for line in word_line[words].tolist()])
-    return codes
+    """FORM codes as written in ``data`` (see :func:`conll_eval.reader.written_form_codes`)."""
+    from ..reader import written_form_codes as codes
+    return codes(treebank, data)

@@ -13,7 +13,8 @@ from typing import Collection, List, NamedTuple, Optional, Sequence, TextIO
 
 from ..errors import UsageError
 from ..evaluate import Settings
-from ..metrics import PROFILES, display_name, profile_metrics
+from ..metrics import (DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name,
+                       profile_metrics)
 from ..report.tables import percent
 
 #: 0 done, 1 invalid input / failed verdict, 2 usage, 3 internal error, 4 the results could not
@@ -119,6 +120,24 @@ def add_scoring_options(parser: argparse.ArgumentParser, weights_note: str = "")
                              + weights_note)
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the output to FILE (atomically) instead of stdout")
+    parser.add_argument("--punct", default="include", choices=list(PUNCT_POLICIES),
+                        help="which words the attachment metrics (UAS, LAS, CLAS, MLAS, BLEX, "
+                             "LA) score: include (default, as the UD scorers), deprel (gold "
+                             "punct words out of recall, system punct words out of precision), "
+                             "upos (PUNCT, per side), unicode (a FORM of only Unicode "
+                             "punctuation, as CoNLL-X eval.pl and MaltEval); in the signature")
+    parser.add_argument("--deprel", default="universal", choices=list(DEPREL_POLICIES),
+                        help="how relations compare: universal (default: subtypes cut, as the "
+                             "UD scorers), full (subtypes kept, as eval.pl and MaltEval), v1 "
+                             "(UD v1 names renamed to v2: dobj -> obj, nsubjpass -> "
+                             "nsubj:pass, ...); in the signature")
+
+
+def scoring_settings(args, metrics: Sequence[str] = ()) -> Settings:
+    """The Settings of the scoring options; ``metrics`` asked for beyond the profile's (LA)
+    are scored too."""
+    return Settings(args.profile, args.weights, args.strict, args.punct, args.deprel,
+                    tuple(m for m in metrics if m in EXTRA_METRICS))
 
 
 def write_atomically(path: str, text: str, inputs: List[str]) -> None:
@@ -187,10 +206,15 @@ def add_report_options(parser: argparse.ArgumentParser, metrics: str, fail_under
     parser.add_argument("--signature", action="store_true", help=signature)
 
 
-def known_metrics(settings: Settings) -> List[str]:
-    """The metric names the settings score, as printed (``UFeats``, ``WeightedLAS``)."""
-    return [display_name(n) for n in profile_metrics(settings.profile,
-                                                     weights=settings.weights_file is not None)]
+def known_metrics(settings: Settings, extra: bool = False) -> List[str]:
+    """The metric names the settings score, as printed (``UFeats``, ``WeightedLAS``); with
+    ``extra`` also those that can be asked for (``LA``)."""
+    names = [display_name(n) for n in profile_metrics(settings.profile,
+                                                      weights=settings.weights_file is not None)]
+    names += [m for m in settings.extra_metrics if m not in names]
+    if extra:
+        names += [m for m in EXTRA_METRICS if m not in names]
+    return names
 
 
 def metric_list(text: str, known: List[str], option: str, prog: str) -> List[str]:

@@ -10,7 +10,8 @@ from ..evaluate import Settings, evaluate_files
 from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
                      add_report_options, add_scoring_options, below, fraction_warning,
-                     known_metrics, metric_list, thresholds, write_atomically)
+                     known_metrics, metric_list, scoring_settings, thresholds,
+                     write_atomically)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,13 +74,14 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     args = parser.parse_args(argv)
     if args.gold == "-" and args.system == "-":
         raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
-    settings = Settings(args.profile, args.weights, args.strict)
+    askable = known_metrics(scoring_settings(args), extra=True)
+    requested = metric_list(args.metrics, askable, "--metrics", parser.prog) if args.metrics else []
+    settings = scoring_settings(args, requested)
     known = known_metrics(settings)
-    metrics = metric_list(args.metrics, known, "--metrics", parser.prog) if args.metrics else known
+    metrics = requested or known
     bars = thresholds(args.fail_under, known, parser.prog) if args.fail_under else []
     stderr.write(fraction_warning(bars) or "")
-    evaluation = evaluate_files(args.gold, args.system, profile=args.profile, weights=args.weights,
-                                strict=args.strict)
+    evaluation = evaluate_files(args.gold, args.system, settings=settings)
     scores = {m: evaluation.scores[m] for m in metrics}
     signature = settings.signature()
     text = _render(args, scores, signature)

@@ -15,7 +15,8 @@ from ..suite import SuiteEvaluation, find_pairs, rank, read_pair_list, score_ent
 from ..workers import usable_cpus
 from .common import (BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
                      SIGNATURE_ON_STDERR, Parser, add_report_options, add_scoring_options, below,
-                     fraction_warning, known_metrics, metric_list, progress_reporter, thresholds,
+                     fraction_warning, known_metrics, metric_list, progress_reporter,
+                     scoring_settings, thresholds,
                      write_atomically)
 
 
@@ -106,7 +107,9 @@ def _system_names(args, count: int, paths: List[str]) -> List[str]:
 def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_suite_parser()
     args = parser.parse_args(argv)
-    settings = Settings(args.profile, args.weights, args.strict)
+    requested = metric_list(args.metrics, known_metrics(scoring_settings(args), extra=True),
+                            "--metrics", parser.prog) if args.metrics else []
+    settings = scoring_settings(args, requested)
     if args.weights is not None:
         load_weights(args.weights)  # a bad weights file stops here, not once per treebank
     known = known_metrics(settings)
