@@ -111,6 +111,11 @@ class Evaluation:
     def __getitem__(self, metric: str) -> Score:
         return self.scores[metric]
 
+    def exact_match(self) -> Dict[str, Tuple[int, int]]:
+        """Per metric (as printed): (gold sentences all right, gold sentences); see
+        :meth:`conll_eval.stats.Counts.exact_match`."""
+        return {display_name(name): counts.exact_match() for name, counts in self.counts.items()}
+
 
 def scored_metrics(settings: Settings, weights: bool) -> List[str]:
     """Registry names of what ``settings`` scores: the profile's rows (WeightedLAS with

@@ -89,6 +89,14 @@ class Counts:
         return Score(correct, gold, system, aligned if self.has_aligned else None,
                      self.has_aligned_accuracy)
 
+    def exact_match(self) -> Tuple[int, int]:
+        """(gold sentences whose words all count as right -- every gold word correct and no
+        other system word in it --, gold sentences): the CoNLL-X exact-match practice."""
+        correct = self.by_sentence[:, self.CORRECT]
+        gold = self.by_sentence[:, self.GOLD]
+        system = self.by_sentence[:, self.SYSTEM]
+        return int(np.count_nonzero((correct == gold) & (system == gold))), len(self.by_sentence)
+
     def score_of(self, sentences: np.ndarray) -> Score:
         """Score of a subset (or a resample, with repetitions) of gold sentences."""
         correct, gold, system, aligned = self.by_sentence[sentences].sum(axis=0).tolist()

@@ -64,8 +64,10 @@ def test_json_output(pair):
     code, out, _ = run("--format", "json", *pair)
     document_ = json.loads(out)
     las = document_["metrics"]["LAS"]
+    exact = las.pop("exact_match")  # gold sentences all right for LAS
     assert las == {"correct": 4, "gold": 5, "system": 5, "aligned": 5, "precision": 0.8, "recall": 0.8,
                    "f1": 0.8, "aligned_accuracy": 0.8}
+    assert set(exact) == {"sentences", "of", "share"} and exact["of"] >= exact["sentences"]
     assert document_["metrics"]["Tokens"]["aligned_accuracy"] is None
     assert document_["signature"].startswith("conll_eval:") and "profile:conll18" in document_["signature"]
     assert document_["settings"]["profile"] == "conll18"

@@ -140,3 +140,27 @@ def test_eval_pl_default_numbers(treebank, tmp_path):
     assert (scores["LAS"].correct, scores["LAS"].gold) == expected["Labeled"]
     assert (scores["UAS"].correct, scores["UAS"].gold) == expected["Unlabeled"]
     assert (scores["LA"].correct, scores["LA"].gold) == expected["Label"]
+
+
+# ---- exact match -------------------------------------------------------------------------------
+
+def test_exact_match_by_hand():
+    """Sentence 1 (New York is big.): New and York have no partner; sentence 2 (It rains.):
+    It has the wrong relation and rains the wrong head, but It's head is right -- no sentence
+    is all right for LAS or UAS (rains); for Sentences neither span matches; UPOS: sentence 2's
+    words (PRON VERB PUNCT) are all right and no system word is extra there."""
+    evaluation = evaluate_files(str(EXAMPLE / "gold.conllu"), str(EXAMPLE / "system.conllu"))
+    exact = evaluation.exact_match()
+    assert exact["LAS"] == exact["UAS"] == (0, 2)
+    assert exact["UPOS"] == (1, 2)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main([str(EXAMPLE / "gold.conllu"), str(EXAMPLE / "gold.conllu"), "--exact-match"],
+                stdout, stderr) == 0
+    assert stdout.getvalue().splitlines()[-2:] == [
+        "Exact match UAS: 100.00 % (2 of 2 sentences)", "Exact match LAS: 100.00 % (2 of 2 sentences)"]
+    stdout = io.StringIO()
+    assert main([str(EXAMPLE / "gold.conllu"), str(EXAMPLE / "system.conllu"), "--format", "json"],
+                stdout, stderr) == 0
+    import json
+    record = json.loads(stdout.getvalue())["metrics"]["UPOS"]["exact_match"]
+    assert record == {"sentences": 1, "of": 2, "share": 0.5}

@@ -8,6 +8,7 @@ from .. import __version__
 from ..errors import UsageError
 from ..evaluate import Settings, evaluate_files
 from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
+from ..report.machine import exact_match_lines
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
                      add_report_options, add_scoring_options, below, fraction_warning,
                      known_metrics, metric_list, scoring_settings, thresholds,
@@ -44,15 +45,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--strict", action="store_true",
                         help="validate both files first (UD validator levels 1-2, as "
                              "'conll_eval validate --level 2'); any error stops before scoring")
+    parser.add_argument("--exact-match", action="store_true",
+                        help="after the table, the share of gold sentences whose words are all "
+                             "right (aligned, correct, no extra system word), per metric shown "
+                             "(the CoNLL-X practice for UAS and LAS); JSON always has it")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     parser.add_argument("--version", action="version", version=f"conll_eval {__version__}")
     return parser
 
 
-def _render(args, scores, signature: str) -> str:
+def _render(args, scores, signature: str, exact) -> str:
     if args.format == "json":
-        settings = {"profile": args.profile, "weights_file": args.weights, "strict": args.strict}
-        return to_json(scores, settings, signature, files={"gold": args.gold, "system": args.system})
+        settings = {"profile": args.profile, "weights_file": args.weights, "strict": args.strict,
+                    "punct": args.punct, "deprel": args.deprel}
+        return to_json(scores, settings, signature, files={"gold": args.gold, "system": args.system},
+                       exact=exact)
     if args.format in DELIMITERS:
         shown = signature if args.signature and args.format not in SIGNATURE_ON_STDERR else None
         return to_delimited(scores, DELIMITERS[args.format], shown)
@@ -64,6 +71,8 @@ def _render(args, scores, signature: str) -> str:
         text = verbose_table(scores, args.profile)
     else:
         text = default_lines(scores, args.profile)
+    if args.exact_match:  # UAS and LAS, as CoNLL-X did, unless --metrics names others
+        text += exact_match_lines(exact, scores if args.metrics else ("UAS", "LAS"))
     if args.signature:
         text += signature + "\n"
     return text
@@ -84,7 +93,7 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     evaluation = evaluate_files(args.gold, args.system, settings=settings)
     scores = {m: evaluation.scores[m] for m in metrics}
     signature = settings.signature()
-    text = _render(args, scores, signature)
+    text = _render(args, scores, signature, evaluation.exact_match())
     if args.output:
         write_atomically(args.output, text, [args.gold, args.system])
     else:

@@ -8,7 +8,8 @@ from typing import List, Mapping, Optional, Tuple
 from ..stats import Score
 from .tables import Num, delimited, markdown_table, percent
 
-__all__ = ["to_json", "to_tsv", "to_delimited", "to_markdown", "score_rows", "score_record"]
+__all__ = ["to_json", "to_tsv", "to_delimited", "to_markdown", "score_rows", "score_record",
+           "exact_match_lines"]
 
 
 def score_record(score: Score) -> dict:
@@ -26,10 +27,18 @@ def score_record(score: Score) -> dict:
 
 
 def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signature: str,
-            files: Optional[Mapping[str, str]] = None) -> str:
-    """One JSON object: ``metrics`` (ordered as the table), ``settings``, ``signature``, ``files``."""
+            files: Optional[Mapping[str, str]] = None,
+            exact: Optional[Mapping[str, Tuple[int, int]]] = None) -> str:
+    """One JSON object: ``metrics`` (ordered as the table), ``settings``, ``signature``, ``files``;
+    with ``exact`` each metric also gets ``exact_match``: sentences all right, of how many,
+    and their share."""
+    records = {name: score_record(score) for name, score in scores.items()}
+    for name, (right, total) in (exact or {}).items():
+        if name in records:
+            records[name]["exact_match"] = {"sentences": right, "of": total,
+                                            "share": right / total if total else 0.0}
     document = {
-        "metrics": {name: score_record(score) for name, score in scores.items()},
+        "metrics": records,
         "settings": dict(settings),
         "signature": signature,
     }
@@ -76,3 +85,10 @@ def to_markdown(scores: Mapping[str, Score], signature: str) -> str:
             for name, s in scores.items()]
     lines = markdown_table(["Metric", "Precision", "Recall", "F1 Score", "AligndAcc"], rows)
     return "\n".join([*lines, "", f"<sub>`{signature}`</sub>"]) + "\n"
+
+
+def exact_match_lines(exact: Mapping[str, Tuple[int, int]], metrics) -> str:
+    """``--exact-match``: one line per metric, after the table."""
+    return "".join(f"Exact match {name}: {percent(right / total) if total else '0.00'} % "
+                   f"({right} of {total} sentences)\n"
+                   for name, (right, total) in exact.items() if name in metrics)
