@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO, Dict, List, Mapping, Optional, Tuple, Union
 
+import numpy as np
+
 from . import __version__
 from .align import Alignment, align_words, check_characters
 from .errors import UsageError, ValidationFailed
@@ -84,6 +86,10 @@ class Settings:
         return "|".join(parts)
 
 
+#: compared derived column -> the file column it comes from (for "not annotated")
+_RAW_COLUMN = {"upos": "upos", "xpos": "xpos", "feats": "feats", "ufeats": "feats",
+               "lemma": "lemma", "lemma18": "lemma"}
+
 #: the UD validation level ``--strict`` asks for (the highest this package implements)
 STRICT_LEVEL = 2
 
@@ -110,6 +116,28 @@ class Evaluation:
 
     def __getitem__(self, metric: str) -> Score:
         return self.scores[metric]
+
+    def unannotated(self) -> Dict[str, str]:
+        """Tag metric (UPOS, XPOS, UFeats/Feats, Lemmas, as printed) -> why its number means
+        nothing: the column is ``_`` on every gold word (a treebank without XPOS, lemmas or
+        features: the score reads 100.00), or on every system word (a system that predicts
+        nothing there)."""
+        notes: Dict[str, str] = {}
+        underscore = self.gold.vocab.find("_")
+        for name in self.counts:
+            spec = METRICS[name]
+            if spec.head or len(spec.columns) != 1:
+                continue  # only a tag alone reads 100.00 when nobody annotates it
+            columns = {_RAW_COLUMN[c] for c in spec.columns if c in _RAW_COLUMN}
+            for column in sorted(columns):
+                for side, treebank in (("gold", self.gold), ("system", self.system)):
+                    codes = treebank.column(column)
+                    if len(codes) and underscore >= 0 and bool(np.all(codes == underscore)):
+                        what = column.upper() if column != "lemma" else "LEMMA"
+                        notes.setdefault(display_name(name), (
+                            f"not annotated: every gold {what} is _" if side == "gold" else
+                            f"the system predicts no {what} (every one is _)"))
+        return notes
 
     def exact_match(self) -> Dict[str, Tuple[int, int]]:
         """Per metric (as printed): (gold sentences all right, gold sentences); see

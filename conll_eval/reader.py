@@ -560,6 +560,10 @@ def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
     mwt_form = getattr(c, "mwt_form", None)
     if mwt_form is None:
         mwt_form = np.where(word_is_mwt, columns["form"], -1).astype(np.int32)
+    spaced_tok = getattr(c, "spaced_tok", None)
+    spaced_tok_form = getattr(c, "spaced_tok_form", None)
+    if spaced_tok is None:  # a parser that does not say: no FORM lost a space
+        spaced_tok = spaced_tok_form = ()
     return Treebank(
         path=path, vocab=vocab, text=c.text,
         tok_start=tok_start, tok_end=tok_end,
@@ -582,6 +586,8 @@ def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
         empty_after=np.asarray(c.empty_after, dtype=np.int32),
         empty_line=np.asarray(c.empty_line, dtype=np.int32),
         empty_columns={name: _codes(vocab, values) for name, values in c.empty_cols.items()},
+        spaced_tok=np.asarray(spaced_tok, dtype=np.int32),
+        spaced_tok_form=np.asarray(_codes(vocab, spaced_tok_form), dtype=np.int32),
     )
 
 
@@ -674,6 +680,8 @@ class _ExactParser:
         sent_end_line: List[int] = []
         sent_ids: List[Optional[str]] = []
         sent_texts: List[Optional[str]] = []
+        spaced_tok: List[int] = []  # tokens whose FORM lost spaces, and that FORM as written
+        spaced_tok_form: List[str] = []
 
         index = 0
         sentence_start: Optional[int] = None
@@ -729,6 +737,9 @@ class _ExactParser:
                                          "FORM is empty" + (" after removing spaces" if columns[FORM] else ""),
                                          "empty-form")
             token = len(tok_len)
+            if len(form) != len(columns[FORM]):
+                spaced_tok.append(token)
+                spaced_tok_form.append(columns[FORM])
             forms_chars.append(form)
             tok_len.append(len(form))
             tok_line.append(lineno)
@@ -817,6 +828,7 @@ class _ExactParser:
         c.sent_first_line, c.sent_end_line = sent_first_line, sent_end_line
         c.metadata = (sent_ids, sent_texts)
         c.empty_sent, c.empty_after, c.empty_line, c.empty_cols = empty_sent, empty_after, empty_line, empty_cols
+        c.spaced_tok, c.spaced_tok_form = spaced_tok, spaced_tok_form
         return c
 
     def _finish_sentence(self, start: int, lineno: int, heads: List[int], head_text: List[str],

@@ -40,12 +40,16 @@ class Columns:
     String columns are lists of ``str`` (to intern), int32 code arrays or
     :class:`LazyCodes`; ``mwt_form`` (codes of the FORMs of words inside
     multi-word tokens, -1 elsewhere) may be None when ``cols`` has ``form``.
+    ``spaced_tok`` (ascending token indices) and ``spaced_tok_form`` (their FORMs as
+    written: codes or ``str``) list the tokens whose FORM lost the profile's spaces, usually
+    none; both may be left unset.
     """
 
     __slots__ = ("text", "tok_len", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt", "mwt_form",
                  "word_line", "word_sent", "head", "cols", "sent_word_start", "sent_char_start",
                  "sent_char_end", "sent_first_line", "sent_end_line", "metadata",
-                 "empty_sent", "empty_after", "empty_line", "empty_cols")
+                 "empty_sent", "empty_after", "empty_line", "empty_cols",
+                 "spaced_tok", "spaced_tok_form")
 
 
 def metadata(comment: str) -> Optional[Tuple[str, str]]:
@@ -629,9 +633,10 @@ def _join(pieces: List["_Piece"], tails: "FieldBytes", comments: "FieldBytes") -
     for c in cs:
         c.head = None
     for name in ("tok_len", "tok_line", "tok_is_mwt", "word_is_mwt", "mwt_form", "word_line",
-                 "sent_first_line", "sent_end_line", "empty_line"):
+                 "sent_first_line", "sent_end_line", "empty_line", "spaced_tok_form"):
         setattr(out, name, take(name))
     out.word_tok = take("word_tok", tok_off)
+    out.spaced_tok = take("spaced_tok", tok_off)
     out.word_sent = take("word_sent", sent_off)
     out.sent_char_start = take("sent_char_start", char_off)
     out.sent_char_end = take("sent_char_end", char_off)
@@ -802,9 +807,16 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
         if np.any(tok_len == 0):
             return None
         text = space.sub("", joined_text, concurrent=True).replace("\n", "")
+        # the FORMs as written of the tokens that lost characters (for "written_form")
+        spaced_tok = np.flatnonzero(tok_len != char_len).astype(np.int32)
+        spaced_body = token_body[spaced_tok]
+        spaced_tok_form = _encode_fields(vocab, arr, form_start[spaced_body], form_end[spaced_body],
+                                         known.setdefault("spaced_tok_form", {}))
+        del separator_at, removed, spaced_body
     else:
         tok_len = char_len
         text = joined_text.replace("\n", "")
+        spaced_tok = spaced_tok_form = np.zeros(0, dtype=np.int32)
     del joined, joined_text
     token_of_body = np.cumsum(is_token, dtype=np.int32) - 1
     word_tok = token_of_body[word_body]
@@ -815,6 +827,7 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
     c.tok_line = content_idx[token_body] + (line_offset + 1)
     c.tok_is_mwt = is_range[token_body]
     c.word_tok = word_tok
+    c.spaced_tok, c.spaced_tok_form = spaced_tok, spaced_tok_form
     c.word_is_mwt = ~plain
     c.word_line = content_idx[word_body] + (line_offset + 1)
     c.word_sent = word_sent

@@ -118,6 +118,10 @@ class Vocab:
         return table
 
 
+def _no_codes() -> np.ndarray:
+    return np.zeros(0, dtype=np.int32)
+
+
 def _column_property(name: str):
     def get(self) -> np.ndarray:
         return self.column(name)
@@ -136,7 +140,11 @@ class Treebank:
     first use), ``head`` (global word index, -1 for the root), ``word_sent`` and
     ``word_line``.  ``form`` follows the official scorers: the space-stripped token FORM for
     plain words, the FORM as written for words inside a multi-word token (``mwt_form``, -1
-    for plain words).  Sentence ``s`` has words ``sent_word_start[s]:sent_word_start[s+1]``
+    for plain words).  ``column("written_form")`` (for MaltEval-style analyses, never for
+    scoring) is each word's FORM exactly as in the file: ``form`` with the removed spaces
+    put back, from the sparse ``spaced_tok`` (ascending indices of the tokens whose FORM lost
+    characters; usually none) and ``spaced_tok_form`` (their FORMs as written, as codes).
+    Sentence ``s`` has words ``sent_word_start[s]:sent_word_start[s+1]``
     and characters ``sent_char_start[s]:sent_char_end[s]``.  Empty nodes are kept in
     ``empty_*`` arrays for enhanced-dependency scoring; they never take part in basic scoring.
     ``sent_ids`` and ``sent_texts`` come from the comments (read on first use).
@@ -166,6 +174,8 @@ class Treebank:
     empty_after: np.ndarray
     empty_line: np.ndarray
     empty_columns: Dict[str, np.ndarray] = field(default_factory=dict)
+    spaced_tok: np.ndarray = field(default_factory=_no_codes)
+    spaced_tok_form: np.ndarray = field(default_factory=_no_codes)
 
     @property
     def sent_ids(self) -> List[Optional[str]]:
@@ -192,10 +202,15 @@ class Treebank:
     misc = _column_property("misc")
 
     def column(self, name: str) -> np.ndarray:
-        """Codes of one string column, computing a lazy one on first use."""
+        """Codes of one string column, computing a lazy one on first use.
+
+        ``name`` is one of :data:`WORD_COLUMNS` or ``"written_form"`` (see the class docstring).
+        """
         value = self.columns.get(name)
         if value is None and name == "form":
             value = self.columns["form"] = self._forms()
+        elif value is None and name == "written_form":
+            value = self.columns["written_form"] = self._written_forms()
         if not isinstance(value, np.ndarray):
             if value is None:
                 raise KeyError(name)
@@ -209,6 +224,21 @@ class Treebank:
         codes = self.mwt_form.astype(np.int32, copy=True)
         codes[plain] = self.vocab.encode(forms)
         return codes
+
+    def _written_forms(self) -> np.ndarray:
+        """FORM codes as written: ``form`` itself when no FORM lost a space (the usual file),
+        else a copy with each such plain word's FORM as written (words inside multi-word
+        tokens already keep theirs)."""
+        forms = self.column("form")
+        spaced_tok = np.asarray(self.spaced_tok, dtype=np.int64)
+        if len(spaced_tok) == 0:
+            return forms
+        plain = ~self.tok_is_mwt[spaced_tok]
+        # a plain token has exactly one word: the first one of that token (word_tok ascends)
+        words = np.searchsorted(self.word_tok, spaced_tok[plain])
+        written = forms.copy()
+        written[words] = np.asarray(self.spaced_tok_form, dtype=np.int32)[plain]
+        return written
 
     def word_forms(self, words: np.ndarray) -> List[str]:
         """FORM strings of the given words (official semantics, see the class docstring)."""
@@ -252,6 +282,7 @@ class Treebank:
             columns={name: remap[codes] if isinstance(codes, np.ndarray) else codes
                      for name, codes in self.columns.items()},
             mwt_form=remap_or_none[self.mwt_form],
+            spaced_tok_form=remap[self.spaced_tok_form],
             empty_columns={name: remap[codes] for name, codes in self.empty_columns.items()})
 
     def strings(self, column: str, words: Optional[Iterable[int]] = None) -> List[str]:

@@ -65,6 +65,7 @@ def test_json_output(pair):
     document_ = json.loads(out)
     las = document_["metrics"]["LAS"]
     exact = las.pop("exact_match")  # gold sentences all right for LAS
+    assert las.pop("annotated") is True
     assert las == {"correct": 4, "gold": 5, "system": 5, "aligned": 5, "precision": 0.8, "recall": 0.8,
                    "f1": 0.8, "aligned_accuracy": 0.8}
     assert set(exact) == {"sentences", "of", "share"} and exact["of"] >= exact["sentences"]
@@ -177,7 +178,9 @@ def test_a_reader_that_goes_away_is_not_an_error(pair):
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     process.stdout.close()  # before the scorer writes: its flush meets a closed pipe
     err = process.stderr.read().decode()
-    assert process.wait() == 0 and err == ""
+    # the pair has no XPOS and no features: only those notes may appear
+    noise = [line for line in err.splitlines() if not line.startswith("conll_eval: note: ")]
+    assert process.wait() == 0 and noise == []
 
 
 def test_module_entry_point_and_stdin(pair):

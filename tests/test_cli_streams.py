@@ -76,7 +76,8 @@ def test_scoring_into_a_closed_pipe_is_still_success(write):
     process = _spawn("-v", good, good)
     process.stdout.close()
     err = process.stderr.read().decode()
-    assert process.wait() == 0 and err == ""
+    noise = [line for line in err.splitlines() if not line.startswith("conll_eval: note: ")]
+    assert process.wait() == 0 and noise == []  # notes on unannotated tags may come
 
 
 def test_help_into_a_closed_pipe(write):

@@ -12,6 +12,7 @@ from typing import Dict, List, Tuple
 import pytest
 
 from conll_eval.cli import main
+from helpers import without_notes  # tests/ is on sys.path
 
 PROJECT = Path(__file__).resolve().parent.parent
 GOLDEN = PROJECT / "testdata" / "golden"
@@ -34,7 +35,7 @@ def _expected(case: str, name: str) -> str:
 def _run(capsys, argv: List[str]) -> Tuple[int, str, str]:
     code = main(argv)
     captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return code, captured.out, without_notes(captured.err)
 
 
 def _drop_row(table: str, name: str) -> str:

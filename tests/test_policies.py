@@ -164,3 +164,38 @@ def test_exact_match_by_hand():
     import json
     record = json.loads(stdout.getvalue())["metrics"]["UPOS"]["exact_match"]
     assert record == {"sentences": 1, "of": 2, "share": 0.5}
+
+
+# ---- numbers that mean nothing -----------------------------------------------------------------
+
+def _unannotated_pair(write):
+    """No XPOS in gold (every one _); the system has no lemmas."""
+    gold = write("g.conllu", "1\tDogs\tdog\tNOUN\t_\t_\t2\tnsubj\t_\t_\n"
+                             "2\tbark\tbark\tVERB\t_\t_\t0\troot\t_\t_\n\n")
+    system = write("s.conllu", "1\tDogs\t_\tNOUN\tNNS\t_\t2\tnsubj\t_\t_\n"
+                               "2\tbark\t_\tVERB\tVBP\t_\t0\troot\t_\t_\n\n")
+    return gold, system
+
+
+def test_unannotated_columns_are_said(write):
+    gold, system = _unannotated_pair(write)
+    notes = evaluate_files(gold, system).unannotated()
+    assert notes["XPOS"] == "not annotated: every gold XPOS is _"
+    assert notes["Lemmas"] == "the system predicts no LEMMA (every one is _)"
+    # gold FEATS are all _ too; metrics that compare more than a tag get no note
+    assert notes["UFeats"].startswith("not annotated")
+    assert not {"AllTags", "BLEX", "MLAS", "UAS", "UPOS"} & set(notes)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main([gold, system, "-v"], stdout, stderr) == 0
+    assert stderr.getvalue().count("\n") == 1  # one line
+    assert "conll_eval: note: XPOS not annotated: every gold XPOS is _" in stderr.getvalue()
+    assert "XPOS       |" in stdout.getvalue()  # the official table is unchanged
+    stderr = io.StringIO()
+    assert main([gold, system], io.StringIO(), stderr) == 0
+    assert stderr.getvalue() == ""  # the default lines show no tag metric
+    stdout = io.StringIO()
+    assert main([gold, system, "--format", "json"], stdout, io.StringIO()) == 0
+    import json
+    metrics = json.loads(stdout.getvalue())["metrics"]
+    assert metrics["XPOS"]["annotated"] is False and metrics["LAS"]["annotated"] is True
+    assert metrics["Lemmas"]["annotated"] is True and "predicts no LEMMA" in metrics["Lemmas"]["note"]

@@ -30,7 +30,7 @@ def _both(text, profile="conll18"):
 def _same_treebank(a, b):
     from conll_eval.treebank import WORD_COLUMNS
     assert a.sent_ids == b.sent_ids and a.sent_texts == b.sent_texts
-    for name in WORD_COLUMNS:
+    for name in WORD_COLUMNS + ("written_form",):
         assert np.array_equal(a.column(name), b.column(name)), name
     for name in a.__dataclass_fields__:
         if name in ("vocab", "path", "columns", "metadata"):

@@ -8,7 +8,7 @@ from .. import __version__
 from ..errors import UsageError
 from ..evaluate import Settings, evaluate_files
 from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
-from ..report.machine import exact_match_lines
+from ..report.machine import annotation_note, exact_match_lines
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
                      add_report_options, add_scoring_options, below, fraction_warning,
                      known_metrics, metric_list, scoring_settings, thresholds,
@@ -54,12 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _render(args, scores, signature: str, exact) -> str:
+#: the metrics of the default lines (no -v): notes about others would concern nothing shown
+DEFAULT_METRICS = ("LAS", "MLAS", "BLEX")
+
+
+def _render(args, scores, signature: str, exact, notes) -> str:
     if args.format == "json":
         settings = {"profile": args.profile, "weights_file": args.weights, "strict": args.strict,
                     "punct": args.punct, "deprel": args.deprel}
         return to_json(scores, settings, signature, files={"gold": args.gold, "system": args.system},
-                       exact=exact)
+                       exact=exact, notes=notes)
     if args.format in DELIMITERS:
         shown = signature if args.signature and args.format not in SIGNATURE_ON_STDERR else None
         return to_delimited(scores, DELIMITERS[args.format], shown)
@@ -93,7 +97,13 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     evaluation = evaluate_files(args.gold, args.system, settings=settings)
     scores = {m: evaluation.scores[m] for m in metrics}
     signature = settings.signature()
-    text = _render(args, scores, signature, evaluation.exact_match())
+    notes = evaluation.unannotated()
+    text = _render(args, scores, signature, evaluation.exact_match(), notes)
+    shown = {m: why for m, why in notes.items() if m in scores and (
+        args.metrics or args.verbose or args.counts or args.format != "text"
+        or m in DEFAULT_METRICS)}
+    if shown and args.format != "json":  # the official layouts stay as they are
+        stderr.write(annotation_note(shown))
     if args.output:
         write_atomically(args.output, text, [args.gold, args.system])
     else:

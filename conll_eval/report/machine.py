@@ -9,7 +9,7 @@ from ..stats import Score
 from .tables import Num, delimited, markdown_table, percent
 
 __all__ = ["to_json", "to_tsv", "to_delimited", "to_markdown", "score_rows", "score_record",
-           "exact_match_lines"]
+           "exact_match_lines", "annotation_note", "NOTE_PREFIX"]
 
 
 def score_record(score: Score) -> dict:
@@ -28,11 +28,19 @@ def score_record(score: Score) -> dict:
 
 def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signature: str,
             files: Optional[Mapping[str, str]] = None,
-            exact: Optional[Mapping[str, Tuple[int, int]]] = None) -> str:
+            exact: Optional[Mapping[str, Tuple[int, int]]] = None,
+            notes: Optional[Mapping[str, str]] = None) -> str:
     """One JSON object: ``metrics`` (ordered as the table), ``settings``, ``signature``, ``files``;
     with ``exact`` each metric also gets ``exact_match``: sentences all right, of how many,
-    and their share."""
+    and their share; with ``notes`` each gets ``annotated`` (false when the gold column it
+    compares is all ``_``) and, where there is one, its ``note``."""
     records = {name: score_record(score) for name, score in scores.items()}
+    if notes is not None:
+        for name, record in records.items():
+            note = notes.get(name)
+            record["annotated"] = not (note or "").startswith("not annotated")
+            if note:
+                record["note"] = note
     for name, (right, total) in (exact or {}).items():
         if name in records:
             records[name]["exact_match"] = {"sentences": right, "of": total,
@@ -92,3 +100,13 @@ def exact_match_lines(exact: Mapping[str, Tuple[int, int]], metrics) -> str:
     return "".join(f"Exact match {name}: {percent(right / total) if total else '0.00'} % "
                    f"({right} of {total} sentences)\n"
                    for name, (right, total) in exact.items() if name in metrics)
+
+
+#: how the stderr note on meaningless numbers starts (scripts may filter it)
+NOTE_PREFIX = "conll_eval: note: "
+
+
+def annotation_note(notes: Mapping[str, str]) -> str:
+    """One stderr line: which printed tag scores mean nothing, and why."""
+    return NOTE_PREFIX + "; ".join(f"{metric} {why}" for metric, why in notes.items()) + \
+        " -- these scores mean nothing\n"
