@@ -732,14 +732,13 @@ class _ExactParser:
             form = columns[FORM]
             if space.search(form):
                 form = space.sub("", form)
+                spaced_tok.append(len(tok_len))  # this token, as written (for "written_form")
+                spaced_tok_form.append(columns[FORM])
             if not form:
                 raise self._format_error(lineno, "empty-form",
                                          "FORM is empty" + (" after removing spaces" if columns[FORM] else ""),
                                          "empty-form")
             token = len(tok_len)
-            if len(form) != len(columns[FORM]):
-                spaced_tok.append(token)
-                spaced_tok_form.append(columns[FORM])
             forms_chars.append(form)
             tok_len.append(len(form))
             tok_line.append(lineno)

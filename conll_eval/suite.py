@@ -298,6 +298,8 @@ class TreebankResult:
     scores: Dict[str, Score]
     failure: Optional[Failure] = None
     seconds: float = 0.0
+    #: tag metrics the gold file does not annotate (every value _): not averaged
+    unannotated: Tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -378,10 +380,11 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False) -> 
 
     def failed(failure: Failure, gold_totals: bool = True) -> TreebankResult:
         """Zero scores; with the gold file read, its totals (gold scored against itself)."""
-        gold_scores = evaluate(gold, gold, settings, weights).scores if gold is not None and \
+        gold_eval = evaluate(gold, gold, settings, weights) if gold is not None and \
             gold_totals else None
-        return TreebankResult(entry, _zero_scores(metrics, gold_scores), failure,
-                              time.perf_counter() - started)
+        return TreebankResult(entry, _zero_scores(metrics, gold_eval and gold_eval.scores),
+                              failure, time.perf_counter() - started,
+                              _not_annotated(gold_eval) if gold_eval is not None else ())
 
     try:
         vocab = Vocab()
@@ -421,7 +424,8 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False) -> 
             official = (TIRA_TEXT.format(n=len(system.text), p=int(100 * len(system.text) / len(gold.text)))
                         if gold.text else TIRA_INTERNAL)
             return failed(_failure("system", exc, official))
-        return TreebankResult(entry, dict(evaluation.scores), None, time.perf_counter() - started)
+        return TreebankResult(entry, dict(evaluation.scores), None, time.perf_counter() - started,
+                              _not_annotated(evaluation))
     except (KeyboardInterrupt, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - one treebank's bug must not lose the others
@@ -432,6 +436,11 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False) -> 
                               f"{where}: error [internal-error] {type(exc).__name__}: {exc} "
                               "(please report it)", Location(where or entry.gold), TIRA_INTERNAL),
                       gold_totals=False)  # scoring itself may be what broke
+
+
+def _not_annotated(evaluation) -> Tuple[str, ...]:
+    return tuple(m for m, why in evaluation.unannotated().items()
+                 if why.startswith("not annotated"))
 
 
 def _task_size(entry: SuiteEntry) -> int:
@@ -513,8 +522,10 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def _average(results: Sequence[TreebankResult], metric: str) -> Average:
-    scores = [r.scores[metric] for r in results]
+def _average(results: Sequence[TreebankResult], metric: str, every: bool = False) -> Average:
+    """The mean over ``results`` (failed ones count 0), leaving out treebanks that do not
+    annotate ``metric``'s tag unless ``every`` (the shared-task wrapper's figure)."""
+    scores = [r.scores[metric] for r in results if every or metric not in r.unannotated]
     accuracies = [s.aligned_accuracy for s in scores]
     return Average(_mean([s.precision for s in scores]), _mean([s.recall for s in scores]),
                    _mean([s.f1 for s in scores]),
@@ -548,7 +559,14 @@ class SuiteEvaluation:
 
     @cached_property
     def macro(self) -> Dict[str, Average]:
+        """Per metric the mean over the treebanks (failed ones 0), a tag metric only over
+        the treebanks that annotate it (``Average.count`` says over how many)."""
         return {m: _average(self.results, m) for m in self.metrics}
+
+    @cached_property
+    def official_macro(self) -> Dict[str, Average]:
+        """The shared-task wrapper's mean: every treebank, annotated or not."""
+        return {m: _average(self.results, m, every=True) for m in self.metrics}
 
     @cached_property
     def micro(self) -> Dict[str, Score]:

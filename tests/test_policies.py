@@ -199,3 +199,22 @@ def test_unannotated_columns_are_said(write):
     metrics = json.loads(stdout.getvalue())["metrics"]
     assert metrics["XPOS"]["annotated"] is False and metrics["LAS"]["annotated"] is True
     assert metrics["Lemmas"]["annotated"] is True and "predicts no LEMMA" in metrics["Lemmas"]["note"]
+
+
+def test_suites_leave_unannotated_tags_out_of_the_averages(write, tmp_path):
+    gold, system = _unannotated_pair(write)
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text(f"{gold} {system} bare\n{EXAMPLE / 'gold.conllu'} {EXAMPLE / 'system.conllu'} full\n")
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main(["suite", "--pairs", str(pairs), "--metrics", "XPOS,LAS"], stdout, stderr) == 0
+    text = stdout.getvalue()
+    bare = next(line for line in text.splitlines() if line.startswith("bare"))
+    assert bare.split()[1] == "n/a"
+    assert "XPOS: averaged over 1 of 2 treebanks; not annotated in bare" in text
+    stdout = io.StringIO()
+    assert main(["suite", "--pairs", str(pairs), "--format", "json"], stdout, stderr) == 0
+    import json
+    document = json.loads(stdout.getvalue())
+    assert document["macro"]["XPOS"]["treebanks"] == 1 and document["macro"]["LAS"]["treebanks"] == 2
+    bare_record = next(t for t in document["treebanks"] if t["name"] == "bare")
+    assert bare_record["metrics"]["XPOS"]["annotated"] is False

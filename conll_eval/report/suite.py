@@ -42,14 +42,38 @@ def _status_cell(result: TreebankResult) -> str:
 def _average_rows(suite: SuiteEvaluation, micro: bool, by_language: bool
                   ) -> List[Tuple[str, Mapping[str, float]]]:
     """(label, metric -> F1) for the macro row and the optional micro and language rows."""
-    rows = [(f"Macro ({len(suite.results)})", {m: a.f1 for m, a in suite.macro.items()})]
+    rows = [(f"Macro ({len(suite.results)})", {m: _f1(a) for m, a in suite.macro.items()})]
     if micro:
         rows.append(("Micro", {m: s.f1 for m, s in suite.micro.items()}))
     if by_language:
         for language, averages in suite.by_language().items():
-            count = next(iter(averages.values())).count if averages else 0
-            rows.append((f"Lang {language} ({count})", {m: a.f1 for m, a in averages.items()}))
+            count = max((a.count for a in averages.values()), default=0)
+            rows.append((f"Lang {language} ({count})", {m: _f1(a) for m, a in averages.items()}))
     return rows
+
+
+def _f1(average) -> Optional[float]:
+    """An average's F1, None over no treebank (no gold file annotates the tag)."""
+    return average.f1 if average.count else None
+
+
+def _percent_cell(value: Optional[float], mark: str = "") -> Num:
+    return Num(mark + (NOT_ANNOTATED if value is None else percent(value)), mark)
+
+
+#: the cell of a tag metric that the gold file does not annotate
+NOT_ANNOTATED = "n/a"
+
+
+def _coverage(suite: SuiteEvaluation, metrics: Sequence[str]) -> List[str]:
+    """Which averages leave treebanks out because their gold files lack the tag."""
+    lines = []
+    for metric in metrics:
+        left_out = [r.entry.name for r in suite.results if metric in r.unannotated]
+        if left_out:
+            lines.append(f"  {metric}: averaged over {len(suite.results) - len(left_out)} of "
+                         f"{len(suite.results)} treebanks; not annotated in {', '.join(left_out)}")
+    return lines
 
 
 def pairing_notes(suite: SuiteEvaluation) -> List[str]:
@@ -86,6 +110,11 @@ def _notes(suite: SuiteEvaluation, prefix: str = "") -> List[str]:
     if suite.unpaired_system:
         lines.append(f"{prefix}System files without a gold file (not scored): "
                      + ", ".join(_unpaired(suite)))
+    coverage = _coverage(suite, suite.metrics)
+    if coverage:
+        lines.append("")
+        lines.append(f"{prefix}Tags some gold files do not annotate (n/a: every value is _):")
+        lines += coverage
     return lines
 
 
@@ -94,10 +123,11 @@ def _treebank_rows(suite: SuiteEvaluation, metrics: Sequence[str], micro: bool,
                    status: Callable[[TreebankResult], str] = _status_cell) -> List[list]:
     """One system's rows: per treebank the F1 cells and the status, then the averages (bold
     if asked)."""
-    rows = [[r.entry.name, *(Num(percent(r.scores[m].f1)) for m in metrics), status(r)]
+    rows = [[r.entry.name, *(Num(NOT_ANNOTATED) if m in r.unannotated else
+                             Num(percent(r.scores[m].f1)) for m in metrics), status(r)]
             for r in suite.results]
     mark = "**" if bold else ""
-    rows += [[f"{mark}{label}{mark}", *(Num(mark + percent(values[m]), mark) for m in metrics), ""]
+    rows += [[f"{mark}{label}{mark}", *(_percent_cell(values[m], mark) for m in metrics), ""]
              for label, values in _average_rows(suite, micro, by_language)]
     return rows
 
@@ -131,7 +161,7 @@ def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool
 def _ranking(suites: Ranked, metrics: Sequence[str]) -> Tuple[List[str], List[list]]:
     """Header and rows of a leaderboard's ranking: rank, system, macro F1s, failed treebanks."""
     return (["Rank", "System", *metrics, "Failed"],
-            [[str(position), suite.system_name, *(Num(percent(suite.macro[m].f1)) for m in metrics),
+            [[str(position), suite.system_name, *(_percent_cell(_f1(suite.macro[m])) for m in metrics),
               str(len(suite.failures))] for position, suite in suites])
 
 
@@ -151,11 +181,13 @@ def _leaderboard_rows(suites: Ranked, metric: str, micro: bool, by_language: boo
     for k, (label, _) in enumerate(per_system[0]):
         mark = "**" if bold and k == 0 else ""
         rows.append([f"{mark}{label}{mark}",
-                     *(Num(mark + percent(averages[k][1][metric]), mark) for averages in per_system)])
+                     *(_percent_cell(averages[k][1][metric], mark) for averages in per_system)])
     return rows
 
 
 def _cell(result: TreebankResult, metric: str) -> Num:
+    if metric in result.unannotated:
+        return Num(NOT_ANNOTATED, "" if result.ok else "!")
     return Num(percent(result.scores[metric].f1), "" if result.ok else "!")
 
 
@@ -173,7 +205,8 @@ def _treebank_record(result: TreebankResult) -> dict:
         "name": entry.name, "language": entry.language, "gold": entry.gold, "system": entry.system,
         "paired_by_code": entry.by_code, "candidates": list(entry.candidates),
         "status": result.status, "error": _failure_record(result),
-        "metrics": {name: score_record(score) for name, score in result.scores.items()},
+        "metrics": {name: dict(score_record(score), annotated=name not in result.unannotated)
+                    for name, score in result.scores.items()},
     }
 
 
@@ -224,16 +257,18 @@ def suite_table_rows(suites: Ranked, metrics: Sequence[str], micro: bool = False
         for r in suite.results:
             rows.append([suite.system_name, str(position), r.entry.name, r.entry.language,
                          "ok" if r.ok else "failed", "" if r.ok else r.failure.code,
-                         *(percent(r.scores[m].f1) for m in metrics)])
-        averages = [("macro", "", {m: a.f1 for m, a in suite.macro.items()})]
+                         *(NOT_ANNOTATED if m in r.unannotated else percent(r.scores[m].f1)
+                           for m in metrics)])
+        averages = [("macro", "", {m: _f1(a) for m, a in suite.macro.items()})]
         if micro:
             averages.append(("micro", "", {m: s.f1 for m, s in suite.micro.items()}))
         if by_language:
-            averages += [(f"lang:{lang}", lang, {m: a.f1 for m, a in avg.items()})
+            averages += [(f"lang:{lang}", lang, {m: _f1(a) for m, a in avg.items()})
                          for lang, avg in suite.by_language().items()]
         for label, language, values in averages:
             rows.append([suite.system_name, str(position), label, language, "", "",
-                         *(percent(values[m]) for m in metrics)])
+                         *(NOT_ANNOTATED if values[m] is None else percent(values[m])
+                           for m in metrics)])
     return header, rows
 
 
@@ -324,7 +359,7 @@ def tira_prototext(suite: SuiteEvaluation) -> str:
     then per treebank ``<code>-Status`` and ``<code>-<Metric>-F1``; values with 2 decimals."""
     profile = suite.settings.profile
     metrics = [m for m in suite.metrics if m != "WeightedLAS"]
-    macro = suite.macro
+    macro = suite.official_macro  # the wrapper averages every treebank
     parts = [_measure(f"total-{m}-F1", percent(macro[m].f1)) for m in metrics]
     for r in suite.results:
         parts.append(_measure(f"{r.entry.name}-Status", tira_status(r, profile)))
