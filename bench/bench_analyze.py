@@ -26,6 +26,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))  # this working tree's conll_eval
 
 import bench  # noqa: E402  (bench/bench.py: pairs, runner, environment, report helpers)
 
@@ -37,20 +38,10 @@ MAX_TIME_RATIO, MAX_MEMORY_RATIO = 2.0, 1.0
 
 
 def to_conllx(source: str, target: str) -> None:
-    """CoNLL-U -> CoNLL-X for MaltEval: no comments, multi-word token lines or empty nodes;
-    DEPS and MISC become ``_``; one blank line after each sentence."""
+    """The pair's CoNLL-X conversion, for MaltEval (conll_eval's own converter)."""
+    from conll_eval.analyze.formats import conllu_to_conllx
     with open(source, encoding="utf-8") as src, open(target, "w", encoding="utf-8") as out:
-        for line in src:
-            line = line.rstrip("\n")
-            if not line:
-                out.write("\n")
-                continue
-            if line.startswith("#"):
-                continue
-            columns = line.split("\t")
-            if "-" in columns[0] or "." in columns[0]:
-                continue
-            out.write("\t".join(columns[:8] + ["_", "_"]) + "\n")
+        out.write(conllu_to_conllx(src.read()))
 
 
 def gold_tokenized_pairs():

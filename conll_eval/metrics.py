@@ -290,18 +290,8 @@ class EvaluationContext:
             return ~vocab.flags("is-punct-upos", "PUNCT".__eq__, tb.upos)
         if self.punct == "unicode":  # on the FORM as written: ": )" is no punctuation
             return ~vocab.flags("is-punct-form", lambda s: bool(_PUNCTUATION_FORM.match(s)),
-                                self._written_forms(tb))
+                                tb.column("written_form"))
         return np.ones(tb.n_words, dtype=bool)
-
-    @staticmethod
-    def _written_forms(tb: Treebank) -> np.ndarray:
-        """FORM codes with their spaces, re-read from the file where the treebank has one
-        (the reader removes spaces; a treebank from a stream keeps the reader's forms)."""
-        import os
-        from .reader import decompress, read_bytes, written_form_codes
-        if tb.path in ("-", "") or not os.path.isfile(tb.path):
-            return tb.form
-        return written_form_codes(tb, decompress(read_bytes(tb.path), tb.path))
 
     def mapped_parent(self) -> Tuple[np.ndarray, np.ndarray]:
         """For aligned pairs: gold parent vs the gold partner of the system parent.
@@ -400,15 +390,7 @@ def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
 
     if ctx.punct != "include" and (spec.head or "udeprel" in spec.columns):
         return _policy_counts(spec, ctx)
-    correct = np.ones(len(ga), dtype=bool)
-    if spec.head:
-        gold_parent, sys_parent = ctx.mapped_parent()
-        correct &= gold_parent == sys_parent
-    for name in spec.columns:
-        correct &= ctx.pair_equal(name)
-    if spec.functional_children:
-        correct &= ctx.functional_children_equal()
-
+    correct = _correct_pairs(spec, ctx)
     if spec.weights is not None:
         g_w = ctx.column("gold", spec.weights)
         s_w = ctx.column("system", spec.weights)

@@ -39,7 +39,6 @@ from .scan import (Columns, LazyCodes, file_identity, metadata, scan, scan_strea
 from .treebank import Treebank, Vocab
 
 __all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message", "open_input",
-           "written_form_codes",
            "stdin_binary", "read_stdin", "read_bytes", "compression_of", "decompress",
            "describe_non_conllu", "explain_error", "SNIFF_BYTES"]
 
@@ -909,33 +908,3 @@ class _ExactParser:
 def _ids(ids: List[int], limit: int = 10) -> str:
     shown = ", ".join(map(str, ids[:limit]))
     return shown + (f", ... ({len(ids)} in all)" if len(ids) > limit else "")
-
-
-# ---------------------------------------------------------------------------------------------
-# FORMs as written (spaces kept): MaltEval and eval.pl see them so
-
-#: a word line (plain numeric ID) whose FORM holds a space the scorer's reader removes
-#: (Unicode Zs: U+0020, U+00A0, U+1680, U+2000-U+200A, U+202F, U+205F, U+3000, in UTF-8)
-_SPACED_FORM = re.compile(
-    rb"^[0-9]+\t([^\t\n]*(?: |\xc2\xa0|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xaf]|\xe2\x81\x9f"
-    rb"|\xe3\x80\x80)[^\t\n]*)\t", re.MULTILINE)
-
-
-def written_form_codes(treebank, data: bytes):
-    """FORM codes of every word as written in ``data`` (the bytes ``treebank`` was read from):
-    the reader, like the official scorers, drops spaces from a token's FORM (``1 000`` ->
-    ``1000``), but MaltEval groups and excludes by the FORM as written.  Only lines holding
-    such a space are looked at again; without any, the reader's codes are returned."""
-    codes = np.asarray(treebank.column("form"))
-    hits = list(_SPACED_FORM.finditer(data))
-    if not hits:
-        return codes
-    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-    starts = np.array([m.start() for m in hits], dtype=np.int64)
-    lines = np.searchsorted(newlines, starts) + 1  # 1-based line numbers
-    written = dict(zip(lines.tolist(), (m.group(1).decode("utf-8") for m in hits)))
-    word_line = np.asarray(treebank.word_line)
-    words = np.flatnonzero(~np.asarray(treebank.word_is_mwt) & np.isin(word_line, lines))
-    codes = codes.copy()
-    codes[words] = treebank.vocab.encode([written[line] for line in word_line[words].tolist()])
-    return codes

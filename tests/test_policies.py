@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conll_eval.analyze.formats import conllu_to_conllx
 from conll_eval.cli import main
 from conll_eval.evaluate import Settings, evaluate, evaluate_files, load_pair
 from oracles import oracle_dir  # tests/ is on sys.path (rootdir)
@@ -96,21 +97,7 @@ def test_la_is_asked_for_by_name():
 # ---- eval.pl -------------------------------------------------------------------------------------
 
 def _conllx(source: Path, target: Path) -> None:
-    """CoNLL-U -> CoNLL-X: no comments, multi-word token lines or empty nodes; DEPS, MISC _."""
-    out = []
-    for line in source.read_text(encoding="utf-8").split("\n"):
-        if not line:
-            out.append("")
-            continue
-        if line.startswith("#"):
-            continue
-        columns = line.split("\t")
-        if "-" in columns[0] or "." in columns[0]:
-            continue
-        # CoNLL-X has no spaces in a field (eval.pl splits lines on whitespace): 1 000 -> 1_000
-        columns[1], columns[2] = columns[1].replace(" ", "_"), columns[2].replace(" ", "_")
-        out.append("\t".join(columns[:8] + ["_", "_"]))
-    target.write_text("\n".join(out), encoding="utf-8")
+    target.write_text(conllu_to_conllx(source.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 _EVAL_LINE = re.compile(r"(Labeled\s+attachment|Unlabeled attachment|Label accuracy) score:\s*"

@@ -51,10 +51,8 @@ class Side:
     scorer needs."""
 
     def __init__(self, treebank: Treebank, gold_sentence: np.ndarray,
-                 universal_deprel: bool = False,
-                 source: Optional[Callable[[], bytes]] = None):
+                 universal_deprel: bool = False):
         self.treebank = treebank
-        self._source = source  # the file's bytes, for FORMs as written (see string_column)
         self.vocab = treebank.vocab
         self.head = np.asarray(treebank.head)
         self.gold_sentence = np.asarray(gold_sentence)
@@ -94,15 +92,12 @@ class Side:
 
     def string_column(self, name: str) -> np.ndarray:
         """Vocab codes of a string column (form, lemma, upos, xpos, feats, deprel, misc).
-        ``form`` is the FORM as written, spaces kept (``1 000``), when the side knows its
-        file's bytes; the scorer's reader removes them."""
+        ``form`` is the FORM as written, spaces kept (``1 000``), as MaltEval groups and
+        excludes it (the scorer's FORM has them removed)."""
         if name == "deprel" and self._deprel is not None:
             return self._deprel
-        if name == "form" and self._source is not None:
-            if "form" not in self._cache:
-                from .formats import written_form_codes
-                self._cache["form"] = written_form_codes(self.treebank, self._source())
-            return self._cache["form"]
+        if name == "form":
+            name = "written_form"
         return np.asarray(self.treebank.column(name))
 
 
@@ -118,10 +113,7 @@ class AnalysisPair:
 
     @classmethod
     def from_treebanks(cls, gold: Treebank, system: Treebank, alignment: Alignment,
-                       universal_deprel: bool = False,
-                       sources: Tuple[Optional[Callable[[], bytes]], ...] = (None, None)
-                       ) -> "AnalysisPair":
-        """``sources``: functions giving each file's bytes, for FORMs as written."""
+                       universal_deprel: bool = False) -> "AnalysisPair":
         if gold.vocab is not system.vocab:
             raise ValueError("gold and system must share one Vocab")
         starts = np.asarray(gold.sent_char_start)
@@ -130,11 +122,10 @@ class AnalysisPair:
             sys_sent = np.maximum(sys_sent, 0).astype(np.int32)
         else:
             sys_sent = np.zeros(system.n_words, dtype=np.int32)
-        gold_side = Side(gold, gold.word_sent, universal_deprel, sources[0])
+        gold_side = Side(gold, gold.word_sent, universal_deprel)
         gold_length = np.diff(np.append(np.asarray(gold.sent_word_start, dtype=np.int64),
                                          gold.n_words))
-        return cls(gold_side, Side(system, sys_sent, universal_deprel, sources[1]), alignment,
-                   gold_length)
+        return cls(gold_side, Side(system, sys_sent, universal_deprel), alignment, gold_length)
 
     @classmethod
     def from_evaluation(cls, evaluation) -> "AnalysisPair":

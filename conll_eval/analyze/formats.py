@@ -361,7 +361,20 @@ def _convert_xml(data: bytes, path: str) -> Conversion:
     return Conversion(path, XML, text, tuple(handler.source_lines), frozenset(handler.null_columns))
 
 
-def written_form_codes(treebank, data: bytes):
-    """FORM codes as written in ``data`` (see :func:`conll_eval.reader.written_form_codes`)."""
-    from ..reader import written_form_codes as codes
-    return codes(treebank, data)
+def conllu_to_conllx(text: str) -> str:
+    """CoNLL-U -> CoNLL-X (what MaltEval and ``eval.pl`` read): no comments, multi-word token
+    lines or empty nodes; DEPS and MISC (PHEAD, PDEPREL) ``_``; a space inside FORM or LEMMA
+    written ``_`` (CoNLL-X fields hold none: ``eval.pl`` splits lines on whitespace)."""
+    out = []
+    for line in text.split("\n"):
+        if not line:
+            out.append("")
+            continue
+        if line.startswith("#"):
+            continue
+        columns = line.split("\t")
+        if "-" in columns[0] or "." in columns[0]:
+            continue
+        columns[1], columns[2] = columns[1].replace(" ", "_"), columns[2].replace(" ", "_")
+        out.append("\t".join(columns[:8] + ["_", "_"]))
+    return "\n".join(out)

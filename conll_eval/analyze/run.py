@@ -158,21 +158,6 @@ def _converted_bytes(path: str, charset: Optional[str], vocab) -> bytes:
     return data
 
 
-def _source(paths: Sequence[str], charset: Optional[str]):
-    """A function giving the bytes the treebank of ``paths`` was read from (the files as
-    UTF-8 CoNLL text, concatenated), for FORMs as written; called only when needed."""
-    def one(path: str) -> bytes:
-        if input_format(path) == CONLL:
-            return _file_bytes(path, charset)
-        return convert(path, charset).text.encode("utf-8")
-
-    def source() -> bytes:
-        if len(paths) == 1:
-            return one(paths[0])
-        return b"".join(one(p).rstrip(b"\r\n") + b"\n\n" for p in paths)
-    return source
-
-
 def _check_same_text(gold, system, gold_name: str, system_name: str) -> None:
     """MaltEval's checks: the same number of sentences, then per sentence its length and
     its words' FORMs (the first differing sentence is named, 0-based)."""
@@ -230,9 +215,7 @@ def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name:
             raise Aborted(str(exc)) from None
     else:
         _check_same_text(gold, system, gold_name, system_name)
-    pair = AnalysisPair.from_treebanks(gold, system, align_words(gold, system), universal_deprel,
-                                       (_source(gold_paths, charset),
-                                        _source(system_paths, charset)))
+    pair = AnalysisPair.from_treebanks(gold, system, align_words(gold, system), universal_deprel)
     release_freed_memory()
     return pair
 
