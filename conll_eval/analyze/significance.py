@@ -15,8 +15,11 @@ import numpy as np
 
 from . import java
 
-__all__ = ["ONE_PERCENT_Z", "FIVE_PERCENT_Z", "mcnemar_z", "binary_column", "McNemarSection",
-           "mcnemar_sections"]
+__all__ = ["ONE_PERCENT_Z", "FIVE_PERCENT_Z", "mcnemar_z", "mcnemar_p", "binary_column",
+           "McNemarSection", "mcnemar_sections"]
+
+#: below this many discordant words McNemar's p is the exact binomial one
+EXACT_BELOW = 25
 
 ONE_PERCENT_Z = 2.58
 FIVE_PERCENT_Z = 1.96
@@ -33,6 +36,23 @@ def mcnemar_z(first: np.ndarray, second: np.ndarray) -> float:
     if b + c == 0:
         return -math.inf
     return (abs(b - c) - 1) / math.sqrt(b + c)
+
+
+def mcnemar_p(first: np.ndarray, second: np.ndarray) -> float:
+    """Two-sided p-value of McNemar's test: exact (binomial, p = 1/2) when the discordant
+    count b + c is below :data:`EXACT_BELOW`, else from the continuity-corrected z; 1 when
+    the two never disagree."""
+    first, second = np.asarray(first, dtype=bool), np.asarray(second, dtype=bool)
+    b = int(np.count_nonzero(first & ~second))
+    c = int(np.count_nonzero(~first & second))
+    n = b + c
+    if n == 0:
+        return 1.0
+    if n < EXACT_BELOW:
+        tail = sum(math.comb(n, k) for k in range(min(b, c) + 1)) / 2 ** n
+        return min(1.0, 2 * tail)
+    z = max(0.0, (abs(b - c) - 1) / math.sqrt(n))
+    return math.erfc(z / math.sqrt(2))
 
 
 def binary_column(cells: Sequence) -> Optional[np.ndarray]:

@@ -20,6 +20,7 @@ from .suite import build_suite_parser, suite_command
 from .validate import build_validate_parser, validate_command
 from .analyze import ANALYZE_HELP, analyze_command
 from .breakdown import breakdown_command, build_breakdown_parser
+from .compare import build_compare_parser, compare_command
 
 #: --strict shows at most this many validation errors per class
 STRICT_MAX_ERR = 20
@@ -29,7 +30,7 @@ __all__ = ["main", "main_entry", "build_parser", "build_suite_parser", "build_va
 
 #: subcommand name -> function(argv, stdout, stderr) -> exit code; scoring is the default
 COMMANDS = {"validate": validate_command, "suite": suite_command, "analyze": analyze_command,
-            "breakdown": breakdown_command}
+            "breakdown": breakdown_command, "compare": compare_command}
 
 #: what bare ``conll_eval`` prints (then exit 2): the commands, one line each
 USAGE = """\
@@ -38,6 +39,7 @@ usage: conll_eval [options] GOLD SYSTEM    score SYSTEM against GOLD (official C
        conll_eval validate FILE...         check CoNLL-U files like the UD validator (levels 1-2)
        conll_eval analyze ARGS...          MaltEval 1.0's analyses (its command line and output)
        conll_eval breakdown GOLD SYSTEM    where the LAS points go: relation groups (CLAS paper)
+       conll_eval compare GOLD A B...      is A really better than B: intervals and p-values
        conll_eval help [COMMAND]           the full help of a command
 """
 
@@ -117,7 +119,7 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
 
 #: ``conll_eval help COMMAND`` -> the parser whose help it prints
 _HELP = {"score": build_parser, "suite": build_suite_parser, "validate": build_validate_parser,
-         "breakdown": build_breakdown_parser}
+         "breakdown": build_breakdown_parser, "compare": build_compare_parser}
 
 
 def _help(topics: List[str], stdout: GuardedOutput) -> int:

@@ -1,0 +1,93 @@
+"""``conll_eval compare GOLD SYS_A SYS_B [SYS...]``: each system's scores with bootstrap
+intervals, and per pair of systems the difference with its interval and paired p-values."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import List, TextIO
+
+from .common import (EXIT_OK, Parser, add_scoring_options, known_metrics, metric_list,
+                     scoring_settings, write_atomically)
+
+DEFAULT_METRICS = ("LAS", "MLAS", "BLEX", "CLAS")
+
+
+def build_compare_parser() -> argparse.ArgumentParser:
+    from ..analyze.comparison import CORRECTIONS
+    from ..analyze.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
+    parser = Parser(
+        prog="conll_eval compare",
+        description="Is system A really better than B? Every system against the same gold "
+                    "file: its F1 with a paired bootstrap interval, and for every pair of "
+                    "systems (or each against --baseline) the difference with its interval "
+                    "and p-values: paired bootstrap, approximate randomization (sentences "
+                    "swapped between the two systems) and, for UAS and LAS, McNemar on the "
+                    "gold words. All resampling is over gold sentences, the same ones for "
+                    "every system, so raw-text output works.",
+        epilog="Exit codes: 0 compared, 1 invalid input, 2 usage error, 3 internal error, "
+               "4 the results could not be written.")
+    parser.add_argument("gold", metavar="GOLD", help="gold CoNLL-U file")
+    parser.add_argument("systems", metavar="SYSTEM", nargs="+", help="two or more system files")
+    parser.add_argument("--names", metavar="A,B,...", help="system names (default: file names)")
+    parser.add_argument("--metrics", metavar="M,M,...",
+                        help=f"metrics to compare (default: {','.join(DEFAULT_METRICS)})")
+    parser.add_argument("--baseline", metavar="NAME", help="test every system against this one")
+    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="R",
+                        help=f"bootstrap resamples and shuffles (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help=f"random seed, in the signature (default: {DEFAULT_SEED})")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="significance level; intervals are 1 - alpha (default: 0.05)")
+    parser.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
+                        help="p-value correction over the pairs tested (default: holm)")
+    parser.add_argument("--format", default="text", choices=["text", "json"],
+                        help="output format (default: text)")
+    add_scoring_options(parser)
+    parser.add_argument("--debug", action="store_true", help="tracebacks for internal errors")
+    return parser
+
+
+def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    from ..analyze.comparison import compare
+    from ..evaluate import evaluate, load_pair
+    parser = build_compare_parser()
+    args = parser.parse_args(argv)
+    strict = getattr(args, "strict", 0)
+    args.strict = strict
+    if len(args.systems) < 2:
+        parser.error("give at least two system files")
+    if args.resamples < 1:
+        parser.error("--resamples must be at least 1")
+    if not 0 < args.alpha < 1:
+        parser.error("--alpha must be between 0 and 1")
+    names = args.names.split(",") if args.names else [os.path.basename(p) for p in args.systems]
+    if len(names) != len(args.systems) or len(set(names)) != len(names):
+        parser.error("--names: one distinct name per system file")
+    settings = scoring_settings(args)
+    metrics = (metric_list(args.metrics, known_metrics(settings), "--metrics", parser.prog)
+               if args.metrics else list(DEFAULT_METRICS))
+    baseline = None
+    if args.baseline is not None:
+        if args.baseline not in names:
+            parser.error(f"--baseline: {args.baseline!r} is none of {', '.join(names)}")
+        baseline = names.index(args.baseline)
+    evaluations = []
+    for path in args.systems:
+        gold, system = load_pair(args.gold, path)
+        evaluations.append(evaluate(gold, system, settings))
+    comparison = compare(names, evaluations, metrics, args.resamples, args.seed, args.alpha,
+                         args.correction, baseline)
+    signature = (f"{settings.signature()}|test:bootstrap+randomization+mcnemar|"
+                 f"resamples:{args.resamples}|seed:{args.seed}|alpha:{args.alpha}|"
+                 f"correction:{args.correction}")
+    from ..report.comparison import comparison_record, comparison_text
+    if args.format == "json":
+        text = json.dumps(comparison_record(comparison, signature), indent=1) + "\n"
+    else:
+        text = comparison_text(comparison, signature)
+    if args.output:
+        write_atomically(args.output, text, [args.gold, *args.systems])
+    else:
+        stdout.write(text)
+    return EXIT_OK
