@@ -158,3 +158,22 @@ def test_compare_json_and_a_system_against_itself():
     assert same["p"] == {"bootstrap": 1.0, "randomization": 1.0, "mcnemar": 1.0}
     assert document["scores"]["LAS"]["g"]["value"] == 1.0
     assert pairs[("s1", "g")]["difference"]["value"] == pytest.approx(8 / 15 - 1)
+
+
+def test_ranked_clusters():
+    """Three systems on 200 sentences of 10 words: 9, 9 and 5 right per sentence -- the
+    first two are one cluster (identical), the third is significantly worse."""
+    from conll_eval.analyze.comparison import ranked_clusters
+    from conll_eval.analyze.resampling import Interval
+    from conll_eval.analyze.comparison import Comparison, PairResult
+    gold = np.full(200, 10)
+    counts = [np.stack([np.full(200, c), gold, gold], axis=1) for c in (9, 9, 5)]
+    boot = paired_bootstrap(counts, 200)
+    pairs = []
+    for (i, j), (difference, p) in sorted(boot.differences.items()):
+        result = PairResult(i, j, difference, {"bootstrap": p})
+        result.corrected["bootstrap"] = p
+        pairs.append(result)
+    comparison = Comparison(("a", "b", "c"), {"LAS": boot.systems}, {"LAS": tuple(pairs)}, 200,
+                            12345, 0.05, "none")
+    assert ranked_clusters(comparison, "LAS") == [(1, 2, [0, 1]), (3, 3, [2])]

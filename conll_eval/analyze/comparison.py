@@ -16,7 +16,8 @@ import numpy as np
 from .resampling import (DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, approximate_randomization,
                          bonferroni, holm, paired_bootstrap)
 
-__all__ = ["CORRECTIONS", "MCNEMAR_METRICS", "PairResult", "Comparison", "compare"]
+__all__ = ["CORRECTIONS", "MCNEMAR_METRICS", "PairResult", "Comparison", "compare",
+           "ranked_clusters"]
 
 CORRECTIONS = ("holm", "bonferroni", "none")
 #: metrics whose per-word correctness McNemar's test uses (head, relation)
@@ -102,3 +103,31 @@ def _correct(pairs: Dict[str, Tuple[PairResult, ...]], correction: str) -> None:
             values = adjust([r.p[test] for r in results])
             for r, value in zip(results, values):
                 r.corrected[test] = value
+
+
+def ranked_clusters(comparison: Comparison, metric: str) -> List[Tuple[int, int, List[int]]]:
+    """Systems by decreasing F1, in clusters: a system joins the cluster of the one above it
+    unless it is significantly worse (corrected p below alpha in every test) than the
+    cluster's best.  Returns (first rank, last rank, system indices) per cluster; empty when
+    not every pair was tested (``--baseline``)."""
+    n = len(comparison.systems)
+    results = {(r.first, r.second): r for r in comparison.pairs.get(metric, ())}
+    if len(results) != n * (n - 1) // 2:
+        return []
+
+    def different(i: int, j: int) -> bool:
+        r = results.get((i, j)) or results.get((j, i))
+        return all(v < comparison.alpha for v in r.corrected.values())
+
+    order = sorted(range(n), key=lambda k: -comparison.intervals[metric][k].value)
+    clusters: List[List[int]] = []
+    for k in order:
+        if clusters and not different(clusters[-1][0], k):
+            clusters[-1].append(k)
+        else:
+            clusters.append([k])
+    out, rank = [], 1
+    for members in clusters:
+        out.append((rank, rank + len(members) - 1, members))
+        rank += len(members)
+    return out

@@ -28,6 +28,20 @@ def comparison_text(comparison, signature: str) -> str:
                              f"{_pct(interval.high)}]"))
         rows.append(cells)
     lines += text_table(["system", *metrics], rows)
+    from ..analyze.comparison import ranked_clusters
+    for metric in metrics:
+        clusters = ranked_clusters(comparison, metric)
+        if not clusters or len(comparison.systems) < 3:
+            continue
+        lines += ["", f"{metric}: ranked; systems in one cluster are not significantly "
+                      f"different from the cluster's best"]
+        rows = []
+        for first, last, members in clusters:
+            rank = str(first) if first == last else f"{first}-{last}"
+            for k in members:
+                rows.append([rank, comparison.systems[k],
+                             Num(_pct(comparison.intervals[metric][k].value))])
+        lines += text_table(["rank", "system", metric], rows, left=(0, 1))
     for metric, results in comparison.pairs.items():
         if not results:
             continue
@@ -50,9 +64,15 @@ def comparison_text(comparison, signature: str) -> str:
 
 
 def comparison_record(comparison, signature: str) -> dict:
+    from ..analyze.comparison import ranked_clusters
+
     def interval(i) -> dict:
         return {"value": i.value, "low": i.low, "high": i.high}
     return {
+        "clusters": {m: [{"ranks": [first, last],
+                          "systems": [comparison.systems[k] for k in members]}
+                         for first, last, members in ranked_clusters(comparison, m)]
+                     for m in comparison.intervals},
         "signature": signature, "systems": list(comparison.systems),
         "resamples": comparison.resamples, "seed": comparison.seed, "alpha": comparison.alpha,
         "correction": comparison.correction,
