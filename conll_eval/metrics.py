@@ -222,8 +222,7 @@ class EvaluationContext:
         n = gold.n_sentences
         self.n_sentences = n
         # gold sentence of each system word / token / sentence: the one holding its first char
-        starts = gold.sent_char_start
-        self.sys_word_sent = _sentence_of(starts, system.word_start)
+        self.sys_word_sent = gold.sentence_of_chars(system.word_start)
         self.ga = alignment.gold_idx
         self.sa = alignment.sys_idx
         self.aligned_sent = gold.word_sent[self.ga]  # gold sentence of each aligned pair
@@ -358,27 +357,19 @@ class EvaluationContext:
         return self._cache[key]
 
 
-def _sentence_of(sentence_starts: np.ndarray, chars: np.ndarray) -> np.ndarray:
-    """Index of the gold sentence holding each character offset."""
-    if len(sentence_starts) == 0:
-        return np.zeros(len(chars), dtype=np.int32)
-    found = np.searchsorted(sentence_starts, chars, side="right").astype(np.int32)
-    return np.maximum(found - 1, 0, out=found)
-
-
 def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
     """Per-gold-sentence counts of one metric."""
     gold, system = ctx.gold, ctx.system
     n = ctx.n_sentences
     if spec.kind == "tokens":
         gi, _ = span_matches(gold.tok_start, gold.tok_end, system.tok_start, system.tok_end)
-        g_sent = _sentence_of(gold.sent_char_start, gold.tok_start)
-        s_sent = _sentence_of(gold.sent_char_start, system.tok_start)
+        g_sent = gold.sentence_of_chars(gold.tok_start)
+        s_sent = gold.sentence_of_chars(system.tok_start)
         return Counts.from_parts(n, g_sent[gi], g_sent, s_sent, has_aligned_accuracy=False)
     if spec.kind == "sentences":
         gi, _ = span_matches(gold.sent_char_start, gold.sent_char_end,
                              system.sent_char_start, system.sent_char_end)
-        s_sent = _sentence_of(gold.sent_char_start, system.sent_char_start)
+        s_sent = gold.sentence_of_chars(system.sent_char_start)
         return Counts.from_parts(n, gi, np.arange(n), s_sent, has_aligned_accuracy=False)
     ga = ctx.ga
     g_sent = gold.word_sent

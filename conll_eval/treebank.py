@@ -271,6 +271,15 @@ class Treebank:
         """Character end of each word's token."""
         return self.tok_end[self.word_tok]
 
+    def sentence_of_chars(self, chars: np.ndarray) -> np.ndarray:
+        """The sentence holding each character offset (int32; 0 for an offset before the
+        first sentence or in a file without sentences)."""
+        starts = self.sent_char_start
+        if len(starts) == 0:
+            return np.zeros(len(chars), dtype=np.int32)
+        found = np.searchsorted(starts, chars, side="right").astype(np.int32)
+        return np.maximum(found - 1, 0, out=found)
+
     def rebased(self, vocab: "Vocab") -> "Treebank":
         """The same treebank with its string codes moved into ``vocab`` (lazy columns stay lazy)."""
         if vocab is self.vocab:

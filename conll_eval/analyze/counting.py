@@ -22,7 +22,7 @@ from ..treebank import Treebank
 from .positional import relative_word_position, sentence_and_token
 
 __all__ = [
-    "METRICS", "METRIC_ALIASES", "GROUPINGS", "NUMERIC_GROUPINGS", "Side", "AnalysisPair",
+    "METRICS", "METRIC_ALIASES", "GROUPINGS", "Side", "AnalysisPair",
     "Keys", "GroupCounts", "grouping_keys", "word_correctness", "group_counts",
     "non_projective_arcs", "Agreement",
 ]
@@ -32,11 +32,6 @@ METRICS = ("LAS", "UAS", "LA", "AnyRight", "AnyWrong", "BothRight", "BothWrong",
            "HeadWrong", "LabelRight", "LabelWrong", "DirectionRight",
            "HeadToChildDistanceRight", "GroupedHeadToChildDistanceRight", "self")
 METRIC_ALIASES = {"LAS": "BothRight", "UAS": "HeadRight", "LA": "LabelRight"}
-
-#: groupings whose keys are integers (rows sorted numerically); the others sort as strings
-NUMERIC_GROUPINGS = frozenset({"Token", "Sentence", "RelationLength", "ArcDepth",
-                               "BranchingFactor", "SentenceLength", "StartWordPosition",
-                               "EndWordPosition"})
 
 ROOT = -1
 
@@ -116,12 +111,8 @@ class AnalysisPair:
                        universal_deprel: bool = False) -> "AnalysisPair":
         if gold.vocab is not system.vocab:
             raise ValueError("gold and system must share one Vocab")
-        starts = np.asarray(gold.sent_char_start)
-        if len(starts):
-            sys_sent = np.searchsorted(starts, system.word_start, side="right") - 1
-            sys_sent = np.maximum(sys_sent, 0).astype(np.int32)
-        else:
-            sys_sent = np.zeros(system.n_words, dtype=np.int32)
+        # a system word belongs to the gold sentence holding its first character
+        sys_sent = gold.sentence_of_chars(system.word_start)
         gold_side = Side(gold, gold.word_sent, universal_deprel)
         gold_length = np.diff(np.append(np.asarray(gold.sent_word_start, dtype=np.int64),
                                          gold.n_words))

@@ -46,12 +46,6 @@ class Decomposition:
         return dict(zip(KINDS, np.bincount(self.system_kind, minlength=len(KINDS)).tolist()))
 
 
-def _sentence_of_chars(treebank, chars: np.ndarray) -> np.ndarray:
-    """The sentence of ``treebank`` holding each character offset."""
-    starts = np.asarray(treebank.sent_char_start)
-    return np.maximum(np.searchsorted(starts, chars, side="right") - 1, 0)
-
-
 def _touches_mwt(side_tb, other_tb, words: np.ndarray) -> np.ndarray:
     """Per word: part of a multi-word token, or overlapping one in the other file."""
     inside = np.asarray(side_tb.word_is_mwt)[words]
@@ -83,8 +77,8 @@ def decompose(gold, system, alignment) -> Decomposition:
     sys_head = np.asarray(system.head)[sa]
     word_sys_sentence = np.asarray(system.word_sent)[sa]
     word_gold_sentence = np.asarray(gold.word_sent)[ga]
-    gold_head_sys_sentence = _sentence_of_chars(system, gold.word_start[np.maximum(gold_head, 0)])
-    sys_head_gold_sentence = _sentence_of_chars(gold, system.word_start[np.maximum(sys_head, 0)])
+    gold_head_sys_sentence = system.sentence_of_chars(gold.word_start[np.maximum(gold_head, 0)])
+    sys_head_gold_sentence = gold.sentence_of_chars(system.word_start[np.maximum(sys_head, 0)])
     crosses = ((gold_head >= 0) & (gold_head_sys_sentence != word_sys_sentence)) | \
               ((sys_head >= 0) & (sys_head_gold_sentence != word_gold_sentence))
     kind = np.where((kind == _HEAD) & crosses, _SPLIT, kind)
@@ -132,7 +126,7 @@ def worst_sentences(gold, system, decomposition: Decomposition, n: int) -> List[
     share = errors / np.maximum(words, 1)
     order = np.lexsort((np.arange(sentences), -share, -errors))[:n]
     sys_alone = np.flatnonzero(decomposition.system_kind >= _TOKEN)
-    sys_sentence = _sentence_of_chars(gold, system.word_start[sys_alone])
+    sys_sentence = gold.sentence_of_chars(system.word_start[sys_alone])
     extra = np.bincount(sys_sentence, minlength=sentences)
     ids, texts = gold.sent_ids, gold.sent_texts
     out = []
