@@ -25,14 +25,18 @@ ONE_PERCENT_Z = 2.58
 FIVE_PERCENT_Z = 1.96
 
 
-def mcnemar_z(first: np.ndarray, second: np.ndarray) -> float:
-    """z for two equally long boolean vectors (-inf when they never disagree, as Java's
-    division by zero gives)."""
+def _discordant(first: np.ndarray, second: np.ndarray) -> Tuple[int, int]:
+    """(b, c): rows only ``first`` gets right, rows only ``second`` gets right."""
     first, second = np.asarray(first, dtype=bool), np.asarray(second, dtype=bool)
     if first.shape != second.shape:
         raise ValueError("McNemar needs the same rows on both sides")
-    b = int(np.count_nonzero(first & ~second))
-    c = int(np.count_nonzero(~first & second))
+    return int(np.count_nonzero(first & ~second)), int(np.count_nonzero(~first & second))
+
+
+def mcnemar_z(first: np.ndarray, second: np.ndarray) -> float:
+    """z for two equally long boolean vectors (-inf when they never disagree, as Java's
+    division by zero gives)."""
+    b, c = _discordant(first, second)
     if b + c == 0:
         return -math.inf
     return (abs(b - c) - 1) / math.sqrt(b + c)
@@ -42,9 +46,7 @@ def mcnemar_p(first: np.ndarray, second: np.ndarray) -> float:
     """Two-sided p-value of McNemar's test: exact (binomial, p = 1/2) when the discordant
     count b + c is below :data:`EXACT_BELOW`, else from the continuity-corrected z; 1 when
     the two never disagree."""
-    first, second = np.asarray(first, dtype=bool), np.asarray(second, dtype=bool)
-    b = int(np.count_nonzero(first & ~second))
-    c = int(np.count_nonzero(~first & second))
+    b, c = _discordant(first, second)
     n = b + c
     if n == 0:
         return 1.0

@@ -16,13 +16,6 @@ from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, write_atomically
 __all__ = ["analyze_command"]
 
 
-class _Aborted(Exception):
-    def __init__(self, message: str, status: int):
-        super().__init__(message)
-        self.message = message
-        self.status = status
-
-
 def _abort_text(message: str) -> str:
     return f"\nEvaluation aborted: {message}\n"
 
@@ -59,14 +52,15 @@ code is 2 (usage) or 1 (bad input), never 0; write errors exit 4.
 
 def analyze_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     from ..analyze.options import EvaluationFileError, MaltEvalUsageError
+    from ..analyze.run import Aborted
     if argv in (["--help"], ["-h"]):
         stdout.write(ANALYZE_HELP)
         return EXIT_OK
     try:
         text = _analyze(argv)
-    except _Aborted as exc:
+    except Aborted as exc:
         stderr.write(_abort_text(exc.message))
-        return exc.status
+        return EXIT_USAGE if exc.usage else EXIT_INPUT
     except (MaltEvalUsageError, EvaluationFileError) as exc:
         status = EXIT_USAGE if isinstance(exc, MaltEvalUsageError) else EXIT_INPUT
         if exc.malteval_message is not None:
@@ -84,7 +78,7 @@ def _unsupported(what: str) -> UsageError:
 
 def _analyze(argv: List[str]) -> str:
     from ..analyze.options import parse_args
-    from ..analyze.run import Aborted, run
+    from ..analyze.run import run
     from ..report.malteval import format_items
     settings = parse_args(argv, check_evaluations=False)
     formatting = settings.formatting
@@ -94,10 +88,7 @@ def _analyze(argv: List[str]) -> str:
         raise _unsupported("-f (selection file)")
     if formatting.hdr_file:
         raise _unsupported("--hdr-file 1")
-    try:
-        items = run(settings)
-    except Aborted as exc:
-        raise _Aborted(exc.message, EXIT_USAGE if exc.usage else EXIT_INPUT) from None
+    items = run(settings)
     if settings.output_format == "json":
         import json
         from ..report.malteval import items_as_data

@@ -136,7 +136,7 @@ def add_scoring_options(parser: argparse.ArgumentParser, weights_note: str = "")
 def scoring_settings(args, metrics: Sequence[str] = ()) -> Settings:
     """The Settings of the scoring options; ``metrics`` asked for beyond the profile's (LA)
     are scored too."""
-    return Settings(args.profile, args.weights, args.strict, args.punct, args.deprel,
+    return Settings(args.profile, args.weights, getattr(args, "strict", 0), args.punct, args.deprel,
                     tuple(m for m in metrics if m in EXTRA_METRICS))
 
 

@@ -53,8 +53,6 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     from ..evaluate import evaluate, load_pair
     parser = build_compare_parser()
     args = parser.parse_args(argv)
-    strict = getattr(args, "strict", 0)
-    args.strict = strict
     if len(args.systems) < 2:
         parser.error("give at least two system files")
     if args.resamples < 1:
