@@ -1,7 +1,7 @@
 # conll_eval developer targets
 PYTHON ?= python
 
-.PHONY: install test test-slow oracles bench bench-suite bench-analyze golden example clean
+.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare golden example clean
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -20,6 +20,9 @@ bench:
 
 bench-suite:
 	$(PYTHON) bench/bench_suite.py
+
+bench-compare:
+	$(PYTHON) bench/bench_compare.py
 
 # MALTEVAL_JAR=/path/to/MaltEval.jar also times MaltEval 1.0 and compares its output
 bench-analyze:

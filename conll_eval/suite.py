@@ -29,6 +29,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+import numpy as np
+
 from .errors import (AlignmentError, ConllEvalError, EmptyFileError, FormatError, Location,
                      UsageError)
 from .evaluate import Settings, evaluate, scored_metrics, validate_pair
@@ -300,6 +302,9 @@ class TreebankResult:
     seconds: float = 0.0
     #: tag metrics the gold file does not annotate (every value _): not averaged
     unannotated: Tuple[str, ...] = ()
+    #: when asked for (significance tests): per metric the per-gold-sentence (correct, gold,
+    #: system) counts, ``(sentences, 3)``; None when the treebank failed
+    sentence_counts: Optional[Dict[str, np.ndarray]] = None
 
     @property
     def ok(self) -> bool:
@@ -369,10 +374,12 @@ def _missing_hint(entry: SuiteEntry) -> str:
     return f"; did you mean {' or '.join(entry.candidates)}?"
 
 
-def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False) -> TreebankResult:
+def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
+                 sentence_metrics: Tuple[str, ...] = ()) -> TreebankResult:
     """Score one treebank; every input problem becomes a :class:`Failure`, never an exception
     (``debug`` lets unexpected exceptions through instead of recording an internal error).
-    With ``settings.strict`` both files are validated first (at that level)."""
+    With ``settings.strict`` both files are validated first (at that level).
+    ``sentence_metrics``: keep these metrics' per-sentence counts (``sentence_counts``)."""
     started = time.perf_counter()
     weights = load_weights(settings.weights_file) if settings.weights_file else None
     metrics = scored_metrics(settings, weights is not None)
@@ -425,7 +432,8 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False) -> 
                         if gold.text else TIRA_INTERNAL)
             return failed(_failure("system", exc, official))
         return TreebankResult(entry, dict(evaluation.scores), None, time.perf_counter() - started,
-                              _not_annotated(evaluation))
+                              _not_annotated(evaluation),
+                              _sentence_counts(evaluation, sentence_metrics))
     except (KeyboardInterrupt, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - one treebank's bug must not lose the others
@@ -436,6 +444,13 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False) -> 
                               f"{where}: error [internal-error] {type(exc).__name__}: {exc} "
                               "(please report it)", Location(where or entry.gold), TIRA_INTERNAL),
                       gold_totals=False)  # scoring itself may be what broke
+
+
+def _sentence_counts(evaluation, metrics: Tuple[str, ...]) -> Optional[Dict[str, np.ndarray]]:
+    if not metrics:
+        return None
+    by_name = {display_name(name): counts for name, counts in evaluation.counts.items()}
+    return {m: by_name[m].by_sentence[:, :3].copy() for m in metrics if m in by_name}
 
 
 def _not_annotated(evaluation) -> Tuple[str, ...]:
@@ -462,19 +477,21 @@ def _with_strict(settings: Settings, strict: bool) -> Settings:
 
 
 def _score_task(entries: Tuple[SuiteEntry, ...], settings: Settings, debug: bool,
-                k: int) -> TreebankResult:
+                sentence_metrics: Tuple[str, ...], k: int) -> TreebankResult:
     """Task ``k`` of :func:`score_entries` (module-level: picklable where workers are not forked)."""
-    return _score_entry(entries[k], settings, debug)
+    return _score_entry(entries[k], settings, debug, sentence_metrics)
 
 
 def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings(), jobs: int = 1,
                   strict: bool = False, progress: Optional[Progress] = None,
-                  debug: bool = False) -> List[TreebankResult]:
+                  debug: bool = False,
+                  sentence_metrics: Sequence[str] = ()) -> List[TreebankResult]:
     """Score every entry; the results come back in the entries' order whatever ``jobs`` is.
 
     ``jobs`` > 1 scores in that many worker processes, the largest pairs first (shorter
     makespan); ``progress(done, total, entry)`` is called as each treebank finishes.
     ``strict=True`` is ``settings.strict`` = 2 (validation first; an invalid file scores 0).
+    ``sentence_metrics``: the results keep these metrics' per-sentence counts.
     """
     results: List[Optional[TreebankResult]] = [None] * len(entries)
     total = len(entries)
@@ -487,7 +504,8 @@ def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings()
         if progress:
             progress(done, total, entries[k])
 
-    task = partial(_score_task, tuple(entries), _with_strict(settings, strict), debug)
+    task = partial(_score_task, tuple(entries), _with_strict(settings, strict), debug,
+                   tuple(sentence_metrics))
     if jobs <= 1 or total <= 1:
         for k in range(total):
             store(k, task(k))

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conll_eval.analyze.resampling import (_BLOCK, approximate_randomization, bonferroni, f1_of,
-                                           holm, paired_bootstrap)
+from conll_eval.analyze.resampling import (_BLOCK, approximate_randomization, bonferroni,
+                                           bootstrap_scores, f1_of, holm, paired_bootstrap,
+                                           randomization_p)
 from conll_eval.analyze.significance import mcnemar_p
 
 
@@ -79,6 +80,137 @@ def test_randomization_equals_the_reference(a, resamples, seed, data):
     assert ours == pytest.approx(_reference_randomization(a, b, resamples, seed), abs=1e-12)
 
 
+def _reference_stratified_macro(strata, included, resamples, seed):
+    """Per resample and score q: within each stratum, draw n_t sentences (the generator
+    called block by block, stratum by stratum), sum their counts one by one, F1 per stratum,
+    then the mean over the strata ``included[t][q]`` marks."""
+    rng = np.random.default_rng(seed)
+    scores = len(strata[0][0]) if strata and len(strata[0]) else len(included[0])
+    values, done = [], 0
+    while done < resamples:
+        rows = min(_BLOCK, resamples - done)
+        per_stratum = []
+        for counts in strata:
+            draws = rng.integers(0, len(counts), size=(rows, len(counts))) if len(counts) else None
+            f1 = []
+            for r in range(rows):
+                row = []
+                for q in range(scores):
+                    c = g = s = 0
+                    for k in (draws[r] if draws is not None else []):
+                        c += counts[k][q][0]
+                        g += counts[k][q][1]
+                        s += counts[k][q][2]
+                    row.append(2 * c / (g + s) if g + s else 0.0)
+                f1.append(row)
+            per_stratum.append(f1)
+        for r in range(rows):
+            sample = []
+            for q in range(scores):
+                kept = [per_stratum[t][r][q] for t in range(len(strata)) if included[t][q]]
+                sample.append(sum(kept) / len(kept) if kept else 0.0)
+            values.append(sample)
+        done += rows
+    return np.array(values)
+
+
+def _reference_stratified_randomization(first, second, included, resamples, seed):
+    """Swap sentence by sentence (one draw over all strata' sentences in order), then the
+    absolute difference of the macro F1s, per score."""
+    rng = np.random.default_rng(seed)
+    scores = len(included[0])
+
+    def macro(strata, q):
+        f1 = []
+        for t, rows in enumerate(strata):
+            if not included[t][q]:
+                continue
+            c, g, s = (sum(r[q][i] for r in rows) for i in range(3))
+            f1.append(2 * c / (g + s) if g + s else 0.0)
+        return sum(f1) / len(f1) if f1 else 0.0
+    observed = [abs(macro(first, q) - macro(second, q)) for q in range(scores)]
+    total = sum(len(rows) for rows in first)
+    hits, done = [0] * scores, 0
+    while done < resamples:
+        rows = min(_BLOCK, resamples - done)
+        swaps = rng.integers(0, 2, size=(rows, total))
+        for r in range(rows):
+            new_a, new_b, k = [], [], 0
+            for a_rows, b_rows in zip(first, second):
+                new_a.append([]), new_b.append([])
+                for a_row, b_row in zip(a_rows, b_rows):
+                    new_a[-1].append(b_row if swaps[r][k] else a_row)
+                    new_b[-1].append(a_row if swaps[r][k] else b_row)
+                    k += 1
+            for q in range(scores):
+                if abs(macro(new_a, q) - macro(new_b, q)) >= observed[q] - 1e-15:
+                    hits[q] += 1
+        done += rows
+    return [(h + 1) / (resamples + 1) for h in hits]
+
+
+count_triple = st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6)).map(
+    lambda t: (min(t[0], t[1], t[2]), t[1], t[2]))
+
+
+@st.composite
+def stratified_counts(draw, systems=1):
+    """Strata (0 to 8 sentences each, an empty one being a failed gold file) of per-sentence
+    counts for ``scores`` scores, and which strata each score averages over."""
+    scores = draw(st.integers(1, 3))
+    sizes = draw(st.lists(st.integers(0, 8), min_size=1, max_size=4))
+    strata = [[[draw(count_triple) for _ in range(scores)] for _ in range(n)] for n in sizes]
+    others = [[[[draw(count_triple) for _ in range(scores)] for _ in range(n)] for n in sizes]
+              for _ in range(systems - 1)]
+    included = [[draw(st.booleans()) for _ in range(scores)] for _ in sizes]
+    return strata, others, included
+
+
+def _as_arrays(strata, scores):
+    return [np.array(rows, dtype=np.float64).reshape(len(rows), scores, 3) for rows in strata]
+
+
+@settings(max_examples=30, deadline=None)
+@given(stratified_counts(), st.integers(1, 80), st.integers(0, 2 ** 16))
+def test_stratified_macro_bootstrap_equals_the_reference(data, resamples, seed):
+    strata, _, included = data
+    scores = len(included[0])
+    result = bootstrap_scores(_as_arrays(strata, scores), resamples, seed, np.array(included))
+    expected = _reference_stratified_macro(strata, included, resamples, seed)
+    assert result.samples == pytest.approx(expected, abs=1e-12)
+    for q in range(scores):
+        f1 = [f1_of(np.array(rows, dtype=float).reshape(-1, scores, 3)[:, q].sum(axis=0))
+              for t, rows in enumerate(strata) if included[t][q]]
+        assert result.observed[q] == pytest.approx(np.mean(f1) if f1 else 0.0, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(stratified_counts(systems=2), st.integers(1, 60), st.integers(0, 2 ** 16))
+def test_stratified_randomization_equals_the_reference(data, resamples, seed):
+    first, (second,), included = data
+    scores = len(included[0])
+    ours = randomization_p(_as_arrays(first, scores), _as_arrays(second, scores), resamples,
+                           seed, np.array(included))
+    expected = _reference_stratified_randomization(first, second, included, resamples, seed)
+    assert list(ours) == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_failed_treebank_stays_0_in_every_resample():
+    """Two treebanks; score 0 is a system that failed on the second ((0, gold, 0) rows),
+    score 1 the same system's first treebank alone (the second not included): in every
+    resample the first is half the second."""
+    rng = np.random.default_rng(3)
+    gold = rng.integers(1, 8, size=(30, 1))
+    first = np.stack([rng.integers(0, gold + 1), gold, gold], axis=2).astype(float)
+    gold2 = rng.integers(1, 8, size=(20, 1))
+    failed = np.stack([np.zeros_like(gold2), gold2, np.zeros_like(gold2)], axis=2).astype(float)
+    result = bootstrap_scores([np.concatenate([first, first], axis=1),
+                               np.concatenate([failed, failed], axis=1)], 200, 7,
+                              np.array([[True, True], [True, False]]))
+    assert result.samples[:, 0] == pytest.approx(result.samples[:, 1] / 2, abs=1e-15)
+    assert result.samples[:, 1].min() < result.samples[:, 1].max()  # resampled, not constant
+
+
 def test_a_constant_system_has_a_zero_width_interval():
     counts = np.array([[3, 3, 3]] * 20)  # every sentence right: F1 1 in every resample
     interval = paired_bootstrap([counts], 200).systems[0]
@@ -133,6 +265,44 @@ SHARED_EN = ROOT.parent / "shared" / "ud" / "en_ewt"
 EXAMPLE = ROOT / "testdata" / "analyze-example"
 
 
+SHARED_UD = ROOT.parent / "shared" / "ud"
+LARGE_GAP = 0.02  # LAS points (as a fraction) from which the gap must be significant
+
+
+def _official_las(treebank: Path, system: str) -> float:
+    counts = json.loads((treebank / "reference.json").read_text())["pairs"][system]
+    las = counts["conll18 counts"]["LAS"]
+    return 2 * las["correct"] / (las["gold"] + las["system"])
+
+
+@pytest.mark.skipif(not SHARED_UD.is_dir(), reason="../shared/ud is not present")
+def test_suite_significance_on_the_shared_treebanks(tmp_path):
+    """Gold tokenization against raw text over every shared treebank: the macro LAS gap is
+    significant, and every treebank whose official LAS gap is large is significant alone."""
+    treebanks = sorted(p for p in SHARED_UD.iterdir() if (p / "reference.json").is_file())
+    lists = []
+    for system in ("sys-gold-tok", "sys-raw"):
+        path = tmp_path / f"{system}.txt"
+        path.write_text("".join(f"{tb / 'gold.conllu'} {tb / (system + '.conllu')} {tb.name}\n"
+                                for tb in treebanks))
+        lists += ["--pairs", str(path)]
+    code, out, err = _run("suite", *lists, "--names", "goldtok,raw", "--significance",
+                          "--metrics", "LAS", "--resamples", "200", "--format", "json", "-j", "1")
+    assert code == 0, err
+    (pair,) = json.loads(out)["significance"]["pairs"]["LAS"]
+    assert pair["significant"] and pair["difference"]["low"] > 0
+    large = [tb for tb in treebanks if _official_las(tb, "sys-gold-tok.conllu")
+             - _official_las(tb, "sys-raw.conllu") >= LARGE_GAP]
+    assert len(large) >= 5
+    for tb in large:
+        code, out, err = _run("compare", tb / "gold.conllu", tb / "sys-gold-tok.conllu",
+                              tb / "sys-raw.conllu", "--names", "goldtok,raw", "--metrics", "LAS",
+                              "--resamples", "200")
+        assert code == 0, err
+        row = next(line for line in out.splitlines() if line.startswith("goldtok - raw"))
+        assert row.endswith("yes"), (tb.name, row)
+
+
 @pytest.mark.skipif(not SHARED_EN.is_dir(), reason="../shared/ud is not present")
 def test_gold_tokenization_is_significantly_better_on_en_ewt():
     stdout, stderr = io.StringIO(), io.StringIO()
@@ -177,3 +347,82 @@ def test_ranked_clusters():
     comparison = Comparison(("a", "b", "c"), {"LAS": boot.systems}, {"LAS": tuple(pairs)}, 200,
                             12345, 0.05, "none")
     assert ranked_clusters(comparison, "LAS") == [(1, 2, [0, 1]), (3, 3, [2])]
+
+
+def test_compare_delimited_and_markdown():
+    import csv
+    from conll_eval.report.comparison import DELIMITED_HEADER
+    gold, system = str(EXAMPLE / "gold.conllu"), str(EXAMPLE / "system.conllu")
+    argv = ["compare", gold, system, gold, "--names", "parser,oracle", "--metrics", "LAS,UPOS",
+            "--resamples", "60"]
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main([*argv, "--format", "csv"], stdout, stderr) == 0
+    rows = list(csv.reader(io.StringIO(stdout.getvalue())))
+    assert rows[0] == DELIMITED_HEADER
+    assert [r[:3] for r in rows[1:]] == [["LAS", "parser", ""], ["LAS", "oracle", ""],
+                                         ["UPOS", "parser", ""], ["UPOS", "oracle", ""],
+                                         ["LAS", "parser", "oracle"], ["UPOS", "parser", "oracle"]]
+    las_pair = rows[5]
+    assert float(las_pair[3]) == pytest.approx(8 / 15 - 1)
+    assert las_pair[8] != "" and rows[6][8] == ""  # McNemar for LAS only
+    assert "resamples:60|seed:12345" in stderr.getvalue()  # the CSV stays a plain table
+    stdout = io.StringIO()
+    assert main([*argv, "--format", "markdown"], stdout, io.StringIO()) == 0
+    text = stdout.getvalue()
+    assert "| parser - oracle |" in text and text.rstrip().endswith("</sub>")
+
+
+# ---- conll_eval suite --significance ---------------------------------------------------------
+
+SUITE_GOLD, SUITE_SYSTEM = ROOT / "testdata" / "suite" / "gold", ROOT / "testdata" / "suite" / "system"
+
+
+def _run(*argv):
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], stdout, stderr)
+    return code, stdout.getvalue(), stderr.getvalue()
+
+
+def test_suite_significance_is_the_macro_average_with_intervals():
+    """The parser misses de_kuehe (0 there); the gold files as a second system score 1."""
+    metrics = ["LAS", "UPOS", "XPOS", "CLAS"]
+    code, out, err = _run("suite", SUITE_GOLD, SUITE_SYSTEM, SUITE_GOLD, "--names",
+                          "parser,oracle", "--significance", "--format", "json", "--metrics",
+                          ",".join(metrics), "--resamples", "80")
+    assert code == 1, err  # a failed treebank
+    document = json.loads(out)
+    macro = {s["name"]: s["macro"] for s in document["systems"]}
+    significance = document["significance"]
+    assert significance["strata"] == 5
+    for metric in metrics:
+        for name in ("parser", "oracle"):
+            score = significance["scores"][metric][name]
+            assert score["value"] == pytest.approx(macro[name][metric]["f1"], abs=1e-12)
+    assert significance["scores"]["LAS"]["oracle"] == {"value": 1.0, "low": 1.0, "high": 1.0}
+    (pair,) = significance["pairs"]["LAS"]
+    assert (pair["first"], pair["second"]) == ("parser", "oracle")
+    assert pair["difference"]["value"] == pytest.approx(macro["parser"]["LAS"]["f1"] - 1)
+    assert set(pair["p"]) == {"bootstrap", "randomization"}  # no McNemar on a macro-average
+    assert significance["signature"].endswith(
+        "average:macro|test:bootstrap+randomization|resamples:80|seed:12345|alpha:0.05|"
+        "correction:holm")
+
+
+def test_suite_significance_text_tsv_and_usage():
+    import csv
+    from conll_eval.report.comparison import DELIMITED_HEADER
+    base = ["suite", SUITE_GOLD, SUITE_SYSTEM, SUITE_GOLD, "--names", "parser,oracle",
+            "--significance", "--resamples", "40"]
+    code, out, _ = _run(*base)
+    assert "Macro-averaged F1 over 5 treebanks in %" in out
+    assert out.index("Ranked by macro LAS") < out.index("Macro-averaged F1")  # after the board
+    code, out, _ = _run(*base, "--format", "tsv")
+    lines = out.splitlines()
+    assert lines[0].startswith("# conll_eval:") and "test:bootstrap+randomization" in lines[0]
+    rows = list(csv.reader(lines[1:], delimiter="\t"))
+    assert rows[0] == DELIMITED_HEADER
+    assert {r[0] for r in rows[1:]} == {"LAS", "MLAS", "BLEX", "CLAS"}
+    code, _, err = _run("suite", SUITE_GOLD, SUITE_SYSTEM, "--significance")
+    assert code == 2 and "two or more systems" in err
+    code, _, err = _run(*base, "--baseline", "nobody")
+    assert code == 2 and "--baseline" in err

@@ -1,27 +1,46 @@
-"""Is system A really better than B: every system scored on the same gold file, each score
-with its bootstrap interval, and per pair of systems the difference with its interval, the
-paired bootstrap and approximate-randomization p-values and (UAS, LAS) McNemar's test on the
-gold words, p-values corrected for the number of pairs.
+"""Is system A really better than B: every system scored on the same gold sentences, each
+score with its bootstrap interval, and per pair of systems the difference with its interval,
+the paired bootstrap and approximate-randomization p-values and (UAS, LAS, one file) McNemar's
+test on the gold words, p-values corrected for the number of pairs.
 
-Built on the per-gold-sentence counts of :class:`conll_eval.evaluate.Evaluation` (so raw-text
-output works: a segmentation error is resampled with its sentence).
+Built on per-gold-sentence counts (:class:`conll_eval.stats.Counts`), so raw-text output
+works: a segmentation error is resampled with its sentence.  One file is one stratum; a suite
+is one stratum per treebank, scored by the macro-average as the shared tasks rank.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .resampling import (DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, approximate_randomization,
-                         bonferroni, holm, paired_bootstrap)
+from .resampling import (DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, bonferroni, bootstrap_scores,
+                         difference_test, holm, percentile_interval, randomization_p)
 
-__all__ = ["CORRECTIONS", "MCNEMAR_METRICS", "PairResult", "Comparison", "compare",
-           "ranked_clusters"]
+__all__ = ["CORRECTIONS", "MCNEMAR_METRICS", "SentenceTable", "PairResult", "Comparison",
+           "compare", "compare_suites", "compare_table", "ranked_clusters"]
 
 CORRECTIONS = ("holm", "bonferroni", "none")
 #: metrics whose per-word correctness McNemar's test uses (head, relation)
 MCNEMAR_METRICS = {"UAS": "HeadRight", "LAS": "BothRight"}
+
+
+@dataclass(frozen=True)
+class SentenceTable:
+    """What the tests resample: ``counts[k][t]`` is system k's per-gold-sentence counts in
+    stratum t, ``(n_t, metrics, 3)`` (correct, gold, system), the same sentences for every
+    system; ``included[t, m]``: stratum t counts in metric m's macro-average (a treebank
+    that does not annotate a tag does not).  A system that failed on a treebank has (0, gold,
+    0) rows there, so it scores 0 there in every bootstrap resample."""
+
+    systems: Tuple[str, ...]
+    metrics: Tuple[str, ...]
+    counts: List[List[np.ndarray]]
+    included: np.ndarray
+
+    @property
+    def strata(self) -> int:
+        return self.included.shape[0]
 
 
 @dataclass(frozen=True)
@@ -38,7 +57,8 @@ class PairResult:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Per metric: each system's F1 interval, and the pairs tested."""
+    """Per metric: each system's F1 interval, and the pairs tested.  ``strata``: 1 for a
+    file, the number of treebanks for a suite (the scores are then macro-averages)."""
 
     systems: Tuple[str, ...]
     intervals: Dict[str, Tuple[Interval, ...]]
@@ -47,14 +67,60 @@ class Comparison:
     seed: int
     alpha: float
     correction: str
+    strata: int = 1
 
 
-def _word_correctness(evaluation, metric: str) -> np.ndarray:
-    """Per gold word: right for the metric (UAS/LAS) on the word alignment."""
-    from .counting import AnalysisPair, word_correctness
-    pair = AnalysisPair.from_treebanks(evaluation.gold, evaluation.system, evaluation.alignment,
-                                       universal_deprel=evaluation.settings.deprel != "full")
-    return word_correctness(MCNEMAR_METRICS[metric], pair)[0]
+Correctness = Callable[[int, str], np.ndarray]
+
+
+def compare_table(table: SentenceTable, resamples: int = DEFAULT_RESAMPLES,
+                  seed: int = DEFAULT_SEED, alpha: float = 0.05, correction: str = "holm",
+                  baseline: Optional[int] = None,
+                  correctness: Optional[Correctness] = None) -> Comparison:
+    """Test ``table``'s systems: every pair, or each against ``baseline`` (an index).
+    ``correctness(k, metric)``: system k's per-gold-word right/wrong for McNemar's test
+    (UAS, LAS), when the words are comparable."""
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}")
+    n_systems, n_metrics = len(table.systems), len(table.metrics)
+    if baseline is None:
+        tested = [(i, j) for i in range(n_systems) for j in range(i + 1, n_systems)]
+    else:
+        tested = [(baseline, j) for j in range(n_systems) if j != baseline]
+    # one bootstrap for every (system, metric) score: column k * n_metrics + m
+    strata = [np.concatenate([table.counts[k][t] for k in range(n_systems)], axis=1)
+              for t in range(table.strata)]
+    boot = bootstrap_scores(strata, resamples, seed, np.tile(table.included, (1, n_systems)))
+
+    def column(k: int, m: int) -> int:
+        return k * n_metrics + m
+
+    intervals = {metric: tuple(percentile_interval(boot.observed[column(k, m)],
+                                                   boot.samples[:, column(k, m)], alpha)
+                               for k in range(n_systems))
+                 for m, metric in enumerate(table.metrics)}
+    results: Dict[str, List[PairResult]] = {metric: [] for metric in table.metrics}
+    for i, j in tested:
+        randomization = randomization_p(table.counts[i], table.counts[j], resamples, seed,
+                                        table.included)
+        for m, metric in enumerate(table.metrics):
+            a, b = column(i, m), column(j, m)
+            difference, p_boot = difference_test(boot.observed[a] - boot.observed[b],
+                                                 boot.samples[:, a] - boot.samples[:, b], alpha)
+            p = {"bootstrap": p_boot, "randomization": float(randomization[m])}
+            if correctness is not None and metric in MCNEMAR_METRICS:
+                from .significance import mcnemar_p
+                p["mcnemar"] = mcnemar_p(correctness(i, metric), correctness(j, metric))
+            results[metric].append(PairResult(i, j, difference, p))
+    pairs = {metric: tuple(r) for metric, r in results.items()}
+    _correct(pairs, correction)
+    return Comparison(table.systems, intervals, pairs, resamples, seed, alpha, correction,
+                      table.strata)
+
+
+def _counts_by_name(evaluation) -> Dict[str, object]:
+    from ..metrics import display_name
+    return {display_name(k): c for k, c in evaluation.counts.items()}
 
 
 def compare(names: Sequence[str], evaluations: Sequence, metrics: Sequence[str],
@@ -62,35 +128,64 @@ def compare(names: Sequence[str], evaluations: Sequence, metrics: Sequence[str],
             correction: str = "holm", baseline: Optional[int] = None) -> Comparison:
     """Compare ``evaluations`` (one per system, all on the same gold file); ``baseline``: test
     every system against that one only, else every pair."""
-    from ..metrics import display_name
-    from .significance import mcnemar_p
-    if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}")
-    by_name = [{display_name(k): c for k, c in e.counts.items()} for e in evaluations]
-    if baseline is None:
-        tested = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
-    else:
-        tested = [(baseline, j) for j in range(len(names)) if j != baseline]
-    intervals, pairs = {}, {}
-    for metric in metrics:
-        counts = [counts_of[metric].by_sentence for counts_of in by_name]
-        boot = paired_bootstrap(counts, resamples, seed, alpha)
-        intervals[metric] = boot.systems
-        results = []
-        for i, j in tested:
-            key = (i, j) if (i, j) in boot.differences else (j, i)
-            difference, p_boot = boot.differences[key]
-            if key != (i, j):
-                difference = Interval(-difference.value, -difference.high, -difference.low)
-            p = {"bootstrap": p_boot,
-                 "randomization": approximate_randomization(counts[i], counts[j], resamples, seed)}
-            if metric in MCNEMAR_METRICS:
-                p["mcnemar"] = mcnemar_p(_word_correctness(evaluations[i], metric),
-                                         _word_correctness(evaluations[j], metric))
-            results.append(PairResult(i, j, difference, p))
-        pairs[metric] = tuple(results)
-    _correct(pairs, correction)
-    return Comparison(tuple(names), intervals, pairs, resamples, seed, alpha, correction)
+    from .counting import AnalysisPair, word_correctness
+    by_name = [_counts_by_name(e) for e in evaluations]
+    counts = [[np.stack([c[m].by_sentence[:, :3] for m in metrics], axis=1)] for c in by_name]
+    table = SentenceTable(tuple(names), tuple(metrics), counts,
+                          np.ones((1, len(metrics)), dtype=bool))
+    cache: Dict[Tuple[int, str], np.ndarray] = {}
+
+    def correctness(k: int, metric: str) -> np.ndarray:
+        if (k, metric) not in cache:
+            e = evaluations[k]
+            pair = AnalysisPair.from_treebanks(e.gold, e.system, e.alignment,
+                                               universal_deprel=e.settings.deprel != "full")
+            cache[(k, metric)] = word_correctness(MCNEMAR_METRICS[metric], pair)[0]
+        return cache[(k, metric)]
+
+    return compare_table(table, resamples, seed, alpha, correction, baseline, correctness)
+
+
+def suite_table(suites: Sequence, metrics: Sequence[str]) -> SentenceTable:
+    """The :class:`SentenceTable` of several systems' :class:`conll_eval.suite.SuiteEvaluation`
+    over the same treebanks, scored with ``sentence_metrics`` covering ``metrics``.  A failed
+    treebank gets (0, gold, 0) rows (the gold counts of a system that did not fail there; no
+    rows when every system failed: 0 for all)."""
+    n_treebanks = len(suites[0].results)
+    counts: List[List[np.ndarray]] = [[] for _ in suites]
+    included = np.ones((n_treebanks, len(metrics)), dtype=bool)
+    for t in range(n_treebanks):
+        results = [suite.results[t] for suite in suites]
+        for m, metric in enumerate(metrics):
+            included[t, m] = not any(metric in r.unannotated for r in results)
+        scored = [r.sentence_counts for r in results if r.ok and r.sentence_counts is not None]
+        shape = None
+        if scored:
+            gold = np.stack([scored[0][m][:, 1] for m in metrics], axis=1)
+            shape = gold.shape
+        for k, r in enumerate(results):
+            if r.ok and r.sentence_counts is not None:
+                rows = np.stack([r.sentence_counts[m] for m in metrics], axis=1)
+                if rows.shape[:2] != shape:
+                    raise ValueError(f"{r.entry.name}: the systems' gold sentences differ")
+            else:
+                rows = np.zeros((0, len(metrics), 3))
+                if shape is not None:
+                    rows = np.zeros(shape + (3,), dtype=np.float64)
+                    rows[:, :, 1] = gold
+            counts[k].append(rows)
+    return SentenceTable(tuple(s.system_name for s in suites), tuple(metrics), counts, included)
+
+
+def compare_suites(suites: Sequence, metrics: Sequence[str],
+                   resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                   alpha: float = 0.05, correction: str = "holm",
+                   baseline: Optional[int] = None) -> Comparison:
+    """Compare systems over a suite by their macro-averages: resampling within each treebank
+    (stratified), failed treebanks 0 in every bootstrap resample; no McNemar (a test of one file's
+    words, not of a macro-average)."""
+    return compare_table(suite_table(suites, metrics), resamples, seed, alpha, correction,
+                         baseline)
 
 
 def _correct(pairs: Dict[str, Tuple[PairResult, ...]], correction: str) -> None:

@@ -13,6 +13,8 @@ from ..report.suite import (pairing_notes, suite_delimited, suite_json, suite_ma
                             suite_text, tira_prototext, tira_stderr, tira_stdout)
 from ..suite import SuiteEvaluation, find_pairs, rank, read_pair_list, score_entries
 from ..workers import usable_cpus
+from .compare import (DEFAULT_METRICS as SIGNIFICANCE_METRICS, add_resampling_options,
+                      check_resampling_options, format_comparison, significance_signature)
 from .common import (BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
                      SIGNATURE_ON_STDERR, Parser, add_report_options, add_scoring_options, below,
                      fraction_warning, known_metrics, metric_list, progress_reporter,
@@ -63,6 +65,17 @@ def build_suite_parser() -> argparse.ArgumentParser:
                         help="also the micro-average (counts summed over treebanks)")
     parser.add_argument("--by-language", action="store_true",
                         help="also macro-averages per language (the part of the name before '_')")
+    parser.add_argument("--significance", action="store_true",
+                        help="leaderboard: each system's macro-average with a bootstrap interval "
+                             "and, per pair of systems (or against --baseline), the difference "
+                             "with its interval and paired p-values (bootstrap, approximate "
+                             "randomization), sentences resampled within each treebank, failed "
+                             "treebanks 0 in every resample; metrics: --metrics, else "
+                             f"{','.join(SIGNIFICANCE_METRICS)}.  With tsv/csv the output is the "
+                             "significance table (a row per score and per pair)")
+    parser.add_argument("--baseline", metavar="NAME",
+                        help="with --significance: test every system against this one only")
+    add_resampling_options(parser)
     parser.add_argument("--tira", metavar="OUTPUT_DIR",
                         help="behave like the shared-task wrapper: its stdout and stderr lines "
                              "and OUTPUT_DIR/evaluation.prototext (one system)")
@@ -91,6 +104,24 @@ def _below_bars(ranked, bars) -> List[str]:
             messages += [owner + m for m in (below(label, bar.metric, scores[bar.metric].f1, bar.value)
                                              for label, scores in checked) if m]
     return messages
+
+
+def _significance(args, suites, metrics, names):
+    """(comparison, signature) of ``suite --significance``."""
+    from ..analyze.comparison import compare_suites
+    baseline = names.index(args.baseline) if args.baseline is not None else None
+    comparison = compare_suites(suites, metrics, args.resamples, args.seed, args.alpha,
+                                args.correction, baseline)
+    return comparison, significance_signature(suites[0].signature, args, mcnemar=False)
+
+
+def _with_significance(text: str, significance) -> str:
+    """The suite's JSON document with a ``significance`` member."""
+    import json
+    from ..report.comparison import comparison_record
+    document = json.loads(text)
+    document["significance"] = comparison_record(*significance)
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def _system_names(args, count: int, paths: List[str]) -> List[str]:
@@ -128,10 +159,18 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     names = _system_names(args, len(pairings), system_paths)
     if args.tira and len(pairings) > 1:
         raise UsageError("conll_eval suite: --tira scores one system")
+    check_resampling_options(parser, args)
+    if args.significance and (len(pairings) < 2 or args.tira):
+        raise UsageError("conll_eval suite: --significance compares two or more systems")
+    if args.baseline is not None and (not args.significance or args.baseline not in names):
+        raise UsageError(f"conll_eval suite: --baseline needs --significance and one of the "
+                         f"system names ({', '.join(names)})")
     rank_by = metric_list(args.rank_by, known, "--rank-by", parser.prog)[0]
     default_metrics = known if len(pairings) == 1 else \
         [m for m, _ in PROFILES[args.profile].default_lines]
     metrics = metric_list(args.metrics, known, "--metrics", parser.prog) if args.metrics else default_metrics
+    tested = [] if not args.significance else metrics if args.metrics else \
+        [m for m in SIGNIFICANCE_METRICS if m in known]
     bars = thresholds(args.fail_under, known, parser.prog, BAR_SCOPES) if args.fail_under else []
     stderr.write(fraction_warning(bars) or "")
     if not pairings[0].entries:
@@ -148,7 +187,8 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     entries = [entry for pairing in pairings for entry in pairing.entries]
     inputs = [e.gold for e in entries] + [e.system for e in entries if e.system]  # never overwritten
     results = score_entries(entries, settings, args.jobs,
-                            progress=None if args.quiet else progress_reporter(stderr), debug=args.debug)
+                            progress=None if args.quiet else progress_reporter(stderr), debug=args.debug,
+                            sentence_metrics=tested)
     suites, start = [], 0
     for name, pairing in zip(names, pairings):
         stop = start + len(pairing.entries)
@@ -156,6 +196,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         start = stop
     ranked = rank(suites, rank_by) if len(suites) > 1 else [(1, suites[0])]
 
+    significance = None
     if args.tira:
         os.makedirs(args.tira, exist_ok=True)
         write_atomically(os.path.join(args.tira, "evaluation.prototext"), tira_prototext(suites[0]),
@@ -164,9 +205,14 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     else:
         tira_errors = ""
         flags = dict(micro=args.micro, by_language=args.by_language)
-        if args.format == "json":
+        significance = _significance(args, suites, tested, names) if tested else None
+        if significance is not None and args.format in DELIMITERS:
+            text = format_comparison(*significance, args.format)
+        elif args.format == "json":
             text = suite_json(ranked, {"profile": args.profile, "weights_file": args.weights,
                                        "rank_by": rank_by, "strict": args.strict}, rank_by, **flags)
+            if significance is not None:
+                text = _with_significance(text, significance)
         elif args.format in DELIMITERS:
             text = suite_delimited(ranked, metrics, DELIMITERS[args.format], **flags,
                                    signature=args.format not in SIGNATURE_ON_STDERR)
@@ -174,6 +220,8 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             text = suite_markdown(ranked, metrics, rank_by, **flags)
         else:
             text = suite_text(ranked, metrics, rank_by, **flags)
+        if significance is not None and args.format in ("text", "markdown"):
+            text += "\n" + format_comparison(*significance, args.format)
     if args.output:
         write_atomically(args.output, text, inputs)
     elif not args.quiet:
@@ -182,7 +230,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if tira_errors and not args.quiet:
         stderr.write(tira_errors)
     if args.signature and args.format in SIGNATURE_ON_STDERR and not args.tira:
-        stderr.write(suites[0].signature + "\n")
+        stderr.write((significance[1] if significance else suites[0].signature) + "\n")
     if not args.quiet and (args.output or args.tira or args.format not in ("text", "markdown")):
         for suite in suites:  # the text and Markdown outputs name these pairs themselves
             owner = f"{suite.system_name}: " if len(suites) > 1 else ""

@@ -1,66 +1,134 @@
-"""``conll_eval compare``'s output (formatting only): the systems' scores with their
-intervals, then per metric the pairs with their differences and p-values, as text or JSON."""
+"""The output of significance tests (``conll_eval compare``, ``conll_eval suite
+--significance``), formatting only: each system's scores with their intervals, per metric the
+ranked clusters, the pairwise matrix and the pairs with their differences and p-values; as
+text, Markdown, TSV/CSV (one long table) or JSON."""
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
-from .tables import Num, text_table
+from .tables import Num, delimited, markdown_table, text_table
 
-__all__ = ["comparison_text", "comparison_record"]
+__all__ = ["comparison_text", "comparison_markdown", "comparison_delimited",
+           "comparison_record"]
 
 
 def _pct(value: float, signed: bool = False) -> str:
     return f"{100 * value:+.2f}" if signed else f"{100 * value:.2f}"
 
 
-def comparison_text(comparison, signature: str) -> str:
+def _interval_text(interval, signed: bool = False) -> str:
+    return (f"{_pct(interval.value, signed)} [{_pct(interval.low, signed)}, "
+            f"{_pct(interval.high, signed)}]")
+
+
+def _significant(comparison, result) -> bool:
+    """Significant after correction in every test run on the pair."""
+    return all(p < comparison.alpha for p in result.corrected.values())
+
+
+def _title(comparison) -> str:
     level = round(100 * (1 - comparison.alpha))
-    lines: List[str] = [
-        f"F1 in %, with {level} % bootstrap intervals ({comparison.resamples} paired resamples "
-        f"of the gold sentences)"]
-    metrics = list(comparison.intervals)
-    rows = []
-    for k, name in enumerate(comparison.systems):
-        cells = [name]
-        for metric in metrics:
-            interval = comparison.intervals[metric][k]
-            cells.append(Num(f"{_pct(interval.value)} [{_pct(interval.low)}, "
-                             f"{_pct(interval.high)}]"))
-        rows.append(cells)
-    lines += text_table(["system", *metrics], rows)
+    if comparison.strata > 1:
+        return (f"Macro-averaged F1 over {comparison.strata} treebanks in %, with {level} % "
+                f"bootstrap intervals ({comparison.resamples} paired resamples of the gold "
+                f"sentences within each treebank)")
+    return (f"F1 in %, with {level} % bootstrap intervals ({comparison.resamples} paired "
+            f"resamples of the gold sentences)")
+
+
+def _sections(comparison):
+    """(heading, header, rows, left-aligned columns) of every table, in output order."""
     from ..analyze.comparison import ranked_clusters
+    systems, metrics = comparison.systems, list(comparison.intervals)
+    yield (_title(comparison), ["system", *metrics],
+           [[name, *(Num(_interval_text(comparison.intervals[m][k])) for m in metrics)]
+            for k, name in enumerate(systems)], (0,))
     for metric in metrics:
         clusters = ranked_clusters(comparison, metric)
-        if not clusters or len(comparison.systems) < 3:
+        if len(systems) < 3 or not clusters:
             continue
-        lines += ["", f"{metric}: ranked; systems in one cluster are not significantly "
-                      f"different from the cluster's best"]
         rows = []
         for first, last, members in clusters:
             rank = str(first) if first == last else f"{first}-{last}"
-            for k in members:
-                rows.append([rank, comparison.systems[k],
-                             Num(_pct(comparison.intervals[metric][k].value))])
-        lines += text_table(["rank", "system", metric], rows, left=(0, 1))
+            rows += [[rank, systems[k], Num(_pct(comparison.intervals[metric][k].value))]
+                     for k in members]
+        yield (f"{metric}: ranked; systems in one cluster are not significantly different from "
+               f"the cluster's best", ["rank", "system", metric], rows, (0, 1))
+        order = [k for _, _, members in clusters for k in members]
+        yield (f"{metric}: differences (row - column); * significant (corrected p < "
+               f"{comparison.alpha:g} in every test)", ["", *(systems[k] for k in order)],
+               [[systems[i], *(_matrix_cell(comparison, metric, i, j) for j in order)]
+                for i in order], (0,))
     for metric, results in comparison.pairs.items():
         if not results:
             continue
         tests = list(results[0].p)
-        lines += ["", f"{metric}: differences (first - second) and p-values corrected "
-                      f"({comparison.correction}) over {len(results)} pair(s)"]
-        body = []
-        for r in results:
-            significant = all(r.corrected[t] < comparison.alpha for t in tests)
-            body.append([f"{comparison.systems[r.first]} - {comparison.systems[r.second]}",
-                         Num(_pct(r.difference.value, True)),
-                         Num(f"[{_pct(r.difference.low, True)}, {_pct(r.difference.high, True)}]"),
-                         *(Num(f"{r.corrected[t]:.4f}") for t in tests),
-                         "yes" if significant else "no"])
-        lines += text_table(["pair", "difference", "interval", *tests,
-                             f"significant (p < {comparison.alpha:g} in every test)"],
-                            body, left=(0, len(tests) + 3))
+        rows = [[f"{systems[r.first]} - {systems[r.second]}",
+                 Num(_pct(r.difference.value, True)),
+                 Num(f"[{_pct(r.difference.low, True)}, {_pct(r.difference.high, True)}]"),
+                 *(Num(f"{r.corrected[t]:.4f}") for t in tests),
+                 "yes" if _significant(comparison, r) else "no"] for r in results]
+        yield (f"{metric}: differences (first - second) and p-values corrected "
+               f"({comparison.correction}) over {len(results)} pair(s)",
+               ["pair", "difference", "interval", *tests,
+                f"significant (p < {comparison.alpha:g} in every test)"],
+               rows, (0, len(tests) + 3))
+
+
+def _matrix_cell(comparison, metric: str, i: int, j: int) -> Num:
+    if i == j:
+        return Num(".")
+    for r in comparison.pairs[metric]:
+        if (r.first, r.second) in ((i, j), (j, i)):
+            sign = 1 if r.first == i else -1
+            mark = "*" if _significant(comparison, r) else ""
+            return Num(_pct(sign * r.difference.value, True), mark)
+    return Num("")
+
+
+def comparison_text(comparison, signature: str) -> str:
+    lines: List[str] = []
+    for heading, header, rows, left in _sections(comparison):
+        lines += ([""] if lines else []) + [heading] + text_table(header, rows, left=left)
     lines += ["", signature]
     return "\n".join(lines) + "\n"
+
+
+def comparison_markdown(comparison, signature: str) -> str:
+    lines: List[str] = []
+    for heading, header, rows, left in _sections(comparison):
+        lines += ([""] if lines else []) + [f"**{heading}**", ""]
+        lines += markdown_table(header, rows, left=left)
+    lines += ["", f"<sub>`{signature}`</sub>"]
+    return "\n".join(lines) + "\n"
+
+
+#: the columns of the long table: one row per score and per pair tested
+DELIMITED_HEADER = ["metric", "first", "second", "value", "low", "high", "p_bootstrap",
+                    "p_randomization", "p_mcnemar", "significant"]
+
+
+def comparison_delimited(comparison, signature: str, delimiter: str,
+                         comment: bool = True) -> str:
+    """One long table (TSV or CSV): a row per system's score (``second`` empty, no p) and a
+    row per pair (the difference first - second, corrected p-values); values are fractions,
+    as in JSON.  TSV carries the signature as a ``#`` line."""
+    def number(value: Optional[float]) -> str:
+        return "" if value is None else repr(float(value))
+    rows = []
+    for metric, intervals in comparison.intervals.items():
+        for name, interval in zip(comparison.systems, intervals):
+            rows.append([metric, name, "", number(interval.value), number(interval.low),
+                         number(interval.high), "", "", "", ""])
+    for metric, results in comparison.pairs.items():
+        for r in results:
+            rows.append([metric, comparison.systems[r.first], comparison.systems[r.second],
+                         number(r.difference.value), number(r.difference.low),
+                         number(r.difference.high),
+                         *(number(r.corrected.get(t)) for t in ("bootstrap", "randomization",
+                                                                "mcnemar")),
+                         "yes" if _significant(comparison, r) else "no"])
+    return delimited(DELIMITED_HEADER, rows, delimiter, signature if comment else None)
 
 
 def comparison_record(comparison, signature: str) -> dict:
@@ -75,11 +143,12 @@ def comparison_record(comparison, signature: str) -> dict:
                      for m in comparison.intervals},
         "signature": signature, "systems": list(comparison.systems),
         "resamples": comparison.resamples, "seed": comparison.seed, "alpha": comparison.alpha,
-        "correction": comparison.correction,
+        "correction": comparison.correction, "strata": comparison.strata,
         "scores": {m: {comparison.systems[k]: interval(i) for k, i in enumerate(intervals)}
                    for m, intervals in comparison.intervals.items()},
         "pairs": {m: [{"first": comparison.systems[r.first],
                        "second": comparison.systems[r.second],
-                       "difference": interval(r.difference), "p": r.p, "corrected": r.corrected}
+                       "difference": interval(r.difference), "p": r.p, "corrected": r.corrected,
+                       "significant": _significant(comparison, r)}
                       for r in results] for m, results in comparison.pairs.items()},
     }
