@@ -22,7 +22,7 @@ def _reference_bootstrap_f1(counts, resamples, seed):
     values, done = [], 0
     while done < resamples:
         rows = min(_BLOCK, resamples - done)
-        draws = rng.integers(0, n, size=(rows, n))
+        draws = rng.integers(0, n, size=(rows, n), dtype=np.int32)
         for r in range(rows):
             c = g = s = 0
             for k in draws[r]:
@@ -91,7 +91,8 @@ def _reference_stratified_macro(strata, included, resamples, seed):
         rows = min(_BLOCK, resamples - done)
         per_stratum = []
         for counts in strata:
-            draws = rng.integers(0, len(counts), size=(rows, len(counts))) if len(counts) else None
+            draws = (rng.integers(0, len(counts), size=(rows, len(counts)), dtype=np.int32)
+                     if len(counts) else None)
             f1 = []
             for r in range(rows):
                 row = []

@@ -83,7 +83,9 @@ def build_compare_parser() -> argparse.ArgumentParser:
 
 def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     from ..analyze.comparison import compare
-    from ..evaluate import evaluate, load_pair
+    from ..evaluate import evaluate
+    from ..reader import load
+    from ..treebank import Vocab
     parser = build_compare_parser()
     args = parser.parse_args(argv)
     if len(args.systems) < 2:
@@ -91,7 +93,8 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     check_resampling_options(parser, args)
     names = args.names.split(",") if args.names else [os.path.basename(p) for p in args.systems]
     if len(names) != len(args.systems) or len(set(names)) != len(names):
-        parser.error("--names: one distinct name per system file")
+        parser.error("--names: one distinct name per system file" if args.names else
+                     "the system files' names are not distinct: name them with --names A,B,...")
     settings = scoring_settings(args)
     known = known_metrics(settings)
     metrics = (metric_list(args.metrics, known, "--metrics", parser.prog)
@@ -101,10 +104,10 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         if args.baseline not in names:
             parser.error(f"--baseline: {args.baseline!r} is none of {', '.join(names)}")
         baseline = names.index(args.baseline)
-    evaluations = []
-    for path in args.systems:
-        gold, system = load_pair(args.gold, path)
-        evaluations.append(evaluate(gold, system, settings))
+    vocab = Vocab()  # the gold file is read once, every system into its vocabulary
+    gold = load(args.gold, settings.profile, vocab)
+    evaluations = [evaluate(gold, load(path, settings.profile, vocab), settings)
+                   for path in args.systems]
     comparison = compare(names, evaluations, metrics, args.resamples, args.seed, args.alpha,
                          args.correction, baseline)
     signature = significance_signature(settings.signature(), args, mcnemar=True)

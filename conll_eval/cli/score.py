@@ -23,7 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Many treebanks, the macro-average, leaderboards and CI gates: conll_eval suite "
                "GOLD_DIR SYSTEM_DIR... (see conll_eval suite --help).  To check files against "
                "the UD validator's levels 1-2 instead: conll_eval validate FILE... (see "
-               "conll_eval validate --help).  Exit codes: 0 scored (and above the --fail-under "
+               "conll_eval validate --help).  Why a score is what it is: conll_eval breakdown, "
+               "conll_eval analyze (MaltEval); is A really better than B: conll_eval compare "
+               "GOLD A B... (each with --help).  Exit codes: 0 scored (and above the --fail-under "
                "bars), 1 invalid input or a bar missed, 2 usage error, 3 internal error, 4 the "
                "results could not be written.")
     parser.add_argument("gold", help="gold-standard CoNLL-U file ('-' for stdin)")

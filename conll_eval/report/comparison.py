@@ -21,6 +21,10 @@ def _interval_text(interval, signed: bool = False) -> str:
             f"{_pct(interval.high, signed)}]")
 
 
+def _p_text(p: float) -> str:
+    return f"{p:.4f}" if p >= 0.0001 else "<0.0001"
+
+
 def _significant(comparison, result) -> bool:
     """Significant after correction in every test run on the pair."""
     return all(p < comparison.alpha for p in result.corrected.values())
@@ -66,7 +70,7 @@ def _sections(comparison):
         rows = [[f"{systems[r.first]} - {systems[r.second]}",
                  Num(_pct(r.difference.value, True)),
                  Num(f"[{_pct(r.difference.low, True)}, {_pct(r.difference.high, True)}]"),
-                 *(Num(f"{r.corrected[t]:.4f}") for t in tests),
+                 *(Num(_p_text(r.corrected[t])) for t in tests),
                  "yes" if _significant(comparison, r) else "no"] for r in results]
         yield (f"{metric}: differences (first - second) and p-values corrected "
                f"({comparison.correction}) over {len(results)} pair(s)",
