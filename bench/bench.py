@@ -381,6 +381,25 @@ def ours_env():
 # --------------------------------------------------------------------------- report
 
 
+def best_run(runner, cmd, env, repeat, prog, cwd=None):
+    """(best wall seconds, largest peak MB, stdout of the first run) of ``repeat`` runs of
+    ``cmd``; a failed run stops the bench with its stderr."""
+    runs = [runner.run(cmd, env=env, cwd=cwd) for _ in range(max(1, repeat))]
+    failed = [r for r in runs if r[2] != 0]
+    if failed:
+        raise SystemExit(f"{prog}: {' '.join(cmd)} failed:\n"
+                         f"{failed[0][4].decode(errors='replace')}")
+    return min(r[0] for r in runs), max(r[1] for r in runs), runs[0][3]
+
+
+def print_report(rows, headers, verdicts, runner):
+    """The table, the verdicts and how it was measured, on stdout."""
+    print(table(rows, headers))
+    print()
+    print("\n".join(verdicts))
+    print(f"measured with {runner.method}; python {sys.version.split()[0]}")
+
+
 def fmt(x, spec=".2f", none="-"):
     return none if x is None else format(x, spec)
 

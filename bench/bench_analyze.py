@@ -79,12 +79,7 @@ def main(argv=None) -> int:
         gold, system = meta["gold"], meta["system"]
 
         def best(cmd, cwd=None):
-            runs = [runner.run(cmd, env=env, cwd=cwd) for _ in range(max(1, args.repeat))]
-            failed = [r for r in runs if r[2] != 0]
-            if failed:
-                raise SystemExit(f"bench_analyze: {' '.join(cmd)} failed:\n"
-                                 f"{failed[0][4].decode(errors='replace')}")
-            return min(r[0] for r in runs), max(r[1] for r in runs), runs[0][3]
+            return bench.best_run(runner, cmd, env, args.repeat, "bench_analyze", cwd)
 
         base_time, base_mb, _ = best([python, "-m", "conll_eval", "-v", gold, system])
         rows.append([label, "score (-v)", bench.fmt(base_time), bench.fmt(base_mb, ".0f"), "1.00",
@@ -125,10 +120,8 @@ def main(argv=None) -> int:
                 same = ours == outputs["MaltEval"]
                 verdicts.append(f"{'SAME' if same else 'DIFFERENT'} output as MaltEval: "
                                 f"{label} gold-tok {name}")
-    print(bench.table(rows, ["size", "command", "wall s", "peak MB", "time x", "memory x"]))
-    print()
-    print("\n".join(verdicts))
-    print(f"measured with {runner.method}; python {sys.version.split()[0]}")
+    bench.print_report(rows, ["size", "command", "wall s", "peak MB", "time x", "memory x"],
+                       verdicts, runner)
     return 0
 
 

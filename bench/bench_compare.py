@@ -87,12 +87,7 @@ def main(argv=None) -> int:
         relabelled(system, system2)
 
         def subprocess_best(cmd):
-            runs = [runner.run(cmd, env=env) for _ in range(max(1, args.repeat))]
-            failed = [r for r in runs if r[2] != 0]
-            if failed:
-                raise SystemExit(f"bench_compare: {' '.join(cmd)} failed:\n"
-                                 f"{failed[0][4].decode(errors='replace')}")
-            return min(r[0] for r in runs), max(r[1] for r in runs)
+            return bench.best_run(runner, cmd, env, args.repeat, "bench_compare")[:2]
 
         score_s, score_mb = subprocess_best([python, "-m", "conll_eval", "-v", gold, system])
         rows.append([label, "score the pair (-v), subprocess", bench.fmt(score_s),
@@ -115,10 +110,8 @@ def main(argv=None) -> int:
                      bench.fmt(compare_s / score_s)])
         sentences = len(evaluations[0].gold.sent_char_start)
         verdicts.append(f"{label}: {meta['words']} gold words, {sentences} gold sentences")
-    print(bench.table(rows, ["size", "measure", "wall s", "peak MB", "x scoring"]))
-    print()
-    print("\n".join(verdicts))
-    print(f"measured with {runner.method}; python {sys.version.split()[0]}")
+    bench.print_report(rows, ["size", "measure", "wall s", "peak MB", "x scoring"], verdicts,
+                       runner)
     return 0
 
 
