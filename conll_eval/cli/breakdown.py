@@ -103,8 +103,8 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                          + [e.system for e in pairing.entries if e.system])
     else:
         stdout.write(text)
-    for name, row, failure in rows:
-        if row is None and errors:
+    for name, row, failure in rows:  # also on stderr: a script reading stdout learns of it
+        if row is None:
             stderr.write(f"{name}: not scored: {failure}\n")
     failed = [name for name, row, _ in rows if row is None]
     return EXIT_INPUT if failed else EXIT_OK
