@@ -335,7 +335,6 @@ def test_ranked_clusters():
     """Three systems on 200 sentences of 10 words: 9, 9 and 5 right per sentence -- the
     first two are one cluster (identical), the third is significantly worse."""
     from conll_eval.analyze.comparison import ranked_clusters
-    from conll_eval.analyze.resampling import Interval
     from conll_eval.analyze.comparison import Comparison, PairResult
     gold = np.full(200, 10)
     counts = [np.stack([np.full(200, c), gold, gold], axis=1) for c in (9, 9, 5)]

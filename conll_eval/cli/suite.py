@@ -7,7 +7,6 @@ import os
 from typing import List, TextIO
 
 from ..errors import UsageError
-from ..evaluate import Settings
 from ..metrics import PROFILES, load_weights
 from ..report.suite import (pairing_notes, suite_delimited, suite_json, suite_markdown,
                             suite_text, tira_prototext, tira_stderr, tira_stdout)
