@@ -18,7 +18,7 @@ from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE
 from .score import build_parser, score_command
 from .suite import build_suite_parser, suite_command
 from .validate import build_validate_parser, validate_command
-from .analyze import ANALYZE_HELP, analyze_command
+from .analyze import analyze_command
 from .breakdown import breakdown_command, build_breakdown_parser
 from .compare import build_compare_parser, compare_command
 
@@ -28,9 +28,22 @@ STRICT_MAX_ERR = 20
 __all__ = ["main", "main_entry", "build_parser", "build_suite_parser", "build_validate_parser"]
 
 
+def _tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    from .tagger import tagger_command  # imported when used: scoring never needs it
+    return tagger_command(argv, stdout, stderr)
+
+
+def _alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    from .alignment import alignment_command
+    return alignment_command(argv, stdout, stderr)
+
+
 #: subcommand name -> function(argv, stdout, stderr) -> exit code; scoring is the default
 COMMANDS = {"validate": validate_command, "suite": suite_command, "analyze": analyze_command,
-            "breakdown": breakdown_command, "compare": compare_command}
+            "breakdown": breakdown_command, "compare": compare_command,
+            "tagger": _tagger_command, "alignment": _alignment_command}
+#: commands whose --help is their own (not an argparse parser of this package's)
+_OWN_HELP = ("analyze", "tagger", "alignment")
 
 #: what bare ``conll_eval`` prints (then exit 2): the commands, one line each
 USAGE = """\
@@ -40,6 +53,8 @@ usage: conll_eval [options] GOLD SYSTEM    score SYSTEM against GOLD (official C
        conll_eval analyze ARGS...          MaltEval 1.0's analyses (its command line and output)
        conll_eval breakdown GOLD SYSTEM    where the LAS points go: relation groups (CLAS paper)
        conll_eval compare GOLD A B...      is A really better than B: intervals and p-values
+       conll_eval tagger FILE1 FILE2       tagger evaluation as mooteval (moot files, CoNLL-U)
+       conll_eval alignment GOLD SYSTEM    word-alignment scores: precision, recall, AER, PTS
        conll_eval help [COMMAND]           the full help of a command
 """
 
@@ -125,12 +140,11 @@ _HELP = {"score": build_parser, "suite": build_suite_parser, "validate": build_v
 def _help(topics: List[str], stdout: GuardedOutput) -> int:
     """``conll_eval help`` = ``conll_eval --help``; ``conll_eval help suite`` = its ``--help``."""
     topic = topics[0] if topics else "score"
-    if topic == "analyze" and len(topics) == 1:
-        stdout.write(ANALYZE_HELP)  # MaltEval's own arguments: no argparse parser
-        return EXIT_OK
+    if topic in _OWN_HELP and len(topics) == 1:
+        return COMMANDS[topic](["--help"], stdout, stdout)
     if topic not in _HELP or len(topics) > 1:
         raise UsageError(f"conll_eval help: no help for {' '.join(topics)!r}; "
-                         f"choose from {', '.join(_HELP)}, analyze")
+                         f"choose from {', '.join((*_HELP, *_OWN_HELP))}")
     stdout.write(_HELP[topic]().format_help())
     return EXIT_OK
 

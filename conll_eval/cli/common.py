@@ -67,6 +67,23 @@ class GuardedOutput:
                 self._failed(exc)
         return len(text)
 
+    def write_raw(self, text: str) -> int:
+        """Like :meth:`write`, for text decoded with ``surrogateescape`` (mooteval's files are
+        bytes): bytes the stream cannot encode go to its byte buffer as they were read."""
+        try:
+            return self.write(text)
+        except UnicodeEncodeError:
+            buffer = getattr(self._stream, "buffer", None)
+            if buffer is None:
+                return self.write(text.encode("utf-8", "surrogateescape")
+                                  .decode("utf-8", "replace"))
+            try:
+                self._stream.flush()
+                buffer.write(text.encode("utf-8", "surrogateescape"))
+            except OSError as exc:
+                self._failed(exc)
+            return len(text)
+
     def flush(self) -> None:
         if not self.broken and self._stream is not None:
             try:
@@ -140,13 +157,14 @@ def scoring_settings(args, metrics: Sequence[str] = ()) -> Settings:
                     tuple(m for m in metrics if m in EXTRA_METRICS))
 
 
-def write_atomically(path: str, text: str, inputs: List[str]) -> None:
+def write_atomically(path: str, text: str, inputs: List[str], errors: str = "strict") -> None:
     """Write ``text`` to ``path`` via a temporary file renamed over it (a reader never sees
     half a report; a failed write leaves the old file).  The file gets the mode an ordinary
     ``open`` would give it (an existing file's mode, else 0666 less the umask).  Devices and
     pipes (``/dev/stdout``, a FIFO) are written directly: renaming over them would replace
     the device node.  Raises :class:`OutputFailed` naming ``path`` as given (never the
-    temporary file) when it cannot be written, :class:`UsageError` for an input's path."""
+    temporary file) when it cannot be written, :class:`UsageError` for an input's path.
+    ``errors="surrogateescape"`` writes back the undecodable bytes of text read that way."""
     target = os.path.realpath(path)
     for name in inputs:
         if name != "-" and os.path.exists(name) and os.path.realpath(name) == target:
@@ -155,18 +173,18 @@ def write_atomically(path: str, text: str, inputs: List[str]) -> None:
     if not os.path.isdir(directory):
         raise OutputFailed(path, f"the directory {os.path.dirname(path) or '.'} does not exist")
     try:
-        _replace_file(path, target, directory, text)
+        _replace_file(path, target, directory, text, errors)
     except OSError as exc:
         raise OutputFailed(path, os_reason(exc)) from exc
 
 
-def _replace_file(path: str, target: str, directory: str, text: str) -> None:
+def _replace_file(path: str, target: str, directory: str, text: str, errors: str) -> None:
     try:
         existing = os.stat(path)  # follows links: /dev/stdout may be a pipe with no path
     except OSError:
         existing = None
     if existing is not None and not stat.S_ISREG(existing.st_mode):
-        with open(path, "w", encoding="utf-8") as handle:
+        with open(path, "w", encoding="utf-8", errors=errors) as handle:
             handle.write(text)
         return
     if existing is not None:
@@ -178,7 +196,7 @@ def _replace_file(path: str, target: str, directory: str, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".conll_eval-", dir=directory)
     try:
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", errors=errors) as handle:
             handle.write(text)
         os.replace(tmp, target)
     except BaseException:

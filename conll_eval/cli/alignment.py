@@ -1,0 +1,155 @@
+"""``conll_eval alignment GOLD SYSTEM [--compare SYSTEM...]``: word-alignment precision,
+recall and AER against sure and possible gold links, the parallel treebank score (``--pts``)
+and significance tests between aligners (``--compare``).
+
+Warnings (merged repeated links) and notes (ignored markers, undefined ratios) go to stderr;
+the report to stdout or ``-o FILE``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+from typing import List, TextIO
+
+from .common import EXIT_OK, Parser, write_atomically
+
+__all__ = ["build_alignment_parser", "alignment_command"]
+
+#: repeated-link warnings shown one by one; the rest are counted
+WARNINGS_SHOWN = 10
+OUTPUT_FORMATS = ("text", "json")
+
+
+def build_alignment_parser() -> argparse.ArgumentParser:
+    from ..analyze.word_alignment import INPUT_FORMATS, NULL_POLICIES
+    from ..metrics import PUNCT_POLICIES
+    from .compare import add_resampling_options
+    parser = Parser(
+        prog="conll_eval alignment",
+        description="Word-alignment evaluation against gold sure (S) and possible (P) links, "
+                    "sure links counting as possible too: precision |P&A|/|A|, recall "
+                    "|S&A|/|S|, AER = 1 - (|P&A| + |S&A|)/(|A| + |S|) (Och and Ney 2003), and "
+                    "plain precision, recall and F1 over the sure links and over the possible "
+                    "links. Files: NAACL workshop format (a link a line: 'sentence source "
+                    "target [S|P] [confidence]', 1-based, 0 = NULL, no marker = S) or "
+                    "Pharaoh/fast_align (a sentence a line: 'i-j' sure, 'i?j' or 'ipj' "
+                    "possible, 0-based), detected per file. The system's S/P markers are "
+                    "ignored; a link given twice counts once (with a warning). A ratio over "
+                    "nothing is 0 (wa_eval_align.pl); AER of an empty system is 1.",
+        epilog="Exit codes: 0 scored, 1 invalid input (file:line and a code), 2 usage error, "
+               "3 internal error, 4 the results could not be written.")
+    parser.add_argument("gold", metavar="GOLD", help="gold alignment (S and P links)")
+    parser.add_argument("system", metavar="SYSTEM", help="system alignment")
+    parser.add_argument("--compare", metavar="SYSTEM", nargs="+", default=[],
+                        help="more system alignments: scored alike, and every pair of systems "
+                             "tested (paired bootstrap, approximate randomization) on AER, "
+                             "precision, recall, sure precision and sure F1")
+    parser.add_argument("--names", metavar="A,B,...",
+                        help="system names, SYSTEM's first (default: file names)")
+    parser.add_argument("--input-format", default="auto", choices=list(INPUT_FORMATS),
+                        help="format of every alignment file (default: auto, detected per file "
+                             "from its first non-blank line)")
+    parser.add_argument("--null", default="keep", choices=list(NULL_POLICIES),
+                        help="NAACL links to the NULL word (position 0): keep scores them as "
+                             "links (default, as wa_eval_align.pl), drop leaves them out")
+    parser.add_argument("--source", metavar="FILE",
+                        help="tokenised source sentences, one a line: every source position "
+                             "must be a token of its sentence, and the lines are the sentences")
+    parser.add_argument("--target", metavar="FILE", help="tokenised target sentences, likewise")
+    parser.add_argument("--pts", nargs=4, metavar=("SRC_GOLD", "SRC_SYS", "TGT_GOLD", "TGT_SYS"),
+                        help="CoNLL-U parses of the source and target sentences: add the "
+                             "parallel treebank score of SYSTEM, a*UAS(source) + b*UAS(target) "
+                             "+ c*(1 - AER)")
+    parser.add_argument("--pts-weights", metavar="A,B,C",
+                        help="the PTS weights a,b,c, summing to 1 (default: 1/3,1/3,1/3)")
+    parser.add_argument("--punct", choices=list(PUNCT_POLICIES),
+                        help="words the PTS's UAS scores (as in conll_eval --punct; default: "
+                             "unicode, a FORM of only punctuation left out, as the CoNLL-07 "
+                             "eval07.pl)")
+    parser.add_argument("--per-sentence", action="store_true",
+                        help="also the per-sentence counts |S|, |P|, |A|, |S&A|, |P&A| and AER")
+    add_resampling_options(parser)
+    parser.add_argument("--format", default="text", choices=list(OUTPUT_FORMATS),
+                        help="output format (default: text)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the output to FILE (atomically) instead of stdout")
+    parser.add_argument("--debug", action="store_true", help="tracebacks for internal errors")
+    return parser
+
+
+def _names(parser: argparse.ArgumentParser, args, paths: List[str]) -> List[str]:
+    if args.names:
+        names = [name.strip() for name in args.names.split(",")]
+        if len(names) != len(paths) or len(set(names)) != len(names) or not all(names):
+            parser.error(f"--names: {len(paths)} distinct name(s), one per system file")
+        return names
+    for names in ([os.path.basename(p) for p in paths], list(paths)):
+        if len(set(names)) == len(names):
+            return names
+    parser.error("a system file is given twice: name the systems with --names A,B,...")
+    return []  # not reached: error() raises
+
+
+def _signature(evaluation, args, pts) -> str:
+    from .. import __version__
+    from .compare import significance_signature
+    systems = ",".join(dict.fromkeys(s.links.format for s in evaluation.systems))
+    parts = [f"conll_eval:{__version__}", "alignment", f"gold:{evaluation.gold.format}",
+             f"system:{systems}", f"null:{evaluation.null}"]
+    if evaluation.checked:
+        parts.append(f"positions:{'+'.join(evaluation.checked)}")
+    if pts is not None:
+        parts += [f"pts:{','.join(str(w) for w in pts.weights)}", f"punct:{pts.punct}"]
+    signature = "|".join(parts)
+    if args.compare:
+        signature = significance_signature(signature, args, mcnemar=False)
+    return signature
+
+
+def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    from ..analyze.word_alignment import (DEFAULT_PUNCT, DEFAULT_WEIGHTS, compare_alignments,
+                                          evaluate_alignments, parallel_treebank_score,
+                                          parse_weights)
+    from ..report.word_alignment import alignment_record, alignment_text
+    from .compare import check_resampling_options
+    parser = build_alignment_parser()
+    args = parser.parse_args(argv)
+    if args.compare:
+        check_resampling_options(parser, args)
+    for option, value in (("--pts-weights", args.pts_weights), ("--punct", args.punct)):
+        if value is not None and args.pts is None:
+            parser.error(f"{option} applies to the parallel treebank score: give --pts too")
+    weights = parse_weights(args.pts_weights) if args.pts_weights else DEFAULT_WEIGHTS
+    paths = [args.system, *args.compare]
+    names = _names(parser, args, paths)
+    evaluation = evaluate_alignments(args.gold, paths, names, args.input_format, args.null,
+                                     args.source, args.target)
+    pts = None
+    if args.pts is not None:
+        pts = parallel_treebank_score(*args.pts, aer=evaluation.systems[0].scores.aer,
+                                      weights=weights, punct=args.punct or DEFAULT_PUNCT)
+    comparison = None
+    if args.compare:
+        comparison = compare_alignments(names, [s.counts for s in evaluation.systems],
+                                        args.resamples, args.seed, args.alpha, args.correction)
+    for warning in evaluation.warnings[:WARNINGS_SHOWN]:
+        stderr.write(f"{warning}\n")
+    if len(evaluation.warnings) > WARNINGS_SHOWN:
+        stderr.write(f"conll_eval: warning: {len(evaluation.warnings) - WARNINGS_SHOWN} more "
+                     "repeated link(s), each counted once\n")
+    for note in evaluation.notes:
+        stderr.write(f"conll_eval: note: {note}\n")
+    signature = _signature(evaluation, args, pts)
+    if args.format == "json":
+        import json
+        text = json.dumps(alignment_record(evaluation, signature, pts, comparison,
+                                           args.per_sentence), indent=1) + "\n"
+    else:
+        text = alignment_text(evaluation, signature, pts, comparison, args.per_sentence)
+    if args.output:
+        inputs = [args.gold, *paths, *(p for p in (args.source, args.target) if p),
+                  *(args.pts or [])]
+        write_atomically(args.output, text, inputs)
+    else:
+        stdout.write(text)
+    return EXIT_OK

@@ -1,0 +1,155 @@
+"""``conll_eval tagger FILE1 FILE2``: moot's native files evaluated as ``mooteval`` does
+(its options, rc files, listing, summary and exit statuses), or CoNLL-U files on the word
+alignment (two ``.conllu`` files or ``--conllu``: see :mod:`.tagger_conllu`)."""
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from typing import List, Optional, TextIO
+
+from .common import write_atomically
+from .tagger_conllu import conllu_tagger_command, wants_conllu
+
+__all__ = ["tagger_command", "native_tagger_command", "tagger_banner", "TAGGER_HELP"]
+
+TAGGER_HELP = """\
+conll_eval tagger: a tagger's output against a gold file (or another tagger), as moot's
+mooteval evaluates it; CoNLL-U files on the CoNLL 2018 word alignment.
+
+Usage: conll_eval tagger [OPTIONS]... FILE1 FILE2
+
+ Arguments:
+   FILE1 FILE2  Files to compare: moot native text files, one token a line
+                ('medium': TOKEN<TAB>TAG, 'well done': TOKEN<TAB>TAG<TAB>[ANALYSIS]...),
+                or two .conllu files (see 'conll_eval tagger --conllu --help').
+
+ Options (mooteval's):
+   -h        --help                     Print help and exit.
+   -V        --version                  Print version and exit.
+   -cFILE    --rcfile=FILE              Read options from FILE ('LONG_OPTION value' lines).
+   -vLEVEL   --verbose=LEVEL            0 summary only, 1 + banner, 2 + class figures
+                                        (default), 3 + flagged tokens, 4 + every token.
+   -1        --eval-first               Class figures and flags of FILE1 only.
+   -2        --eval-second              Class figures and flags of FILE2 only.
+   -oFILE    --output=FILE              Write listing and summary to FILE (the summary
+                                        also to stderr).
+   -IFORMAT  --input-format=FORMAT      Input format flags (medium, welldone, cost, ...);
+                                        default: guessed from FILE1's name.
+             --input-encoding=ENCODING  Accepted; used by XML input only (not supported).
+
+Exit status as mooteval: 0 compared (whatever the mismatches), 1 bad options or output
+file, 2 an input file cannot be opened.
+"""
+
+
+def tagger_banner() -> str:
+    """What goes to stderr first at verbosity 1 and above (conll_eval's own, not mooteval's)."""
+    from .. import __version__
+    return (f"conll_eval {__version__} tagger: mooteval 2.0.20-compatible tagger "
+            "evaluation\n\n")
+
+
+def tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    if wants_conllu(argv):
+        return conllu_tagger_command(argv, stdout, stderr)
+    return native_tagger_command(argv, stdout, stderr)
+
+
+def _output_problem(path: str) -> Optional[str]:
+    """Why ``fopen(path, "w")`` would fail (its ``strerror``), or ``None``.  The file is only
+    written at the end, atomically; mooteval creates it at once."""
+    if os.path.isdir(path):
+        return os.strerror(errno.EISDIR)
+    directory = os.path.dirname(path) or "."
+    if not os.path.exists(directory):
+        return os.strerror(errno.ENOENT)
+    if not os.path.isdir(directory):
+        return os.strerror(errno.ENOTDIR)
+    if os.path.exists(path):
+        writable = os.access(path, os.W_OK)
+    else:
+        writable = os.access(directory, os.W_OK | os.X_OK)
+    return None if writable else os.strerror(errno.EACCES)
+
+
+def _read(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    with open(name, "rb") as handle:
+        return handle.read()
+
+
+def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    """mooteval's main: options, banner, output file, two inputs, format, comparison."""
+    from ..analyze.tagger.comparison import compare_items
+    from ..analyze.tagger.native import XML, format_label, format_request, read_items
+    from ..analyze.tagger.options import PROGRAM, parse_command_line
+    from ..report.mooteval import error_lines, listing, summary
+    options = parse_command_line(argv)
+    stderr.write("".join(options.messages))
+    if options.action == "help":
+        stdout.write(TAGGER_HELP)
+        return 0
+    if options.action == "version":
+        from .. import __version__
+        stdout.write(f"conll_eval tagger ({__version__}), mooteval 2.0.20-compatible\n")
+        return 0
+    if options.action == "fail":
+        return 1
+    verbose = options.verbose
+    if verbose > 0:
+        stderr.write(tagger_banner())
+    to_file = options.output is not None and options.output != "-"
+    if to_file:
+        problem = _output_problem(options.output)
+        if problem is None and any(
+                name != "-" and os.path.exists(name)
+                and os.path.realpath(name) == os.path.realpath(options.output)
+                for name in options.inputs[:2]):
+            problem = "it is an input file (not overwritten)"
+        if problem is not None:
+            stderr.write(f"{PROGRAM}: open failed for output-file '{options.output}': "
+                         f"{problem}\n")
+            return 1
+    if len(options.inputs) < 2:
+        stderr.write(f"{PROGRAM}: you must specify two files to compare!\n")
+        stdout.write(TAGGER_HELP)
+        return 1
+    names = (options.inputs[0], options.inputs[1])
+    flags = format_request(options.input_format, names[0], stderr.write)
+    if flags & XML:
+        stderr.write(f"{PROGRAM}: Exception: XML support disabled\n")
+        return 1
+    texts = []
+    for name in names:
+        try:
+            texts.append(_read(name).decode("utf-8", "surrogateescape"))
+        except OSError as exc:
+            stderr.write(f'{PROGRAM}: open failed for file "{name}": '
+                         f"{os.strerror(exc.errno or errno.EIO)}")
+            return 2
+    first, evaluated_second = options.evaluated
+    result = compare_items(read_items(texts[0], flags), read_items(texts[1], flags),
+                           max(0, min(verbose, 4)), (first, evaluated_second))
+    stderr.write(error_lines(result.errors, PROGRAM))
+    block = summary(result, names, format_label(flags), verbose >= 2,
+                    (first, evaluated_second), PROGRAM)
+    text = listing(result.steps) + block
+    if to_file:
+        write_atomically(options.output, text, list(names), errors="surrogateescape")
+        if verbose >= 1:
+            _write_bytes_safe(stderr, block)
+    else:
+        _write_bytes_safe(stdout, text)
+    return 0
+
+
+def _write_bytes_safe(stream: TextIO, text: str) -> None:
+    """Write text read with ``surrogateescape``: its undecodable bytes go out as they came
+    in, through the stream's byte buffer when the stream cannot encode them."""
+    write_raw = getattr(stream, "write_raw", None)
+    if write_raw is not None:
+        write_raw(text)
+    else:
+        stream.write(text)
