@@ -32,7 +32,7 @@ __all__ = [
 # Public submodules, reachable as attributes without importing them first.  They are not in
 # __all__, so ``from conll_eval import *`` does not import them all.
 _SUBMODULES = ("errors", "workers", "treebank", "scan", "reader", "validate", "align", "stats",
-               "metrics", "evaluate", "suite", "analyze", "report", "compat", "cli")
+               "metrics", "evaluate", "suite", "analyze", "report", "compat", "cli", "compiled")
 
 
 def __getattr__(name: str):

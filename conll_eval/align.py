@@ -14,6 +14,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
+from .compiled import calign as _calign  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from .errors import AlignmentError, EmptyFileError, Location
 from .treebank import Treebank
 
@@ -270,9 +271,50 @@ def align_words(gold: Treebank, system: Treebank) -> Alignment:
     if not gold.word_is_mwt.any() and not system.word_is_mwt.any():
         gi, si = span_matches(g_start, g_end, s_start, s_end)
         return Alignment.from_pairs(gi, si, gold.n_words, system.n_words)
-    walk = _Walk(gold, system, (g_start, g_end, s_start, s_end))
-    pairs_g, pairs_s = walk.run()
+    spans = (g_start, g_end, s_start, s_end)
+    if _calign is not None:
+        pairs_g, pairs_s = _compiled_walk(gold, system, spans)
+    else:
+        pairs_g, pairs_s = _Walk(gold, system, spans).run()
     return Alignment.from_pairs(pairs_g, pairs_s, gold.n_words, system.n_words)
+
+
+def _compiled_walk(gold: Treebank, system: Treebank,
+                   spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+                   ) -> Tuple[np.ndarray, np.ndarray]:
+    """:meth:`_Walk.run`'s pairs from the compiled walk: plain pairs come out of it, and
+    each multiword span it returns is aligned here (the known shortcuts, else the LCS)."""
+    gs, ge, ss, se = (np.ascontiguousarray(a, dtype=np.int64) for a in spans)
+    plain_g, plain_s, multiword = _calign.walk(
+        gs, ge, gold.word_is_mwt.view(np.uint8), ss, se, system.word_is_mwt.view(np.uint8))
+    if len(multiword) == 0:
+        return plain_g, plain_s
+    g_mwt, s_mwt = _multiword_tokens(gold), _multiword_tokens(system)
+    gold_forms = _form_reader(gold, memoryview(gs), memoryview(ge))
+    sys_forms = _form_reader(system, memoryview(ss), memoryview(se))
+    identical = _identical_multiword_tokens(gold, system, g_mwt, s_mwt, (gs, ge, ss, se))
+    one_to_many = _multiword_vs_plain(gold, system, g_mwt, s_mwt, gold_forms, sys_forms,
+                                      (gs, ge, ss, se))
+    out_g: List[int] = []
+    out_s: List[int] = []
+    for g0, g1, s0, s1 in multiword.tolist():
+        hit = identical.get(g0)
+        if hit is not None and hit[0] == s0 and g1 - g0 == hit[1] == s1 - s0:
+            out_g.extend(range(g0, g1))  # same token, same words: one to one
+            out_s.extend(range(s0, s1))
+            continue
+        hit = one_to_many.get(g0)
+        if hit is not None and hit[0] == s0 and (g1 - g0, s1 - s0) == hit[1:3]:
+            at = hit[3]  # one plain token = one multi-word token
+            if at >= 0:
+                out_g.append(g0 + (at if hit[1] > 1 else 0))
+                out_s.append(s0 + (at if hit[2] > 1 else 0))
+            continue
+        _lcs_align(gold_forms(g0, g1), sys_forms(s0, s1), g0, s0, out_g, out_s)
+    pairs_g = np.concatenate([plain_g, np.array(out_g, dtype=np.int64)])
+    pairs_s = np.concatenate([plain_s, np.array(out_s, dtype=np.int64)])
+    order = np.argsort(pairs_g, kind="stable")  # the walk's order: both sides increase
+    return pairs_g[order], pairs_s[order]
 
 
 def _form_reader(tb: Treebank, starts: memoryview, ends: memoryview):

@@ -13,6 +13,7 @@ including every error message.
 """
 from __future__ import annotations
 
+import codecs
 import os
 from typing import Callable, List, Optional, Tuple
 
@@ -20,6 +21,8 @@ import numpy as np
 
 from .errors import FormatError, Location
 from .treebank import Vocab
+
+from .compiled import cscan as _cscan  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 
 __all__ = ["Columns", "LazyCodes", "FieldBytes", "scan", "scan_stream", "file_identity",
            "utf8_valid", "metadata"]
@@ -232,6 +235,13 @@ def utf8_valid(data: bytes) -> bool:
     no overlongs, no surrogates, nothing above U+10FFFF), vectorised so that it runs without
     the GIL.  Slices are cut after a newline (ASCII), which never splits a character."""
     arr = np.frombuffer(data, dtype=np.uint8)
+    if _cscan is not None:
+        return _cscan.utf8_valid(arr) if len(arr) else True
+    return utf8_valid_numpy(data, arr)
+
+
+def utf8_valid_numpy(data: bytes, arr: np.ndarray) -> bool:
+    """:func:`utf8_valid` with numpy only (the reference)."""
     lo = 0
     while lo < len(arr):
         hi = min(len(arr), lo + _UTF8_SLICE)
@@ -655,14 +665,137 @@ def _join(pieces: List["_Piece"], tails: "FieldBytes", comments: "FieldBytes") -
     return out
 
 
+def _token_text(arr: np.ndarray, form_start: np.ndarray, form_end: np.ndarray, space,
+                vocab: Vocab, known: dict):
+    """The tokens' text (FORMs joined, the profile's ``space`` characters removed), their
+    lengths in characters, and the tokens that lost characters with their FORMs as written;
+    None when a FORM is empty or all space."""
+    joined, byte_len = _gather(arr, form_start, form_end)
+    if np.any(byte_len == 0):
+        return None
+    continuation = (joined & 0xC0) == 0x80  # UTF-8 continuation bytes: not characters
+    cont_before = np.zeros(len(continuation) + 1, dtype=np.int32 if len(joined) < 2 ** 31 else np.int64)
+    np.cumsum(continuation, out=cont_before[1:])
+    field_end = np.cumsum(byte_len + 1) - 1  # index of each field's separator
+    char_len = byte_len - (cont_before[field_end] - cont_before[field_end - byte_len])
+    del continuation, cont_before, field_end
+    joined_text = joined.tobytes().decode("utf-8")
+    # concurrent: the regex module releases the GIL while matching (the other file's thread runs)
+    if not space.search(joined_text, concurrent=True):
+        return (joined_text.replace("\n", ""), char_len, np.zeros(0, dtype=np.int32),
+                np.zeros(0, dtype=np.int32))
+    removed = np.fromiter((m.start() for m in space.finditer(joined_text, concurrent=True)),
+                          dtype=np.int64)
+    separator_at = np.cumsum(char_len + 1) - 1  # character index of each separator
+    tok_len = char_len - np.bincount(np.searchsorted(separator_at, removed), minlength=len(char_len))
+    if np.any(tok_len == 0):
+        return None
+    text = space.sub("", joined_text, concurrent=True).replace("\n", "")
+    # the FORMs as written of the tokens that lost characters (for "written_form")
+    spaced_tok = np.flatnonzero(tok_len != char_len).astype(np.int32)
+    spaced_tok_form = _encode_fields(vocab, arr, form_start[spaced_tok], form_end[spaced_tok],
+                                     known.setdefault("spaced_tok_form", {}))
+    return text, tok_len, spaced_tok, spaced_tok_form
+
+
 def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
                 vocab: Vocab, known: Optional[dict] = None) -> Optional["_Piece"]:
     """Scan ``arr[lo:hi]`` (whole sentences); None when it is not regular (see :func:`scan`).
-    Lines are numbered from ``line_offset`` + 1.
+    Lines are numbered from ``line_offset`` + 1.  The compiled scan when it is built (and
+    ``CONLL_EVAL_PURE`` is not set), else the numpy one; both give the same columns.
 
-    ``known``: column name -> its :func:`_encode_fields` memory, shared by the pieces of
-    one file."""
+    ``known``: what the pieces of one file share (interned strings), filled here."""
     known = {} if known is None else known
+    if _cscan is not None:
+        return _scan_piece_compiled(arr, lo, hi, line_offset, space, vocab, known)
+    return _scan_piece_numpy(arr, lo, hi, line_offset, space, vocab, known)
+
+
+class _LocalCodes:
+    """A file's compiled string tables (one per name of ``_cscan.TABLES``) and, per table,
+    the vocabulary code of each local id."""
+
+    def __init__(self):
+        self.tables = tuple(_cscan.StringTable() for _ in _cscan.TABLES)
+        self.codes = [np.zeros(0, dtype=np.int32) for _ in _cscan.TABLES]
+
+    def update(self, vocab: Vocab) -> List[np.ndarray]:
+        """Interns the strings added since the last call (table by table, in their order);
+        per table: local id -> code."""
+        for k, table in enumerate(self.tables):
+            if len(table) > len(self.codes[k]):
+                # fields hold no newline: one join and one decode for all the new strings
+                new = b"\n".join(table.strings(len(self.codes[k]))).decode("utf-8").split("\n")
+                self.codes[k] = np.concatenate([self.codes[k], vocab.encode(new)])
+        return self.codes
+
+
+def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
+                         vocab: Vocab, known: dict) -> Optional["_Piece"]:
+    """:func:`_scan_piece_numpy`'s result from the compiled pass (``_cscan.scan_piece``)."""
+    local = known.get("compiled")
+    if local is None:
+        local = known["compiled"] = _LocalCodes()
+    unicode_spaces = {r"\p{Zs}": True, " ": False}.get(space.pattern)
+    if unicode_spaces is None:  # a space pattern the compiled scan does not know
+        return _scan_piece_numpy(arr, lo, hi, line_offset, space, vocab, known)
+    found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces)
+    if found is None:
+        return None
+    text = codecs.utf_8_decode(found["text"])[0]
+    tok_len = found["tok_char_len"]
+    codes = local.update(vocab)
+    spaced_tok = found["spaced_tok"]
+    spaced_tok_form = codes[_cscan.TABLES.index("spaced_tok_form")][found["spaced_tok_form"]]
+    n_sent, n_words, n_tokens = found["n_sent"], found["n_words"], found["n_tokens"]
+    word_sent = found["word_sent"]
+    sent_word_start = found["sent_word_start"]
+    head = found["head"]
+    c = Columns()
+    c.text = text
+    c.tok_len = tok_len
+    c.tok_line = found["tok_line"]
+    c.tok_is_mwt = found["tok_is_mwt"]
+    c.word_tok = found["word_tok"]
+    c.spaced_tok, c.spaced_tok_form = spaced_tok, spaced_tok_form
+    c.word_is_mwt = found["word_is_mwt"]
+    c.word_line = found["word_line"]
+    c.word_sent = word_sent
+    c.head = np.where(head == 0, -1, sent_word_start[word_sent] + head - 1)
+    mwt_form = found["mwt_form"]
+    mwt_codes = codes[_cscan.TABLES.index("mwt_form")]
+    c.mwt_form = (np.where(mwt_form >= 0, mwt_codes[np.maximum(mwt_form, 0)], -1).astype(np.int32)
+                  if len(mwt_codes) else mwt_form)
+    word_cols = found["word_cols"]
+    c.cols = {name: codes[k][word_cols[:, k]] for k, name in enumerate(_cscan.WORD_COLUMNS)}
+    tok_end = np.cumsum(tok_len)
+    first_tok = found["sent_first_tok"]
+    last_tok = np.append(first_tok[1:], n_tokens) - 1
+    c.sent_word_start = sent_word_start
+    c.sent_char_start = tok_end[first_tok] - tok_len[first_tok]
+    c.sent_char_end = tok_end[last_tok]
+    c.sent_first_line = found["sent_first_line"]
+    c.sent_end_line = found["sent_end_line"]
+    c.empty_sent = found["empty_sent"]
+    c.empty_after = found["empty_after"]
+    c.empty_line = found["empty_line"]
+    empty_cols = found["empty_cols"]
+    empty_codes = codes[_cscan.TABLES.index("empty")]
+    c.empty_cols = {name: empty_codes[empty_cols[:, k]]
+                    for k, name in enumerate(_cscan.EMPTY_COLUMNS)}
+    piece = _Piece()
+    piece.columns = c
+    piece.tails = (found["tail_start"], found["tail_end"])
+    piece.comments = (found["comment_start"], found["comment_end"])
+    piece.comment_sentence = found["comment_sent"]
+    piece.n_lines, piece.n_sent, piece.n_words = found["n_lines"], n_sent, n_words
+    piece.n_tokens, piece.n_chars = n_tokens, len(text)
+    return piece
+
+
+def _scan_piece_numpy(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
+                      vocab: Vocab, known: dict) -> Optional["_Piece"]:
+    """The reference scan of a piece, numpy over the bytes (see :func:`_scan_piece`)."""
     newline = _positions(arr, NEWLINE, lo, hi)
     n_lines = len(newline)
     line_start = np.empty(n_lines, dtype=newline.dtype)
@@ -788,36 +921,10 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
     # tokens: FORMs with the profile's spaces removed
     token_body = np.flatnonzero(is_token).astype(np.int32)
     form_start, form_end = field(1)
-    joined, byte_len = _gather(arr, form_start[token_body], form_end[token_body])
-    if np.any(byte_len == 0):
+    tokens = _token_text(arr, form_start[token_body], form_end[token_body], space, vocab, known)
+    if tokens is None:
         return None
-    continuation = (joined & 0xC0) == 0x80  # UTF-8 continuation bytes: not characters
-    cont_before = np.zeros(len(continuation) + 1, dtype=np.int32 if len(joined) < 2 ** 31 else np.int64)
-    np.cumsum(continuation, out=cont_before[1:])
-    field_end = np.cumsum(byte_len + 1) - 1  # index of each field's separator
-    char_len = byte_len - (cont_before[field_end] - cont_before[field_end - byte_len])
-    del continuation, cont_before, field_end
-    joined_text = joined.tobytes().decode("utf-8")
-    # concurrent: the regex module releases the GIL while matching (the other file's thread runs)
-    if space.search(joined_text, concurrent=True):
-        removed = np.fromiter((m.start() for m in space.finditer(joined_text, concurrent=True)),
-                              dtype=np.int64)
-        separator_at = np.cumsum(char_len + 1) - 1  # character index of each separator
-        tok_len = char_len - np.bincount(np.searchsorted(separator_at, removed), minlength=len(char_len))
-        if np.any(tok_len == 0):
-            return None
-        text = space.sub("", joined_text, concurrent=True).replace("\n", "")
-        # the FORMs as written of the tokens that lost characters (for "written_form")
-        spaced_tok = np.flatnonzero(tok_len != char_len).astype(np.int32)
-        spaced_body = token_body[spaced_tok]
-        spaced_tok_form = _encode_fields(vocab, arr, form_start[spaced_body], form_end[spaced_body],
-                                         known.setdefault("spaced_tok_form", {}))
-        del separator_at, removed, spaced_body
-    else:
-        tok_len = char_len
-        text = joined_text.replace("\n", "")
-        spaced_tok = spaced_tok_form = np.zeros(0, dtype=np.int32)
-    del joined, joined_text
+    text, tok_len, spaced_tok, spaced_tok_form = tokens
     token_of_body = np.cumsum(is_token, dtype=np.int32) - 1
     word_tok = token_of_body[word_body]
 

@@ -52,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "right (aligned, correct, no extra system word), per metric shown "
                              "(the CoNLL-X practice for UAS and LAS); JSON always has it")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
-    parser.add_argument("--version", action="version", version=f"conll_eval {__version__}")
+    from ..compiled import core_description
+    parser.add_argument("--version", action="version",
+                        version=f"conll_eval {__version__} (core: {core_description()})")
     return parser
 
 

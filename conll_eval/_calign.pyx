@@ -1,0 +1,78 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""Compiled twin of the official word-alignment cursor walk (:class:`conll_eval.align._Walk`):
+plain words align when their character spans are identical; at a multi-word token the walk
+finds the minimal multiword span, which it returns for the caller to align by LCS.
+
+The walk is the official loop step for step, without the GIL; the LCS over lowercased FORMs
+stays in Python (it needs the strings), as do the shortcuts for spans whose answer is known.
+"""
+from libc.stdint cimport int64_t, uint8_t
+
+import numpy as np
+
+
+def walk(const int64_t[::1] gs, const int64_t[::1] ge, const uint8_t[::1] gm,
+         const int64_t[::1] ss, const int64_t[::1] se, const uint8_t[::1] sm):
+    """``(gold, system, spans)``: the pairs of plain words aligned by identical spans (in
+    walk order), and the multiword spans ``(g0, g1, s0, s1)`` (words ``g0:g1`` against
+    ``s0:s1``, both non-empty) to align by LCS.  Arguments: word starts, ends and
+    multi-word-token flags of gold, then system."""
+    cdef Py_ssize_t n_g = gs.shape[0], n_s = ss.shape[0]
+    cdef Py_ssize_t n_mwt = 0, i
+    for i in range(n_g):
+        n_mwt += gm[i]
+    for i in range(n_s):
+        n_mwt += sm[i]
+    pair_g_a = np.empty(min(n_g, n_s), dtype=np.int64)
+    pair_s_a = np.empty(min(n_g, n_s), dtype=np.int64)
+    spans_a = np.empty((n_mwt + 1, 4), dtype=np.int64)
+    cdef int64_t[::1] pair_g = pair_g_a
+    cdef int64_t[::1] pair_s = pair_s_a
+    cdef int64_t[:, ::1] spans = spans_a
+    cdef Py_ssize_t gi = 0, si = 0, n_pairs = 0, n_spans = 0, g0, s0
+    cdef int64_t span_end
+    cdef bint g_beyond, s_beyond
+    with nogil:
+        while gi < n_g and si < n_s:
+            if not gm[gi] and not sm[si]:  # two plain words: same span or the earlier one moves
+                if gs[gi] == ss[si] and ge[gi] == se[si]:
+                    pair_g[n_pairs] = gi
+                    pair_s[n_pairs] = si
+                    n_pairs += 1
+                    gi += 1
+                    si += 1
+                elif gs[gi] <= ss[si]:
+                    gi += 1
+                else:
+                    si += 1
+                continue
+            # a multi-word token on either side: the minimal multiword span
+            if gm[gi]:
+                span_end = ge[gi]
+                if not sm[si] and ss[si] < gs[gi]:
+                    si += 1
+            else:
+                span_end = se[si]
+                if gs[gi] < ss[si]:
+                    gi += 1
+            g0, s0 = gi, si
+            while True:
+                g_beyond = gi >= n_g or (gs[gi] >= span_end if gm[gi] else ge[gi] > span_end)
+                s_beyond = si >= n_s or (ss[si] >= span_end if sm[si] else se[si] > span_end)
+                if g_beyond and s_beyond:
+                    break
+                if gi < n_g and (si >= n_s or gs[gi] <= ss[si]):
+                    if gm[gi] and ge[gi] > span_end:
+                        span_end = ge[gi]
+                    gi += 1
+                else:
+                    if sm[si] and se[si] > span_end:
+                        span_end = se[si]
+                    si += 1
+            if gi > g0 and si > s0:
+                spans[n_spans, 0] = g0
+                spans[n_spans, 1] = gi
+                spans[n_spans, 2] = s0
+                spans[n_spans, 3] = si
+                n_spans += 1
+    return pair_g_a[:n_pairs], pair_s_a[:n_pairs], spans_a[:n_spans]

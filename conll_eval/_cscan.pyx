@@ -1,0 +1,633 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of :func:`conll_eval.scan._scan_piece`: one pass over a piece's bytes, without
+the GIL, that decides regularity exactly as the numpy scan does and returns the same columns.
+
+String fields are interned into a per-file :class:`StringTable` (local ids, in order of first
+appearance); the caller maps new local ids to the shared vocabulary once per piece.  Also a
+strict UTF-8 check (Python's decoder's rules).  The numpy scan stays the reference: the tests
+compare the two on every shared treebank, on generated files and on the fuzz corpus.
+"""
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcmp, memcpy, memchr
+from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
+
+import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
+
+cdef enum:
+    TAB = 9
+    NEWLINE = 10
+    HASH = 35
+    DASH = 45
+    DOT = 46
+    ID_WIDTH_MAX = 16
+    UINT_DIGITS_MAX = 9
+    N_WORD_COLUMNS = 5
+    N_EMPTY_COLUMNS = 9
+
+# per word: the interned string columns, in this order
+WORD_COLUMNS = ("lemma", "upos", "xpos", "feats", "deprel")
+# per empty node: its columns (CoNLL-U index), in this order
+EMPTY_COLUMNS = ("id", "form", "lemma", "upos", "xpos", "feats", "deprel", "deps", "misc")
+cdef int[9] EMPTY_FIELD = [0, 1, 2, 3, 4, 5, 7, 8, 9]
+
+
+cdef inline uint64_t _hash_bytes(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    """FNV-1a over 8-byte words, then a final mix (any good spread will do: hits are
+    verified byte for byte)."""
+    cdef uint64_t h = 0xcbf29ce484222325ULL ^ <uint64_t>n
+    cdef uint64_t w
+    cdef Py_ssize_t i = 0
+    while i + 8 <= n:
+        memcpy(&w, p + i, 8)
+        h = (h ^ w) * 0x100000001b3ULL
+        h ^= h >> 29
+        i += 8
+    w = 0
+    if i < n:
+        memcpy(&w, p + i, n - i)
+        h = (h ^ w) * 0x100000001b3ULL
+    h ^= h >> 33
+    h *= 0xff51afd7ed558ccdULL
+    h ^= h >> 33
+    return h
+
+
+cdef inline bint _same_bytes(const uint8_t* x, const uint8_t* y, Py_ssize_t n) noexcept nogil:
+    """``memcmp(x, y, n) == 0``, without a call for the short strings most fields are."""
+    cdef Py_ssize_t i
+    if n <= 16:
+        for i in range(n):
+            if x[i] != y[i]:
+                return False
+        return True
+    return memcmp(x, y, n) == 0
+
+
+cdef struct Slot:
+    uint64_t hash
+    int64_t id   # -1 = empty
+
+
+cdef class StringTable:
+    """Distinct byte strings of one file's column, each with a local id (0, 1, ... in order
+    of first appearance); open addressing, every hit checked byte for byte.  One table per
+    column keeps the small ones (UPOS, DEPREL) in the fastest cache."""
+    cdef Slot* slots
+    cdef Py_ssize_t n_slots
+    cdef uint8_t* data
+    cdef Py_ssize_t data_size, data_capacity
+    cdef int64_t* offset       # per id: start in data; offset[count] = data_size
+    cdef Py_ssize_t count, id_capacity
+    cdef bint failed
+
+    def __cinit__(self):
+        self.n_slots = 1 << 6
+        self.slots = <Slot*>malloc(self.n_slots * sizeof(Slot))
+        self.data_capacity = 1 << 16
+        self.data = <uint8_t*>malloc(self.data_capacity)
+        self.id_capacity = 1 << 10
+        self.offset = <int64_t*>malloc((self.id_capacity + 1) * sizeof(int64_t))
+        if not self.slots or not self.data or not self.offset:
+            raise MemoryError()
+        cdef Py_ssize_t i
+        for i in range(self.n_slots):
+            self.slots[i].id = -1
+        self.offset[0] = 0
+        self.count = 0
+        self.data_size = 0
+        self.failed = False
+
+    def __dealloc__(self):
+        free(self.slots)
+        free(self.data)
+        free(self.offset)
+
+    def __len__(self):
+        return self.count
+
+    cdef bint _grow_slots(self) noexcept nogil:
+        cdef Py_ssize_t new_n = self.n_slots * 2, i, j
+        cdef Slot* grown = <Slot*>malloc(new_n * sizeof(Slot))
+        if not grown:
+            return False
+        for i in range(new_n):
+            grown[i].id = -1
+        for i in range(self.n_slots):
+            if self.slots[i].id >= 0:
+                j = <Py_ssize_t>(self.slots[i].hash & <uint64_t>(new_n - 1))
+                while grown[j].id >= 0:
+                    j = (j + 1) & (new_n - 1)
+                grown[j] = self.slots[i]
+        free(self.slots)
+        self.slots, self.n_slots = grown, new_n
+        return True
+
+    cdef int64_t intern(self, const uint8_t* p, Py_ssize_t n) noexcept nogil:
+        """The local id of ``p[:n]`` (added if new); -1 when memory ran out."""
+        cdef uint64_t h = _hash_bytes(p, n)
+        cdef Py_ssize_t mask = self.n_slots - 1
+        cdef Py_ssize_t j = <Py_ssize_t>(h & <uint64_t>mask)
+        cdef int64_t found, start
+        cdef void* grown
+        while True:
+            found = self.slots[j].id
+            if found < 0:
+                break
+            if self.slots[j].hash == h:
+                start = self.offset[found]
+                if self.offset[found + 1] - start == n and _same_bytes(self.data + start, p, n):
+                    return found
+            j = (j + 1) & mask
+        # new string
+        if self.data_size + n > self.data_capacity:
+            while self.data_size + n > self.data_capacity:
+                self.data_capacity *= 2
+            grown = realloc(self.data, self.data_capacity)
+            if not grown:
+                self.failed = True
+                return -1
+            self.data = <uint8_t*>grown
+        if self.count + 1 > self.id_capacity:
+            self.id_capacity *= 2
+            grown = realloc(self.offset, (self.id_capacity + 1) * sizeof(int64_t))
+            if not grown:
+                self.failed = True
+                return -1
+            self.offset = <int64_t*>grown
+        memcpy(self.data + self.data_size, p, n)
+        self.data_size += n
+        found = self.count
+        self.count += 1
+        self.offset[self.count] = self.data_size
+        self.slots[j].id = found
+        self.slots[j].hash = h
+        if self.count * 2 > self.n_slots:  # at most half full: short probe runs
+            if not self._grow_slots():
+                self.failed = True
+                return -1
+        return found
+
+    def strings(self, Py_ssize_t since=0):
+        """The byte strings of local ids ``since`` .. ``len(self) - 1``."""
+        cdef Py_ssize_t i
+        return [(<char*>self.data)[self.offset[i]:self.offset[i + 1]]
+                for i in range(since, self.count)]
+
+
+cdef inline int64_t _parse_uint(const uint8_t* a, Py_ssize_t start, Py_ssize_t end) noexcept nogil:
+    """A non-empty field of at most 9 ASCII digits as its value, else -1."""
+    cdef Py_ssize_t n = end - start, i
+    cdef int64_t value = 0
+    cdef uint8_t c
+    if n < 1 or n > UINT_DIGITS_MAX:
+        return -1
+    for i in range(start, end):
+        c = a[i]
+        if c < 48 or c > 57:
+            return -1
+        value = value * 10 + (c - 48)
+    return value
+
+
+cdef inline Py_ssize_t _continuation_bytes(const uint8_t* a, Py_ssize_t start,
+                                           Py_ssize_t end) noexcept nogil:
+    cdef Py_ssize_t i, k = 0
+    for i in range(start, end):
+        k += (a[i] & 0xC0) == 0x80
+    return k
+
+
+cdef bint _sentence_ok(int64_t* head, Py_ssize_t first, Py_ssize_t last,
+                       uint8_t* state) noexcept nogil:
+    """Words ``first .. last - 1`` of a sentence (HEADs 0 = root, else 1-based): every HEAD
+    within the sentence, exactly one root, no cycle.  ``state``: scratch, one byte a word."""
+    cdef Py_ssize_t n = last - first, i, j, k
+    cdef Py_ssize_t roots = 0
+    cdef int64_t h
+    for i in range(first, last):
+        h = head[i]
+        if h > n:
+            return False
+        if h == 0:
+            roots += 1
+    if roots != 1:
+        return False
+    for i in range(n):
+        state[i] = 0  # 0 unseen, 1 on the current path, 2 reaches the root
+    for i in range(n):
+        j = i
+        while state[j] == 0:
+            state[j] = 1
+            h = head[first + j]
+            if h == 0:
+                break
+            j = <Py_ssize_t>(h - 1)
+        if state[j] == 1 and not (head[first + j] == 0):
+            return False  # came back to the current path: a cycle
+        # mark the path as reaching the root
+        k = i
+        while state[k] == 1:
+            state[k] = 2
+            h = head[first + k]
+            if h == 0:
+                break
+            k = <Py_ssize_t>(h - 1)
+    return True
+
+
+cdef inline Py_ssize_t _space_at(const uint8_t* p, Py_ssize_t i, Py_ssize_t end,
+                                 bint unicode) noexcept nogil:
+    """Length in bytes of the space separator at ``p[i]`` (valid UTF-8 up to ``end``), 0 if
+    none: ASCII space only, or with ``unicode`` every character of category Zs (U+0020,
+    U+00A0, U+1680, U+2000-U+200A, U+202F, U+205F, U+3000; a test checks the set against the
+    regex module's ``\\p{Zs}``)."""
+    cdef uint8_t c = p[i], d, e
+    if c == 0x20:
+        return 1
+    if not unicode or c < 0xC2 or i + 1 >= end:
+        return 0
+    d = p[i + 1]
+    if c == 0xC2:
+        return 2 if d == 0xA0 else 0
+    if i + 2 >= end:
+        return 0
+    e = p[i + 2]
+    if c == 0xE1:
+        return 3 if d == 0x9A and e == 0x80 else 0
+    if c == 0xE2:
+        return 3 if (d == 0x80 and (e <= 0x8A or e == 0xAF)) or (d == 0x81 and e == 0x9F) else 0
+    if c == 0xE3:
+        return 3 if d == 0x80 and e == 0x80 else 0
+    return 0
+
+
+def space_length(bytes text, bint unicode):
+    """The length of the space separator :func:`scan_piece` sees at the start of ``text``
+    (for the tests)."""
+    return _space_at(<const uint8_t*>text, 0, len(text), unicode) if text else 0
+
+
+def utf8_valid(const uint8_t[::1] data):
+    """Whether ``data`` is valid UTF-8 as Python's strict decoder decides (no overlongs, no
+    surrogates, nothing above U+10FFFF, no truncated sequence)."""
+    cdef Py_ssize_t i = 0, n = data.shape[0]
+    cdef uint8_t c, d
+    cdef bint ok = True
+    with nogil:
+        while i < n:
+            c = data[i]
+            if c < 0x80:
+                i += 1
+                continue
+            if c < 0xC2 or c > 0xF4:
+                ok = False
+                break
+            if c < 0xE0:
+                if i + 1 >= n or (data[i + 1] & 0xC0) != 0x80:
+                    ok = False
+                    break
+                i += 2
+                continue
+            if c < 0xF0:
+                if i + 2 >= n or (data[i + 1] & 0xC0) != 0x80 or (data[i + 2] & 0xC0) != 0x80:
+                    ok = False
+                    break
+                d = data[i + 1]
+                if (c == 0xE0 and d < 0xA0) or (c == 0xED and d > 0x9F):
+                    ok = False
+                    break
+                i += 3
+                continue
+            if (i + 3 >= n or (data[i + 1] & 0xC0) != 0x80 or (data[i + 2] & 0xC0) != 0x80
+                    or (data[i + 3] & 0xC0) != 0x80):
+                ok = False
+                break
+            d = data[i + 1]
+            if (c == 0xF0 and d < 0x90) or (c == 0xF4 and d > 0x8F):
+                ok = False
+                break
+            i += 4
+    return ok
+
+
+#: the tables :func:`scan_piece` interns into, in this order: the word columns, the FORMs of
+#: words inside multi-word tokens, every column of the empty nodes, the FORMs (as written) of
+#: tokens that lost space characters
+TABLES = WORD_COLUMNS + ("mwt_form", "empty", "spaced_tok_form")
+
+
+def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t line_offset,
+               tuple tables, bint unicode_spaces):
+    """Scan ``arr[lo:hi]`` (whole sentences, ending with a blank line); None when it is not
+    regular (the numpy scan's rules, see :func:`conll_eval.scan.scan`), else a dict of arrays
+    (positions absolute in ``arr``, lines numbered from ``line_offset + 1``, strings as local
+    ids of the ``tables``, one per name of :data:`TABLES`).  The tokens' text loses its space
+    characters: every Unicode space separator with ``unicode_spaces`` (conll18's ``\\p{Zs}``),
+    else ASCII spaces (conll17)."""
+    cdef const uint8_t* a = &arr[0] if arr.shape[0] else NULL
+    cdef Py_ssize_t n_lines = 0, i
+    cdef const void* hit
+    if a == NULL or hi <= lo:
+        return None
+    # upper bound of every per-line array: the number of lines
+    i = lo
+    with nogil:
+        while i < hi:
+            hit = memchr(a + i, NEWLINE, hi - i)
+            if hit == NULL:
+                break
+            n_lines += 1
+            i = <const uint8_t*>hit - a + 1
+    if n_lines == 0:
+        return None
+    cap = n_lines
+    # tokens
+    tok_line_a = np.empty(cap, dtype=np.int32)
+    tok_is_mwt_a = np.empty(cap, dtype=np.bool_)
+    tok_form_start_a = np.empty(cap, dtype=np.int64)
+    tok_form_end_a = np.empty(cap, dtype=np.int64)
+    tok_char_len_a = np.empty(cap, dtype=np.int64)
+    # words
+    word_tok_a = np.empty(cap, dtype=np.int32)
+    word_is_mwt_a = np.empty(cap, dtype=np.bool_)
+    word_line_a = np.empty(cap, dtype=np.int32)
+    word_sent_a = np.empty(cap, dtype=np.int32)
+    head_a = np.empty(cap, dtype=np.int64)
+    mwt_form_a = np.empty(cap, dtype=np.int32)
+    word_cols_a = np.empty((cap, N_WORD_COLUMNS), dtype=np.int32)
+    tail_start_a = np.empty(cap, dtype=np.int64)
+    tail_end_a = np.empty(cap, dtype=np.int64)
+    # sentences
+    sent_word_start_a = np.empty(cap + 1, dtype=np.int64)
+    sent_first_line_a = np.empty(cap, dtype=np.int32)
+    sent_end_line_a = np.empty(cap, dtype=np.int32)
+    sent_first_tok_a = np.empty(cap, dtype=np.int64)
+    # empty nodes
+    empty_sent_a = np.empty(cap, dtype=np.int32)
+    empty_after_a = np.empty(cap, dtype=np.int64)
+    empty_line_a = np.empty(cap, dtype=np.int32)
+    empty_cols_a = np.empty((cap, N_EMPTY_COLUMNS), dtype=np.int32)
+    # comments
+    comment_start_a = np.empty(cap, dtype=np.int64)
+    comment_end_a = np.empty(cap, dtype=np.int64)
+    comment_sent_a = np.empty(cap, dtype=np.int64)
+    state_a = np.empty(cap, dtype=np.uint8)
+
+    cdef int32_t[::1] tok_line = tok_line_a
+    cdef cnp.npy_bool[::1] tok_is_mwt = tok_is_mwt_a
+    cdef int64_t[::1] tok_form_start = tok_form_start_a
+    cdef int64_t[::1] tok_form_end = tok_form_end_a
+    cdef int64_t[::1] tok_char_len = tok_char_len_a
+    cdef int32_t[::1] word_tok = word_tok_a
+    cdef cnp.npy_bool[::1] word_is_mwt = word_is_mwt_a
+    cdef int32_t[::1] word_line = word_line_a
+    cdef int32_t[::1] word_sent = word_sent_a
+    cdef int64_t[::1] head = head_a
+    cdef int32_t[::1] mwt_form = mwt_form_a
+    cdef int32_t[:, ::1] word_cols = word_cols_a
+    cdef int64_t[::1] tail_start = tail_start_a
+    cdef int64_t[::1] tail_end = tail_end_a
+    cdef int64_t[::1] sent_word_start = sent_word_start_a
+    cdef int32_t[::1] sent_first_line = sent_first_line_a
+    cdef int32_t[::1] sent_end_line = sent_end_line_a
+    cdef int64_t[::1] sent_first_tok = sent_first_tok_a
+    cdef int32_t[::1] empty_sent = empty_sent_a
+    cdef int64_t[::1] empty_after = empty_after_a
+    cdef int32_t[::1] empty_line = empty_line_a
+    cdef int32_t[:, ::1] empty_cols = empty_cols_a
+    cdef int64_t[::1] comment_start = comment_start_a
+    cdef int64_t[::1] comment_end = comment_end_a
+    cdef int64_t[::1] comment_sent = comment_sent_a
+    cdef uint8_t[::1] state = state_a
+
+    cdef Py_ssize_t n_tok = 0, n_word = 0, n_sent = 0, n_empty = 0, n_comment = 0, n_body = 0
+    cdef Py_ssize_t line = 0, start, end, k, tab_count
+    cdef Py_ssize_t[9] tab
+    cdef Py_ssize_t id_end, dash_at, n_dash, position = 0, sent_first_word = 0
+    cdef Py_ssize_t pending = 0, f_start, f_end, form_total = 0
+    cdef int64_t first_id, last_id, value, local
+    cdef bint has_dot, ok = True, previous_content = False, block_has_content = False
+    cdef bint is_mwt_word
+    cdef int column
+    cdef StringTable lemma_table = tables[0], upos_table = tables[1], xpos_table = tables[2]
+    cdef StringTable feats_table = tables[3], deprel_table = tables[4]
+    cdef StringTable mwt_table = tables[5], empty_table = tables[6], spaced_table = tables[7]
+
+    sent_word_start[0] = 0
+    with nogil:
+        start = lo
+        while start < hi:
+            hit = memchr(a + start, NEWLINE, hi - start)
+            end = <const uint8_t*>hit - a  # the piece ends with a newline: always found
+            line += 1
+            if end == start:  # blank line: closes the sentence of the content line before it
+                if not previous_content or pending > 0:
+                    ok = False
+                    break
+                if not _sentence_ok(&head[0], sent_first_word, n_word, &state[0]):
+                    ok = False
+                    break
+                sent_end_line[n_sent] = <int32_t>(line + line_offset)
+                n_sent += 1
+                sent_word_start[n_sent] = n_word
+                sent_first_word = n_word
+                position = 0
+                previous_content = False
+                block_has_content = False
+                start = end + 1
+                continue
+            if a[start] == HASH:
+                if block_has_content:  # a '#' line after a word line: not a comment
+                    ok = False
+                    break
+                comment_start[n_comment] = start
+                comment_end[n_comment] = end
+                comment_sent[n_comment] = n_sent
+                n_comment += 1
+                previous_content = False
+                start = end + 1
+                continue
+            # a content line: exactly 9 tabs
+            tab_count = 0
+            k = start
+            while True:
+                hit = memchr(a + k, TAB, end - k)
+                if hit == NULL:
+                    break
+                if tab_count == 9:
+                    tab_count = 10
+                    break
+                tab[tab_count] = <const uint8_t*>hit - a
+                tab_count += 1
+                k = tab[tab_count - 1] + 1
+            if tab_count != 9:
+                ok = False
+                break
+            if not block_has_content:
+                sent_first_line[n_sent] = <int32_t>(line + line_offset)
+                sent_first_tok[n_sent] = n_tok
+            block_has_content = True
+            previous_content = True
+            n_body += 1
+            id_end = tab[0]
+            if id_end - start > ID_WIDTH_MAX:
+                ok = False
+                break
+            has_dot = False
+            n_dash = 0
+            dash_at = -1
+            for k in range(start, id_end):
+                if a[k] == DOT:
+                    has_dot = True
+                elif a[k] == DASH:
+                    if n_dash == 0:
+                        dash_at = k
+                    n_dash += 1
+            if has_dot:  # an empty node
+                if pending > 0:
+                    ok = False
+                    break
+                empty_sent[n_empty] = <int32_t>n_sent
+                empty_after[n_empty] = n_word
+                empty_line[n_empty] = <int32_t>(line + line_offset)
+                for column in range(N_EMPTY_COLUMNS):
+                    k = EMPTY_FIELD[column]
+                    f_start = start if k == 0 else tab[k - 1] + 1
+                    f_end = end if k == 9 else tab[k]
+                    local = empty_table.intern(a + f_start, f_end - f_start)
+                    if local < 0:
+                        ok = False
+                        break
+                    empty_cols[n_empty, column] = <int32_t>local
+                if not ok:
+                    break
+                n_empty += 1
+                start = end + 1
+                continue
+            if n_dash > 0:  # a multi-word token range a-b
+                if n_dash != 1 or pending > 0:
+                    ok = False
+                    break
+                first_id = _parse_uint(a, start, dash_at)
+                last_id = _parse_uint(a, dash_at + 1, id_end)
+                if first_id < 0 or last_id < 0 or last_id - first_id + 1 <= 0:
+                    ok = False
+                    break
+                pending = <Py_ssize_t>(last_id - first_id + 1)
+                if tab[0] + 1 == tab[1]:  # empty FORM
+                    ok = False
+                    break
+                tok_line[n_tok] = <int32_t>(line + line_offset)
+                tok_is_mwt[n_tok] = True
+                tok_form_start[n_tok] = tab[0] + 1
+                tok_form_end[n_tok] = tab[1]
+                tok_char_len[n_tok] = (tab[1] - tab[0] - 1) - _continuation_bytes(a, tab[0] + 1, tab[1])
+                form_total += tab[1] - tab[0] - 1
+                n_tok += 1
+                start = end + 1
+                continue
+            # a word
+            position += 1
+            is_mwt_word = pending > 0
+            if is_mwt_word:
+                pending -= 1
+                local = mwt_table.intern(a + tab[0] + 1, tab[1] - tab[0] - 1)
+                if local < 0:
+                    ok = False
+                    break
+                mwt_form[n_word] = <int32_t>local
+            else:
+                if _parse_uint(a, start, id_end) != position:
+                    ok = False
+                    break
+                if tab[0] + 1 == tab[1]:
+                    ok = False
+                    break
+                mwt_form[n_word] = -1
+                tok_line[n_tok] = <int32_t>(line + line_offset)
+                tok_is_mwt[n_tok] = False
+                tok_form_start[n_tok] = tab[0] + 1
+                tok_form_end[n_tok] = tab[1]
+                tok_char_len[n_tok] = (tab[1] - tab[0] - 1) - _continuation_bytes(a, tab[0] + 1, tab[1])
+                form_total += tab[1] - tab[0] - 1
+                n_tok += 1
+            value = _parse_uint(a, tab[5] + 1, tab[6])
+            if value < 0:
+                ok = False
+                break
+            head[n_word] = value
+            word_tok[n_word] = <int32_t>(n_tok - 1)
+            word_is_mwt[n_word] = is_mwt_word
+            word_line[n_word] = <int32_t>(line + line_offset)
+            word_sent[n_word] = <int32_t>n_sent
+            word_cols[n_word, 0] = <int32_t>lemma_table.intern(a + tab[1] + 1, tab[2] - tab[1] - 1)
+            word_cols[n_word, 1] = <int32_t>upos_table.intern(a + tab[2] + 1, tab[3] - tab[2] - 1)
+            word_cols[n_word, 2] = <int32_t>xpos_table.intern(a + tab[3] + 1, tab[4] - tab[3] - 1)
+            word_cols[n_word, 3] = <int32_t>feats_table.intern(a + tab[4] + 1, tab[5] - tab[4] - 1)
+            word_cols[n_word, 4] = <int32_t>deprel_table.intern(a + tab[6] + 1, tab[7] - tab[6] - 1)
+            tail_start[n_word] = tab[7] + 1
+            tail_end[n_word] = end
+            n_word += 1
+            start = end + 1
+        if ok and (previous_content or block_has_content or n_body == 0 or n_word == 0):
+            ok = False  # the piece must end with a blank line closing a sentence
+    for table in tables:
+        if (<StringTable>table).failed:
+            raise MemoryError("conll_eval: out of memory while interning strings")
+    if not ok:
+        return None
+    # the tokens' FORMs joined without their space characters: the text
+    text_a = np.empty(form_total, dtype=np.uint8)
+    spaced_a = np.empty(n_tok, dtype=np.int32)
+    spaced_form_a = np.empty(n_tok, dtype=np.int32)
+    cdef uint8_t[::1] text = text_a
+    cdef int32_t[::1] spaced = spaced_a
+    cdef int32_t[::1] spaced_form = spaced_form_a
+    cdef Py_ssize_t text_at = 0, n_spaced = 0, removed, skip
+    with nogil:
+        for i in range(n_tok):
+            f_start, f_end = tok_form_start[i], tok_form_end[i]
+            removed = 0
+            k = f_start
+            while k < f_end:
+                skip = _space_at(a, k, f_end, unicode_spaces)
+                if skip:
+                    removed += 1
+                    k += skip
+                else:
+                    text[text_at] = a[k]
+                    text_at += 1
+                    k += 1
+            if removed:
+                tok_char_len[i] -= removed
+                if tok_char_len[i] == 0:  # a FORM of spaces only
+                    ok = False
+                    break
+                spaced[n_spaced] = <int32_t>i
+                spaced_form[n_spaced] = <int32_t>spaced_table.intern(a + f_start, f_end - f_start)
+                n_spaced += 1
+    if not ok:
+        return None
+    return {
+        "text": text_a[:text_at], "spaced_tok": spaced_a[:n_spaced],
+        "spaced_tok_form": spaced_form_a[:n_spaced],
+        "n_lines": line, "n_sent": n_sent, "n_words": n_word, "n_tokens": n_tok,
+        "tok_line": tok_line_a[:n_tok], "tok_is_mwt": tok_is_mwt_a[:n_tok],
+        "tok_form_start": tok_form_start_a[:n_tok], "tok_form_end": tok_form_end_a[:n_tok],
+        "tok_char_len": tok_char_len_a[:n_tok],
+        "word_tok": word_tok_a[:n_word], "word_is_mwt": word_is_mwt_a[:n_word],
+        "word_line": word_line_a[:n_word], "word_sent": word_sent_a[:n_word],
+        "head": head_a[:n_word], "mwt_form": mwt_form_a[:n_word],
+        "word_cols": word_cols_a[:n_word], "tail_start": tail_start_a[:n_word],
+        "tail_end": tail_end_a[:n_word],
+        "sent_word_start": sent_word_start_a[:n_sent + 1],
+        "sent_first_line": sent_first_line_a[:n_sent], "sent_end_line": sent_end_line_a[:n_sent],
+        "sent_first_tok": sent_first_tok_a[:n_sent],
+        "empty_sent": empty_sent_a[:n_empty], "empty_after": empty_after_a[:n_empty],
+        "empty_line": empty_line_a[:n_empty], "empty_cols": empty_cols_a[:n_empty],
+        "comment_start": comment_start_a[:n_comment], "comment_end": comment_end_a[:n_comment],
+        "comment_sent": comment_sent_a[:n_comment],
+    }

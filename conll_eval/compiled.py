@@ -1,0 +1,40 @@
+"""Which core reads and aligns: the compiled one (Cython, built at install when a C compiler
+is there) or the numpy one, which is always there and is the reference.
+
+``CONLL_EVAL_PURE=1`` in the environment forces the numpy path; :func:`core_description`
+says which is active (``conll_eval --version`` prints it).
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+from typing import Optional
+
+__all__ = ["PURE", "cscan", "calign", "core_description"]
+
+#: the numpy path was asked for
+PURE = bool(os.environ.get("CONLL_EVAL_PURE"))
+
+
+def _load(name: str) -> Optional[ModuleType]:
+    if PURE:
+        return None
+    try:
+        return importlib.import_module(f"conll_eval.{name}")
+    except ImportError:  # not built (no compiler at install): the numpy path
+        return None
+
+
+#: the compiled scan (:mod:`conll_eval._cscan`) and alignment walk (:mod:`conll_eval._calign`)
+cscan = _load("_cscan")
+calign = _load("_calign")
+
+
+def core_description() -> str:
+    """``compiled (Cython)``, or ``numpy`` with the reason."""
+    if cscan is not None and calign is not None:
+        return "compiled (Cython)"
+    if PURE:
+        return "numpy (CONLL_EVAL_PURE is set)"
+    return "numpy (the compiled core is not built)"

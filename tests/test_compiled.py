@@ -1,0 +1,207 @@
+"""The compiled core (``conll_eval._cscan``, ``conll_eval._calign``) against the numpy path,
+its reference: the same regular/irregular decision and the same Treebank columns for every
+file, the same alignments and counts for every pair: on every ../shared/ud pair, on generated
+pairs, on mutated and random bytes (the fuzz corpus's mutations).
+
+Columns are compared as strings (the two paths intern in different orders, so codes differ).
+With ``CONLL_EVAL_REQUIRE_COMPILED=1`` (``.ci/run``) a missing compiled core is a failure,
+not a skip.
+"""
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import regex
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conll_eval import ConllEvalError, align, evaluate, scan
+from conll_eval.compiled import calign, core_description, cscan
+from conll_eval.reader import _space_pattern, parse_bytes
+from conll_eval.treebank import Vocab
+
+from strategies import generate_pair
+from test_fuzz import INTERESTING, SEED_FILE, VALID_FILE, _mutate
+
+SHARED_UD = Path(__file__).resolve().parent.parent.parent / "shared" / "ud"
+BUILT = cscan is not None and calign is not None
+pytestmark = pytest.mark.skipif(
+    not BUILT and not os.environ.get("CONLL_EVAL_REQUIRE_COMPILED"),
+    reason=f"the compiled core is not in use here: {core_description()}")
+PROFILES = ("conll18", "conll17")
+EXAMPLES = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def test_compiled_core_is_in_use():
+    assert core_description() == "compiled (Cython)"
+
+
+class numpy_path:
+    """``with numpy_path():`` reads and aligns the reference way."""
+
+    def __enter__(self):
+        self.saved = scan._cscan, align._calign
+        scan._cscan = align._calign = None
+
+    def __exit__(self, *exc):
+        scan._cscan, align._calign = self.saved
+
+
+_TREEBANK_ARRAYS = ("tok_start", "tok_end", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt",
+                    "word_line", "word_sent", "head", "sent_word_start", "sent_char_start",
+                    "sent_char_end", "sent_first_line", "sent_end_line", "empty_sent",
+                    "empty_after", "empty_line", "spaced_tok")
+
+
+def columns(tb):
+    """Everything a Treebank holds, strings decoded."""
+    strings = tb.vocab.strings
+    out = {name: np.asarray(getattr(tb, name)).tolist() for name in _TREEBANK_ARRAYS}
+    out["text"] = tb.text
+    for name in ("form", "lemma", "upos", "xpos", "feats", "deprel", "deps", "misc"):
+        out[name] = [strings[c] for c in tb.column(name).tolist()]
+    out["mwt_form"] = [strings[c] if c >= 0 else None for c in tb.mwt_form.tolist()]
+    out["empty"] = {name: [strings[c] for c in np.asarray(codes).tolist()]
+                    for name, codes in tb.empty_columns.items()}
+    out["spaced_tok_form"] = [strings[c] for c in np.asarray(tb.spaced_tok_form).tolist()]
+    out["sent_ids"] = list(tb.sent_ids)
+    out["sent_texts"] = list(tb.sent_texts)
+    return out
+
+
+def read(data: bytes, profile: str):
+    """(regular?, columns or the error) of one file (the scan's contract: valid UTF-8)."""
+    regular = scan.utf8_valid(data) and scan.scan(data, _space_pattern(profile),
+                                                  Vocab()) is not None
+    try:
+        return regular, columns(parse_bytes(data, "f", profile, Vocab()))
+    except ConllEvalError as exc:
+        return regular, str(exc)
+
+
+def assert_same_reading(data: bytes, profile: str):
+    compiled = read(data, profile)
+    with numpy_path():
+        reference = read(data, profile)
+    assert compiled[0] == reference[0], "regular on one path only"
+    assert compiled[1] == reference[1]
+
+
+def score(gold: bytes, system: bytes, profile: str):
+    vocab = Vocab()
+    try:
+        g = parse_bytes(gold, "gold", profile, vocab)
+        s = parse_bytes(system, "system", profile, vocab)
+        alignment = align.align_words(g, s)
+        scores = {name: (sc.correct, sc.gold, sc.system)
+                  for name, sc in evaluate(g, s).scores.items()}
+        return alignment.gold_idx.tolist(), alignment.sys_idx.tolist(), scores
+    except ConllEvalError as exc:
+        return str(exc)
+
+
+def assert_same_scores(gold: bytes, system: bytes, profile: str):
+    compiled = score(gold, system, profile)
+    with numpy_path():
+        assert compiled == score(gold, system, profile)
+
+
+@EXAMPLES
+@given(st.integers(0, 2 ** 32), st.sampled_from(PROFILES))
+def test_generated_pairs(seed, profile):
+    gold, system = (text.encode("utf-8") for text in generate_pair(random.Random(seed), profile))
+    assert_same_reading(gold, profile)
+    assert_same_reading(system, profile)
+    assert_same_scores(gold, system, profile)
+
+
+@EXAMPLES
+@given(st.integers(0, 2 ** 32), st.integers(1, 8), st.sampled_from(PROFILES))
+def test_mutated_files(seed, steps, profile):
+    rng = random.Random(seed)
+    for base in (SEED_FILE, VALID_FILE):
+        mutated = _mutate(base, rng, steps)
+        assert_same_reading(mutated, profile)
+        assert_same_scores(base, mutated, profile)
+
+
+@EXAMPLES
+@given(st.lists(st.sampled_from(INTERESTING + [b"a", b"1\t", b"\t_", b"2-3", b"1.1"]),
+                max_size=80), st.sampled_from(PROFILES))
+def test_random_pieces(parts, profile):
+    assert_same_reading(b"".join(parts) + b"\n\n", profile)
+
+
+def test_spaces_in_forms_and_empty_nodes():
+    """FORMs with every kind of space, a FORM of spaces only, empty nodes, multi-word tokens."""
+    line = "{}\t{}\t_\tX\t_\t_\t{}\tdep\t_\t_\n"
+    base = (line.format(1, "a\u00a0b", 0) + line.format(2, "c d", 1) +
+            line.format("2.1", "e", "_") + "3-4\tf\u3000g\t_\t_\t_\t_\t_\t_\t_\t_\n" +
+            line.format(3, "f", 1) + line.format(4, "g", 3) + "\n")
+    for profile in PROFILES + ("iwpt",):
+        assert_same_reading(base.encode("utf-8"), profile)
+        assert_same_reading(base.replace("c d", "\u2002").encode("utf-8"), profile)
+        assert_same_reading(base.replace("c d", " ").encode("utf-8"), profile)
+
+
+def test_space_set_is_the_regex_zs():
+    """The compiled text's space characters are exactly ``\\p{Zs}`` (conll18) and ' '
+    (conll17): checked over every code point whose UTF-8 starts with a byte it looks at."""
+    zs = regex.compile(r"\p{Zs}")
+    for code in list(range(0x20, 0x800)) + list(range(0x1000, 0x4000)):
+        char = chr(code)
+        if 0xD800 <= code < 0xE000:
+            continue
+        encoded = char.encode("utf-8")
+        assert cscan.space_length(encoded, True) == (len(encoded) if zs.match(char) else 0)
+        assert cscan.space_length(encoded, False) == (1 if char == " " else 0)
+
+
+@pytest.mark.parametrize("data", [b"", b"a", b"\xc3\xa9", b"\xc0\xaf", b"\xe0\x80\xaf",
+                                  b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xf0\x9f\x98\x80",
+                                  b"\xe2\x82", b"\x80", b"ok\xff", b"\xef\xbb\xbf"])
+def test_utf8_check_is_python_s(data):
+    try:
+        data.decode("utf-8")
+        expected = True
+    except UnicodeDecodeError:
+        expected = False
+    assert scan.utf8_valid(data) == expected
+    assert scan.utf8_valid_numpy(data, np.frombuffer(data, dtype=np.uint8)) == expected
+
+
+@EXAMPLES
+@given(st.binary(max_size=64))
+def test_utf8_check_on_random_bytes(data):
+    try:
+        data.decode("utf-8")
+        expected = True
+    except UnicodeDecodeError:
+        expected = False
+    assert cscan.utf8_valid(np.frombuffer(data, dtype=np.uint8)) == expected if data else True
+
+
+SHARED_PAIRS = sorted(SHARED_UD.glob("*/gold.conllu")) if SHARED_UD.is_dir() else []
+
+
+@pytest.mark.skipif(not SHARED_PAIRS, reason="../shared/ud is not present")
+@pytest.mark.parametrize("gold", SHARED_PAIRS, ids=[p.parent.name for p in SHARED_PAIRS])
+def test_shared_treebanks(gold):
+    data = gold.read_bytes()
+    for profile in PROFILES:
+        assert_same_reading(data, profile)
+    for system in sorted(gold.parent.glob("sys-*.conllu")):
+        system_data = system.read_bytes()
+        assert_same_reading(system_data, "conll18")
+        assert_same_scores(data, system_data, "conll18")
+
+
+def test_pure_environment_variable_forces_numpy():
+    code = "from conll_eval.compiled import core_description; print(core_description())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "CONLL_EVAL_PURE": "1"}, check=True).stdout
+    assert out.strip() == "numpy (CONLL_EVAL_PURE is set)"
