@@ -230,14 +230,14 @@ def _intern_words(vocab: Vocab, arr: np.ndarray, start: np.ndarray, length: np.n
 _UTF8_SLICE = 1 << 20
 
 
-def utf8_valid(data: bytes) -> bool:
+def utf8_valid(data) -> bool:
     """Whether ``data`` is valid UTF-8, exactly as Python's strict decoder decides (RFC 3629:
     no overlongs, no surrogates, nothing above U+10FFFF), vectorised so that it runs without
     the GIL.  Slices are cut after a newline (ASCII), which never splits a character."""
     arr = np.frombuffer(data, dtype=np.uint8)
     if _cscan is not None:
         return _cscan.utf8_valid(arr) if len(arr) else True
-    return utf8_valid_numpy(data, arr)
+    return utf8_valid_numpy(data if isinstance(data, bytes) else bytes(data), arr)
 
 
 def utf8_valid_numpy(data: bytes, arr: np.ndarray) -> bool:
@@ -554,19 +554,22 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
                 waiting_bytes += len(block)
                 continue
             buffer = b"".join(waiting + [block]) if waiting else block
-            data, rest = buffer[:cut + 2], buffer[cut + 2:]
+            size = cut + 2  # the piece is buffer[:size], used in place (no copy)
+            rest = buffer[size:]
             waiting, waiting_bytes = ([rest], len(rest)) if rest else ([], 0)
         elif waiting:
-            data = b"".join(waiting)
+            buffer = b"".join(waiting)
+            size = len(buffer)
             waiting, waiting_bytes = [], 0
-            if not data.endswith(b"\n\n"):
+            if not buffer.endswith(b"\n\n"):
                 return None
         else:
             break
-        if b"\r" in data or not is_utf8(data):
+        data = memoryview(buffer)[:size]
+        if buffer.find(b"\r", 0, size) >= 0 or not is_utf8(data):
             return None
         arr = np.frombuffer(data, dtype=np.uint8)
-        piece = _scan_piece(arr, 0, len(data), line_offset, space, vocab, known)
+        piece = _scan_piece(arr, 0, size, line_offset, space, vocab, known)
         if piece is None:
             return None
         for name in kept:
@@ -579,7 +582,7 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
             setattr(piece, name, None)
         pieces.append(piece)
         line_offset += piece.n_lines
-        offset += len(data)
+        offset += size
     if not pieces:
         return None
     if file is not None:
@@ -767,7 +770,7 @@ def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, sp
     c.mwt_form = (np.where(mwt_form >= 0, mwt_codes[np.maximum(mwt_form, 0)], -1).astype(np.int32)
                   if len(mwt_codes) else mwt_form)
     word_cols = found["word_cols"]
-    c.cols = {name: codes[k][word_cols[:, k]] for k, name in enumerate(_cscan.WORD_COLUMNS)}
+    c.cols = {name: codes[k][word_cols[k]] for k, name in enumerate(_cscan.WORD_COLUMNS)}
     tok_end = np.cumsum(tok_len)
     first_tok = found["sent_first_tok"]
     last_tok = np.append(first_tok[1:], n_tokens) - 1
