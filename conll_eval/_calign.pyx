@@ -3,10 +3,11 @@
 plain words align when their character spans are identical; at a multi-word token the walk
 finds the minimal multiword span, which it returns for the caller to align by LCS.
 
-The walk is the official loop step for step, without the GIL; the LCS over lowercased FORMs
-stays in Python (it needs the strings), as do the shortcuts for spans whose answer is known.
+The walk is the official loop step for step, without the GIL; so is the LCS inside the
+multiword spans, on integer ids of the lowercased FORMs (the caller makes them).
 """
 from libc.stdint cimport int64_t, uint8_t
+from libc.stdlib cimport free, malloc
 
 import numpy as np
 
@@ -76,3 +77,60 @@ def walk(const int64_t[::1] gs, const int64_t[::1] ge, const uint8_t[::1] gm,
                 spans[n_spans, 3] = si
                 n_spans += 1
     return pair_g_a[:n_pairs], pair_s_a[:n_pairs], spans_a[:n_spans]
+
+
+def lcs_pairs(const int64_t[:, ::1] spans, const int64_t[::1] gold_ids,
+              const int64_t[::1] sys_ids):
+    """The pairs the official LCS aligns inside each multiword span ``(g0, g1, s0, s1)``:
+    words are equal when their ids (lowercased FORMs) are; the table is filled from the back
+    and walked forwards, ties going to the gold side's next word, as the official scorer."""
+    cdef Py_ssize_t n_spans = spans.shape[0], k, g, s, ng, ns, n_pairs = 0, capacity = 0
+    cdef int64_t g0, s0
+    cdef int* table = NULL
+    cdef Py_ssize_t table_size = 0, width
+    cdef bint failed = False
+    for k in range(n_spans):
+        capacity += min(spans[k, 1] - spans[k, 0], spans[k, 3] - spans[k, 2])
+    pair_g_a = np.empty(capacity, dtype=np.int64)
+    pair_s_a = np.empty(capacity, dtype=np.int64)
+    cdef int64_t[::1] pair_g = pair_g_a
+    cdef int64_t[::1] pair_s = pair_s_a
+    with nogil:
+        for k in range(n_spans):
+            g0, s0 = spans[k, 0], spans[k, 2]
+            ng, ns = spans[k, 1] - g0, spans[k, 3] - s0
+            width = ns + 1
+            if (ng + 1) * width > table_size:
+                free(table)
+                table_size = (ng + 1) * width
+                table = <int*>malloc(table_size * sizeof(int))
+                if table == NULL:
+                    failed = True
+                    break
+            for s in range(ns + 1):
+                table[ng * width + s] = 0
+            for g in range(ng - 1, -1, -1):
+                table[g * width + ns] = 0
+                for s in range(ns - 1, -1, -1):
+                    if gold_ids[g0 + g] == sys_ids[s0 + s]:
+                        table[g * width + s] = 1 + table[(g + 1) * width + s + 1]
+                    elif table[(g + 1) * width + s] > table[g * width + s + 1]:
+                        table[g * width + s] = table[(g + 1) * width + s]
+                    else:
+                        table[g * width + s] = table[g * width + s + 1]
+            g = s = 0
+            while g < ng and s < ns:
+                if gold_ids[g0 + g] == sys_ids[s0 + s]:
+                    pair_g[n_pairs] = g0 + g
+                    pair_s[n_pairs] = s0 + s
+                    n_pairs += 1
+                    g += 1
+                    s += 1
+                elif table[g * width + s] == table[(g + 1) * width + s]:
+                    g += 1
+                else:
+                    s += 1
+        free(table)
+    if failed:
+        raise MemoryError("conll_eval: out of memory in a multiword span's LCS")
+    return pair_g_a[:n_pairs], pair_s_a[:n_pairs]

@@ -282,39 +282,49 @@ def align_words(gold: Treebank, system: Treebank) -> Alignment:
 def _compiled_walk(gold: Treebank, system: Treebank,
                    spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
                    ) -> Tuple[np.ndarray, np.ndarray]:
-    """:meth:`_Walk.run`'s pairs from the compiled walk: plain pairs come out of it, and
-    each multiword span it returns is aligned here (the known shortcuts, else the LCS)."""
+    """:meth:`_Walk.run`'s pairs from the compiled walk and LCS: the walk gives the plain
+    pairs and the multiword spans; the words of the spans get ids of their lowercased FORMs
+    here, and the LCS of each span is compiled too."""
     gs, ge, ss, se = (np.ascontiguousarray(a, dtype=np.int64) for a in spans)
     plain_g, plain_s, multiword = _calign.walk(
         gs, ge, gold.word_is_mwt.view(np.uint8), ss, se, system.word_is_mwt.view(np.uint8))
     if len(multiword) == 0:
         return plain_g, plain_s
-    g_mwt, s_mwt = _multiword_tokens(gold), _multiword_tokens(system)
-    gold_forms = _form_reader(gold, memoryview(gs), memoryview(ge))
-    sys_forms = _form_reader(system, memoryview(ss), memoryview(se))
-    identical = _identical_multiword_tokens(gold, system, g_mwt, s_mwt, (gs, ge, ss, se))
-    one_to_many = _multiword_vs_plain(gold, system, g_mwt, s_mwt, gold_forms, sys_forms,
-                                      (gs, ge, ss, se))
-    out_g: List[int] = []
-    out_s: List[int] = []
-    for g0, g1, s0, s1 in multiword.tolist():
-        hit = identical.get(g0)
-        if hit is not None and hit[0] == s0 and g1 - g0 == hit[1] == s1 - s0:
-            out_g.extend(range(g0, g1))  # same token, same words: one to one
-            out_s.extend(range(s0, s1))
-            continue
-        hit = one_to_many.get(g0)
-        if hit is not None and hit[0] == s0 and (g1 - g0, s1 - s0) == hit[1:3]:
-            at = hit[3]  # one plain token = one multi-word token
-            if at >= 0:
-                out_g.append(g0 + (at if hit[1] > 1 else 0))
-                out_s.append(s0 + (at if hit[2] > 1 else 0))
-            continue
-        _lcs_align(gold_forms(g0, g1), sys_forms(s0, s1), g0, s0, out_g, out_s)
-    pairs_g = np.concatenate([plain_g, np.array(out_g, dtype=np.int64)])
-    pairs_s = np.concatenate([plain_s, np.array(out_s, dtype=np.int64)])
+    lowered: Dict[str, int] = {}  # lowercased FORM -> id, shared by both sides
+    gold_ids = _lower_form_ids(gold, gs, ge, multiword[:, 0], multiword[:, 1], lowered)
+    sys_ids = _lower_form_ids(system, ss, se, multiword[:, 2], multiword[:, 3], lowered)
+    span_g, span_s = _calign.lcs_pairs(multiword, gold_ids, sys_ids)
+    pairs_g = np.concatenate([plain_g, span_g])
+    pairs_s = np.concatenate([plain_s, span_s])
     order = np.argsort(pairs_g, kind="stable")  # the walk's order: both sides increase
     return pairs_g[order], pairs_s[order]
+
+
+def _lower_form_ids(tb: Treebank, starts: np.ndarray, ends: np.ndarray, first: np.ndarray,
+                    last: np.ndarray, lowered: Dict[str, int]) -> np.ndarray:
+    """Per word (-1 outside the ranges ``first[k]:last[k]``): the id in ``lowered`` of its
+    lowercased FORM, as :func:`lower_forms` reads it (a multi-word token's word by its code,
+    once per distinct code; other words from the text)."""
+    counts = last - first
+    words = np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    ids = np.full(tb.n_words, -1, dtype=np.int64)
+    codes = tb.mwt_form[words]
+    in_mwt = codes >= 0
+    if in_mwt.any():
+        mwt_words, mwt_codes = words[in_mwt], codes[in_mwt]
+        ordered = np.sort(mwt_codes)  # sort + mask: np.unique would import numpy.ma
+        distinct = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+        strings = tb.vocab.strings
+        table = np.zeros(int(distinct[-1]) + 1, dtype=np.int64)
+        table[distinct] = [lowered.setdefault(strings[c].lower(), len(lowered))
+                           for c in distinct.tolist()]
+        ids[mwt_words] = table[mwt_codes]
+    plain = words[~in_mwt]
+    if len(plain):
+        text = tb.text
+        ids[plain] = [lowered.setdefault(text[a:b].lower(), len(lowered))
+                      for a, b in zip(starts[plain].tolist(), ends[plain].tolist())]
+    return ids
 
 
 def _form_reader(tb: Treebank, starts: memoryview, ends: memoryview):

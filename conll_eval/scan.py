@@ -526,11 +526,12 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
 
 
 def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
-                is_utf8: Callable[[bytes], bool], file: Optional[tuple] = None
-                ) -> Optional[Columns]:
-    """:func:`scan` reading the file piece by piece (``read(n)`` as ``file.read``), so the
-    whole file is never in memory at once; None when a piece is not regular or not valid
-    UTF-8 (``is_utf8``), and then the caller reads the file again the exact way.
+                is_utf8: Callable[[bytes], bool], file: Optional[tuple] = None,
+                readinto: Optional[Callable] = None) -> Optional[Columns]:
+    """:func:`scan` reading the file piece by piece (``read(n)`` as ``file.read``, or
+    ``readinto`` as ``file.readinto``, which saves a copy of every piece), so the whole file
+    is never in memory at once; None when a piece is not regular or not valid UTF-8
+    (``is_utf8``), and then the caller reads the file again the exact way.
 
     With ``file`` (see :func:`file_identity`) the DEPS/MISC columns and the comments are read
     again from the file when first used; without, compact copies of them are kept.
@@ -539,32 +540,10 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
     line_offset = offset = 0  # lines and bytes before the piece
     kept: dict = {"tails": ([], []), "comments": ([], [])}  # per piece: starts|copies, ends
     known: dict = {}
-    waiting: List[bytes] = []  # blocks read after the last blank line (joined once, when cut)
-    waiting_bytes = 0
-    while True:
-        block = read(SCAN_PIECE_BYTES)
-        if block:
-            cut = block.rfind(b"\n\n")
-            if cut >= 0:
-                cut += waiting_bytes
-            elif waiting and waiting[-1].endswith(b"\n") and block.startswith(b"\n"):
-                cut = waiting_bytes - 1  # the blank line straddles the two blocks
-            else:  # no sentence end yet: read on (a long sentence is copied once, not per block)
-                waiting.append(block)
-                waiting_bytes += len(block)
-                continue
-            buffer = b"".join(waiting + [block]) if waiting else block
-            size = cut + 2  # the piece is buffer[:size], used in place (no copy)
-            rest = buffer[size:]
-            waiting, waiting_bytes = ([rest], len(rest)) if rest else ([], 0)
-        elif waiting:
-            buffer = b"".join(waiting)
-            size = len(buffer)
-            waiting, waiting_bytes = [], 0
-            if not buffer.endswith(b"\n\n"):
-                return None
-        else:
-            break
+    blocks = _pieces_read_into(readinto) if readinto is not None else _pieces_read(read)
+    for buffer, size in blocks:
+        if size is None:
+            return None  # the file does not end with a blank line
         data = memoryview(buffer)[:size]
         if buffer.find(b"\r", 0, size) >= 0 or not is_utf8(data):
             return None
@@ -592,6 +571,68 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
         fields = {name: FieldBytes(joined=np.concatenate(copies))
                   for name, (copies, _) in kept.items()}
     return _join(pieces, fields["tails"], fields["comments"])
+
+
+def _pieces_read(read: Callable[[int], bytes]):
+    """``(buffer, size)``: ``buffer[:size]`` is whole sentences ending with a blank line
+    (``size`` None: the end of the file has no blank line), from ``read(n)``."""
+    waiting: List[bytes] = []  # blocks read after the last blank line (joined once, when cut)
+    waiting_bytes = 0
+    while True:
+        block = read(SCAN_PIECE_BYTES)
+        if block:
+            cut = block.rfind(b"\n\n")
+            if cut >= 0:
+                cut += waiting_bytes
+            elif waiting and waiting[-1].endswith(b"\n") and block.startswith(b"\n"):
+                cut = waiting_bytes - 1  # the blank line straddles the two blocks
+            else:  # no sentence end yet: read on (a long sentence is copied once, not per block)
+                waiting.append(block)
+                waiting_bytes += len(block)
+                continue
+            buffer = b"".join(waiting + [block]) if waiting else block
+            rest = buffer[cut + 2:]
+            waiting, waiting_bytes = ([rest], len(rest)) if rest else ([], 0)
+            yield buffer, cut + 2
+        elif waiting:
+            buffer = b"".join(waiting)
+            yield buffer, len(buffer) if buffer.endswith(b"\n\n") else None
+            return
+        else:
+            return
+
+
+def _pieces_read_into(readinto: Callable):
+    """:func:`_pieces_read` with ``readinto``: each block is read straight into its piece's
+    buffer after the few bytes carried over from the block before."""
+    carry = b""
+    capacity = SCAN_PIECE_BYTES
+    while True:
+        buffer = bytearray(len(carry) + capacity)
+        buffer[:len(carry)] = carry
+        view = memoryview(buffer)
+        filled = len(carry)
+        while filled < len(buffer):
+            n = readinto(view[filled:])
+            if not n:
+                break
+            filled += n
+        at_end = filled < len(buffer)
+        cut = buffer.rfind(b"\n\n", 0, filled)
+        if at_end:
+            view.release()
+            if filled:
+                yield buffer, filled if buffer.endswith(b"\n\n", 0, filled) else None
+            return
+        if cut < 0:  # no sentence end yet: a bigger block carries all of it
+            carry = bytes(buffer)
+            capacity *= 2
+            view.release()
+            continue
+        carry = bytes(view[cut + 2:filled])
+        capacity = SCAN_PIECE_BYTES
+        view.release()
+        yield buffer, cut + 2
 
 
 class _Piece:

@@ -205,11 +205,14 @@ def test_scan_equals_exact_parser_or_hands_over(piece_bytes, sentences, profile)
         fast = scan(data, _space_pattern(profile), vocab)
         streamed = scan_module.scan_stream(io.BytesIO(data).read, _space_pattern(profile), vocab,
                                            utf8_valid)
+        read_into = scan_module.scan_stream(None, _space_pattern(profile), vocab, utf8_valid,
+                                            readinto=io.BytesIO(data).readinto)
     finally:
         scan_module.SCAN_PIECE_BYTES = default
-    assert (fast is None) == (streamed is None)
+    assert (fast is None) == (streamed is None) == (read_into is None)
     if fast is not None:
         _same_treebank(_build(fast, "x", vocab), _build(streamed, "x", vocab))
+        _same_treebank(_build(fast, "x", vocab), _build(read_into, "x", vocab))
     try:
         exact = _ExactParser(read_lines(data, "x"), "x", profile).run()
     except InputError:
