@@ -8,19 +8,15 @@ error (traceback only with ``--debug``), 4 the results could not be written.
 """
 from __future__ import annotations
 
+import importlib
 import os
 import sys
-from typing import List, Optional, TextIO
+from typing import Callable, List, Optional, TextIO
 
 from ..errors import ConllEvalError, InputError, UsageError, ValidationFailed
 from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Exit, GuardedOutput,
                      OutputFailed, Parser, os_reason)
 from .score import build_parser, score_command
-from .suite import build_suite_parser, suite_command
-from .validate import build_validate_parser, validate_command
-from .analyze import analyze_command
-from .breakdown import breakdown_command, build_breakdown_parser
-from .compare import build_compare_parser, compare_command
 
 #: --strict shows at most this many validation errors per class
 STRICT_MAX_ERR = 20
@@ -28,20 +24,25 @@ STRICT_MAX_ERR = 20
 __all__ = ["main", "main_entry", "build_parser", "build_suite_parser", "build_validate_parser"]
 
 
-def _tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    from .tagger import tagger_command  # imported when used: scoring never needs it
-    return tagger_command(argv, stdout, stderr)
-
-
-def _alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    from .alignment import alignment_command
-    return alignment_command(argv, stdout, stderr)
+def _lazy(module: str, name: str) -> Callable:
+    """``cli.<module>.<name>``, imported on first call: scoring a pair imports only what it
+    needs (start-up time)."""
+    def call(*args):
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)(*args)
+    call.__name__ = name
+    return call
 
 
 #: subcommand name -> function(argv, stdout, stderr) -> exit code; scoring is the default
-COMMANDS = {"validate": validate_command, "suite": suite_command, "analyze": analyze_command,
-            "breakdown": breakdown_command, "compare": compare_command,
-            "tagger": _tagger_command, "alignment": _alignment_command}
+COMMANDS = {"validate": _lazy("validate", "validate_command"),
+            "suite": _lazy("suite", "suite_command"),
+            "analyze": _lazy("analyze", "analyze_command"),
+            "breakdown": _lazy("breakdown", "breakdown_command"),
+            "compare": _lazy("compare", "compare_command"),
+            "tagger": _lazy("tagger", "tagger_command"),
+            "alignment": _lazy("alignment", "alignment_command")}
+build_suite_parser = _lazy("suite", "build_suite_parser")
+build_validate_parser = _lazy("validate", "build_validate_parser")
 #: commands whose --help is their own (not an argparse parser of this package's)
 _OWN_HELP = ("analyze", "tagger", "alignment")
 
@@ -134,7 +135,8 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
 
 #: ``conll_eval help COMMAND`` -> the parser whose help it prints
 _HELP = {"score": build_parser, "suite": build_suite_parser, "validate": build_validate_parser,
-         "breakdown": build_breakdown_parser, "compare": build_compare_parser}
+         "breakdown": _lazy("breakdown", "build_breakdown_parser"),
+         "compare": _lazy("compare", "build_compare_parser")}
 
 
 def _help(topics: List[str], stdout: GuardedOutput) -> int:
