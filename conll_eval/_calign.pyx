@@ -6,7 +6,7 @@ finds the minimal multiword span, which it returns for the caller to align by LC
 The walk is the official loop step for step, without the GIL; so is the LCS inside the
 multiword spans, on integer ids of the lowercased FORMs (the caller makes them).
 """
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -79,15 +79,47 @@ def walk(const int64_t[::1] gs, const int64_t[::1] ge, const uint8_t[::1] gm,
     return pair_g_a[:n_pairs], pair_s_a[:n_pairs], spans_a[:n_spans]
 
 
+cdef Py_ssize_t _span_lcs(Py_ssize_t g0, Py_ssize_t ng, Py_ssize_t s0, Py_ssize_t ns,
+                          const int64_t[::1] gold_ids, const int64_t[::1] sys_ids,
+                          int* table, int64_t[::1] pair_g, int64_t[::1] pair_s,
+                          Py_ssize_t n_pairs) noexcept nogil:
+    """The official LCS of one multiword span (``table``: room for (ng+1)*(ns+1) ints),
+    its pairs appended at ``n_pairs``; returns the new count."""
+    cdef Py_ssize_t g, s, width = ns + 1
+    for s in range(ns + 1):
+        table[ng * width + s] = 0
+    for g in range(ng - 1, -1, -1):
+        table[g * width + ns] = 0
+        for s in range(ns - 1, -1, -1):
+            if gold_ids[g0 + g] == sys_ids[s0 + s]:
+                table[g * width + s] = 1 + table[(g + 1) * width + s + 1]
+            elif table[(g + 1) * width + s] > table[g * width + s + 1]:
+                table[g * width + s] = table[(g + 1) * width + s]
+            else:
+                table[g * width + s] = table[g * width + s + 1]
+    g = s = 0
+    while g < ng and s < ns:
+        if gold_ids[g0 + g] == sys_ids[s0 + s]:
+            pair_g[n_pairs] = g0 + g
+            pair_s[n_pairs] = s0 + s
+            n_pairs += 1
+            g += 1
+            s += 1
+        elif table[g * width + s] == table[(g + 1) * width + s]:
+            g += 1
+        else:
+            s += 1
+    return n_pairs
+
+
 def lcs_pairs(const int64_t[:, ::1] spans, const int64_t[::1] gold_ids,
               const int64_t[::1] sys_ids):
     """The pairs the official LCS aligns inside each multiword span ``(g0, g1, s0, s1)``:
     words are equal when their ids (lowercased FORMs) are; the table is filled from the back
     and walked forwards, ties going to the gold side's next word, as the official scorer."""
-    cdef Py_ssize_t n_spans = spans.shape[0], k, g, s, ng, ns, n_pairs = 0, capacity = 0
-    cdef int64_t g0, s0
+    cdef Py_ssize_t n_spans = spans.shape[0], k, ng, ns, n_pairs = 0, capacity = 0
     cdef int* table = NULL
-    cdef Py_ssize_t table_size = 0, width
+    cdef Py_ssize_t table_size = 0
     cdef bint failed = False
     for k in range(n_spans):
         capacity += min(spans[k, 1] - spans[k, 0], spans[k, 3] - spans[k, 2])
@@ -97,40 +129,54 @@ def lcs_pairs(const int64_t[:, ::1] spans, const int64_t[::1] gold_ids,
     cdef int64_t[::1] pair_s = pair_s_a
     with nogil:
         for k in range(n_spans):
-            g0, s0 = spans[k, 0], spans[k, 2]
-            ng, ns = spans[k, 1] - g0, spans[k, 3] - s0
-            width = ns + 1
-            if (ng + 1) * width > table_size:
+            ng, ns = spans[k, 1] - spans[k, 0], spans[k, 3] - spans[k, 2]
+            if (ng + 1) * (ns + 1) > table_size:
                 free(table)
-                table_size = (ng + 1) * width
+                table_size = (ng + 1) * (ns + 1)
                 table = <int*>malloc(table_size * sizeof(int))
                 if table == NULL:
                     failed = True
                     break
-            for s in range(ns + 1):
-                table[ng * width + s] = 0
-            for g in range(ng - 1, -1, -1):
-                table[g * width + ns] = 0
-                for s in range(ns - 1, -1, -1):
-                    if gold_ids[g0 + g] == sys_ids[s0 + s]:
-                        table[g * width + s] = 1 + table[(g + 1) * width + s + 1]
-                    elif table[(g + 1) * width + s] > table[g * width + s + 1]:
-                        table[g * width + s] = table[(g + 1) * width + s]
-                    else:
-                        table[g * width + s] = table[g * width + s + 1]
-            g = s = 0
-            while g < ng and s < ns:
-                if gold_ids[g0 + g] == sys_ids[s0 + s]:
-                    pair_g[n_pairs] = g0 + g
-                    pair_s[n_pairs] = s0 + s
-                    n_pairs += 1
-                    g += 1
-                    s += 1
-                elif table[g * width + s] == table[(g + 1) * width + s]:
-                    g += 1
-                else:
-                    s += 1
+            n_pairs = _span_lcs(spans[k, 0], ng, spans[k, 2], ns, gold_ids, sys_ids, table,
+                                pair_g, pair_s, n_pairs)
         free(table)
     if failed:
         raise MemoryError("conll_eval: out of memory in a multiword span's LCS")
     return pair_g_a[:n_pairs], pair_s_a[:n_pairs]
+
+
+def merge_pairs(const int64_t[::1] plain_g, const int64_t[::1] plain_s,
+                const int64_t[::1] span_g, const int64_t[::1] span_s):
+    """Two lists of pairs, each in walk order (gold index increasing), merged in that
+    order (no gold index is in both)."""
+    cdef Py_ssize_t n = plain_g.shape[0], m = span_g.shape[0], i = 0, j = 0, k = 0
+    out_g_a = np.empty(n + m, dtype=np.int64)
+    out_s_a = np.empty(n + m, dtype=np.int64)
+    cdef int64_t[::1] out_g = out_g_a
+    cdef int64_t[::1] out_s = out_s_a
+    with nogil:
+        while i < n or j < m:
+            if j >= m or (i < n and plain_g[i] < span_g[j]):
+                out_g[k] = plain_g[i]
+                out_s[k] = plain_s[i]
+                i += 1
+            else:
+                out_g[k] = span_g[j]
+                out_s[k] = span_s[j]
+                j += 1
+            k += 1
+    return out_g_a, out_s_a
+
+
+def sorted_bins(const int64_t[::1] starts, const int64_t[::1] values):
+    """``searchsorted(starts, values, side="right") - 1`` clipped at 0, for ascending
+    ``values``, by one merge (the sentence of each character offset)."""
+    cdef Py_ssize_t n = starts.shape[0], m = values.shape[0], i, j = 0
+    out_a = np.empty(m, dtype=np.int32)
+    cdef int32_t[::1] out = out_a
+    with nogil:
+        for i in range(m):
+            while j < n and starts[j] <= values[i]:
+                j += 1
+            out[i] = <int32_t>(j - 1 if j > 0 else 0)
+    return out_a

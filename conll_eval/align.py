@@ -294,10 +294,7 @@ def _compiled_walk(gold: Treebank, system: Treebank,
     gold_ids = _lower_form_ids(gold, gs, ge, multiword[:, 0], multiword[:, 1], lowered)
     sys_ids = _lower_form_ids(system, ss, se, multiword[:, 2], multiword[:, 3], lowered)
     span_g, span_s = _calign.lcs_pairs(multiword, gold_ids, sys_ids)
-    pairs_g = np.concatenate([plain_g, span_g])
-    pairs_s = np.concatenate([plain_s, span_s])
-    order = np.argsort(pairs_g, kind="stable")  # the walk's order: both sides increase
-    return pairs_g[order], pairs_s[order]
+    return _calign.merge_pairs(plain_g, plain_s, span_g, span_s)  # in the walk's order
 
 
 def _lower_form_ids(tb: Treebank, starts: np.ndarray, ends: np.ndarray, first: np.ndarray,

@@ -11,6 +11,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 
+from .compiled import calign as _calign  # None: the numpy path
+
 __all__ = ["Vocab", "Treebank", "WORD_COLUMNS"]
 
 #: String columns stored per word, in CoNLL-U order (ID and HEAD are numeric).
@@ -277,6 +279,9 @@ class Treebank:
         starts = self.sent_char_start
         if len(starts) == 0:
             return np.zeros(len(chars), dtype=np.int32)
+        if _calign is not None and len(chars) > 1 and chars.dtype == np.int64 and \
+                starts.dtype == np.int64 and bool(np.all(chars[1:] >= chars[:-1])):
+            return _calign.sorted_bins(starts, np.ascontiguousarray(chars))  # one merge
         found = np.searchsorted(starts, chars, side="right").astype(np.int32)
         return np.maximum(found - 1, 0, out=found)
 
