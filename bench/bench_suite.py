@@ -88,8 +88,8 @@ def installed_runner(workdir: str) -> Runner:
     subprocess.run([python, "-m", "pip", "install", "-q", "numpy", "regex"], **quiet)
     source = os.path.join(workdir, "source")  # a copy: pip would leave build/ in the repo
     shutil.copytree(os.path.join(REPO, "conll_eval"), os.path.join(source, "conll_eval"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("setup.cfg", "pyproject.toml", "README.md"):
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
+    for name in ("setup.cfg", "setup.py", "pyproject.toml", "README.md"):  # setup.py: the compiled core
         shutil.copy(os.path.join(REPO, name), source)
     subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall",
                     source], **quiet)

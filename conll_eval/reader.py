@@ -384,9 +384,11 @@ def _load_regular_file(path: str, profile: str, vocab: Vocab) -> Treebank:
         try:
             kind = compression_of(handle.peek(MAGIC_BYTES)[:MAGIC_BYTES])
             stream = handle if kind is None else _Decompressed(handle, kind, path)
+            identity = file_identity(path, handle)
             columns = scan_stream(stream.read, _space_pattern(profile), vocab, utf8_valid,
-                                  file_identity(path, handle) if kind is None else None,
-                                  getattr(stream, "readinto", None))
+                                  identity if kind is None else None,
+                                  getattr(stream, "readinto", None),
+                                  identity[1] if kind is None else None)
             if columns is None:
                 stream.seek(0)
                 data = stream.read()

@@ -527,10 +527,12 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
 
 def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
                 is_utf8: Callable[[bytes], bool], file: Optional[tuple] = None,
-                readinto: Optional[Callable] = None) -> Optional[Columns]:
+                readinto: Optional[Callable] = None, size: Optional[int] = None
+                ) -> Optional[Columns]:
     """:func:`scan` reading the file piece by piece (``read(n)`` as ``file.read``, or
-    ``readinto`` as ``file.readinto``, which saves a copy of every piece), so the whole file
-    is never in memory at once; None when a piece is not regular or not valid UTF-8
+    ``readinto`` as ``file.readinto``, which saves a copy of every piece; ``size``: the file's
+    size if known, so that a small file gets a buffer of its size), so the whole file is never
+    in memory at once; None when a piece is not regular or not valid UTF-8
     (``is_utf8``), and then the caller reads the file again the exact way.
 
     With ``file`` (see :func:`file_identity`) the DEPS/MISC columns and the comments are read
@@ -540,7 +542,7 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
     line_offset = offset = 0  # lines and bytes before the piece
     kept: dict = {"tails": ([], []), "comments": ([], [])}  # per piece: starts|copies, ends
     known: dict = {}
-    blocks = _pieces_read_into(readinto) if readinto is not None else _pieces_read(read)
+    blocks = _pieces_read_into(readinto, size) if readinto is not None else _pieces_read(read)
     for buffer, size in blocks:
         if size is None:
             return None  # the file does not end with a blank line
@@ -602,11 +604,12 @@ def _pieces_read(read: Callable[[int], bytes]):
             return
 
 
-def _pieces_read_into(readinto: Callable):
+def _pieces_read_into(readinto: Callable, size: Optional[int] = None):
     """:func:`_pieces_read` with ``readinto``: each block is read straight into its piece's
-    buffer after the few bytes carried over from the block before."""
+    buffer after the few bytes carried over from the block before (a file of known ``size``
+    smaller than a piece: a buffer one byte larger, which tells its end)."""
     carry = b""
-    capacity = SCAN_PIECE_BYTES
+    capacity = SCAN_PIECE_BYTES if size is None else max(1, min(SCAN_PIECE_BYTES, size + 1))
     while True:
         buffer = bytearray(len(carry) + capacity)
         buffer[:len(carry)] = carry

@@ -25,6 +25,7 @@ import json
 import os
 import re
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -37,7 +38,7 @@ from .evaluate import Settings, evaluate, scored_metrics, validate_pair
 from .metrics import METRICS, display_name, load_weights
 from .reader import load
 from .stats import Score
-from .treebank import Vocab
+from .treebank import Treebank, Vocab
 from .workers import run_tasks
 
 __all__ = [
@@ -374,6 +375,32 @@ def _missing_hint(entry: SuiteEntry) -> str:
     return f"; did you mean {' or '.join(entry.candidates)}?"
 
 
+#: gold files read in this process, by file identity and profile: a leaderboard scores each
+#: gold file once per system.  Kept up to this many words (the most recently used).
+GOLD_CACHE_WORDS = 1_000_000
+_gold_cache: "OrderedDict[tuple, Treebank]" = OrderedDict()
+
+
+def _load_gold(path: str, profile: str) -> Treebank:
+    """The gold treebank of ``path``, read once while the file stays the same (its size,
+    modification time and inode); the system is then read into its vocabulary."""
+    try:
+        st = os.stat(path)
+        key: Optional[tuple] = (os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ino,
+                                profile)
+    except OSError:
+        key = None  # load() says what is wrong
+    if key is not None and key in _gold_cache:
+        _gold_cache.move_to_end(key)
+        return _gold_cache[key]
+    gold = load(path, profile, Vocab())
+    if key is not None and gold.n_words <= GOLD_CACHE_WORDS:
+        _gold_cache[key] = gold
+        while sum(tb.n_words for tb in _gold_cache.values()) > GOLD_CACHE_WORDS:
+            _gold_cache.popitem(last=False)
+    return gold
+
+
 def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
                  sentence_metrics: Tuple[str, ...] = ()) -> TreebankResult:
     """Score one treebank; every input problem becomes a :class:`Failure`, never an exception
@@ -394,7 +421,6 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
                               _not_annotated(gold_eval) if gold_eval is not None else ())
 
     try:
-        vocab = Vocab()
         if settings.strict and entry.system is not None and os.path.exists(entry.system):
             try:
                 validate_pair(entry.gold, entry.system, settings.strict)
@@ -408,7 +434,8 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
                 return failed(Failure(side, code, message, location,
                                       TIRA_GOLD if side == "gold" else TIRA_FORMAT))
         try:
-            gold = load(entry.gold, settings.profile, vocab)
+            gold = _load_gold(entry.gold, settings.profile)
+            vocab = gold.vocab
         except ConllEvalError as exc:
             return failed(_failure("gold", exc, TIRA_GOLD))
         if entry.system is None or not os.path.exists(entry.system):
