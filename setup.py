@@ -19,7 +19,10 @@ def compiled_extensions():
                             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
                             extra_compile_args=["-O3"], optional=True)
                   for name in ("_cscan", "_calign")]
-    return cythonize(extensions, language_level=3, quiet=True)
+    built = cythonize(extensions, language_level=3, quiet=True)
+    for extension in built:  # cythonize makes new Extension objects: optional again
+        extension.optional = True
+    return built
 
 
 setup(ext_modules=compiled_extensions())

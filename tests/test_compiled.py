@@ -205,3 +205,30 @@ def test_pure_environment_variable_forces_numpy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**os.environ, "CONLL_EVAL_PURE": "1"}, check=True).stdout
     assert out.strip() == "numpy (CONLL_EVAL_PURE is set)"
+
+
+@pytest.mark.slow
+def test_install_without_a_compiler_falls_back_to_numpy(tmp_path):
+    """``pip install`` with no working C compiler (CC=false) still installs, on the numpy
+    path (the extensions are optional)."""
+    project = Path(__file__).resolve().parent.parent
+    files = subprocess.run(["git", "ls-files"], cwd=project, capture_output=True, text=True)
+    if files.returncode != 0:
+        pytest.skip("not a git checkout")
+    source = tmp_path / "source"
+    for name in files.stdout.split():
+        target = source / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((project / name).read_bytes())
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    install = subprocess.run([python, "-m", "pip", "install", "-q", "--no-cache-dir", str(source)],
+                             capture_output=True, text=True, cwd=tmp_path,
+                             env={**os.environ, "CC": "false"})
+    if install.returncode != 0 and "compiler" not in install.stderr:
+        pytest.skip(f"pip could not install (no network?): {install.stderr[-300:]}")
+    assert install.returncode == 0, install.stderr[-2000:]
+    version = subprocess.run([python, "-m", "conll_eval", "--version"], capture_output=True,
+                             text=True, cwd=tmp_path, check=True).stdout
+    assert "core: numpy (the compiled core is not built)" in version

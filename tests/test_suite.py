@@ -563,3 +563,17 @@ def test_directories_pair_compressed_files(tmp_path):
     (system / "en_cats.conllu").write_bytes(text)
     with pytest.raises(UsageError, match="hold treebank en_cats: keep one"):
         pair_directories(str(gold), str(system))
+
+
+def test_gold_file_is_read_once_while_unchanged(tmp_path):
+    """A leaderboard reads each gold file once: the cached treebank while the file is the
+    same, a new read once it changed."""
+    from conll_eval import suite as suite_module
+    gold = tmp_path / "gold.conllu"
+    gold.write_text("1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n\n")
+    first = suite_module._load_gold(str(gold), "conll18")
+    assert suite_module._load_gold(str(gold), "conll18") is first
+    assert suite_module._load_gold(str(gold), "conll17") is not first  # another profile
+    gold.write_text("1\tab\t_\tX\t_\t_\t0\troot\t_\t_\n\n")
+    changed = suite_module._load_gold(str(gold), "conll18")
+    assert changed is not first and changed.text == "ab"
