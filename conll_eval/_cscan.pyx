@@ -331,12 +331,28 @@ def utf8_valid(const uint8_t[::1] data):
 TABLES = WORD_COLUMNS + ("mwt_form", "empty", "spaced_tok_form")
 
 
+def _scratch(dict scratch, str name, shape, dtype):
+    """An array of at least ``shape`` from ``scratch`` (reused by the pieces of a file, so
+    that only what a piece keeps is allocated per piece: less heap fragmentation)."""
+    if isinstance(shape, tuple):
+        rows, width = shape
+        array = scratch.get(name)
+        if array is None or array.shape[0] != rows or array.shape[1] < width:
+            array = scratch[name] = np.empty((rows, max(width, 1024)), dtype=dtype)
+        return array
+    array = scratch.get(name)
+    if array is None or array.shape[0] < shape:
+        array = scratch[name] = np.empty(max(shape, 1024), dtype=dtype)
+    return array
+
+
 def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t line_offset,
-               tuple tables, bint unicode_spaces):
+               tuple tables, bint unicode_spaces, dict scratch=None):
     """Scan ``arr[lo:hi]`` (whole sentences, ending with a blank line); None when it is not
     regular (the numpy scan's rules, see :func:`conll_eval.scan.scan`), else a dict of arrays
     (positions absolute in ``arr``, lines numbered from ``line_offset + 1``, strings as local
-    ids of the ``tables``, one per name of :data:`TABLES`).  The tokens' text loses its space
+    ids of the ``tables``, one per name of :data:`TABLES`; the arrays are the piece's own,
+    ``scratch`` the working arrays its file's pieces share).  The tokens' text loses its space
     characters: every Unicode space separator with ``unicode_spaces`` (conll18's ``\\p{Zs}``),
     else ASCII spaces (conll17)."""
     cdef const uint8_t* a = &arr[0] if arr.shape[0] else NULL
@@ -344,6 +360,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     cdef const void* hit
     if a == NULL or hi <= lo:
         return None
+    scratch = {} if scratch is None else scratch
     # upper bound of every per-line array: the number of lines
     i = lo
     with nogil:
@@ -357,36 +374,36 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
         return None
     cap = n_lines
     # tokens
-    tok_line_a = np.empty(cap, dtype=np.int32)
-    tok_is_mwt_a = np.empty(cap, dtype=np.bool_)
-    tok_form_start_a = np.empty(cap, dtype=np.int64)
-    tok_form_end_a = np.empty(cap, dtype=np.int64)
-    tok_char_len_a = np.empty(cap, dtype=np.int64)
+    tok_line_a = _scratch(scratch, "tok_line_a", cap, np.int32)
+    tok_is_mwt_a = _scratch(scratch, "tok_is_mwt_a", cap, np.bool_)
+    tok_form_start_a = _scratch(scratch, "tok_form_start_a", cap, np.int64)
+    tok_form_end_a = _scratch(scratch, "tok_form_end_a", cap, np.int64)
+    tok_char_len_a = _scratch(scratch, "tok_char_len_a", cap, np.int64)
     # words
-    word_tok_a = np.empty(cap, dtype=np.int32)
-    word_is_mwt_a = np.empty(cap, dtype=np.bool_)
-    word_line_a = np.empty(cap, dtype=np.int32)
-    word_sent_a = np.empty(cap, dtype=np.int32)
-    head_a = np.empty(cap, dtype=np.int64)
-    mwt_form_a = np.empty(cap, dtype=np.int32)
-    word_cols_a = np.empty((N_WORD_COLUMNS, cap), dtype=np.int32)  # a row per column
-    tail_start_a = np.empty(cap, dtype=np.int64)
-    tail_end_a = np.empty(cap, dtype=np.int64)
+    word_tok_a = _scratch(scratch, "word_tok_a", cap, np.int32)
+    word_is_mwt_a = _scratch(scratch, "word_is_mwt_a", cap, np.bool_)
+    word_line_a = _scratch(scratch, "word_line_a", cap, np.int32)
+    word_sent_a = _scratch(scratch, "word_sent_a", cap, np.int32)
+    head_a = _scratch(scratch, "head_a", cap, np.int64)
+    mwt_form_a = _scratch(scratch, "mwt_form_a", cap, np.int32)
+    word_cols_a = _scratch(scratch, "word_cols_a", (N_WORD_COLUMNS, cap), np.int32)  # a row per column
+    tail_start_a = _scratch(scratch, "tail_start_a", cap, np.int64)
+    tail_end_a = _scratch(scratch, "tail_end_a", cap, np.int64)
     # sentences
-    sent_word_start_a = np.empty(cap + 1, dtype=np.int64)
-    sent_first_line_a = np.empty(cap, dtype=np.int32)
-    sent_end_line_a = np.empty(cap, dtype=np.int32)
-    sent_first_tok_a = np.empty(cap, dtype=np.int64)
+    sent_word_start_a = _scratch(scratch, "sent_word_start_a", cap + 1, np.int64)
+    sent_first_line_a = _scratch(scratch, "sent_first_line_a", cap, np.int32)
+    sent_end_line_a = _scratch(scratch, "sent_end_line_a", cap, np.int32)
+    sent_first_tok_a = _scratch(scratch, "sent_first_tok_a", cap, np.int64)
     # empty nodes
-    empty_sent_a = np.empty(cap, dtype=np.int32)
-    empty_after_a = np.empty(cap, dtype=np.int64)
-    empty_line_a = np.empty(cap, dtype=np.int32)
-    empty_cols_a = np.empty((cap, N_EMPTY_COLUMNS), dtype=np.int32)
+    empty_sent_a = _scratch(scratch, "empty_sent_a", cap, np.int32)
+    empty_after_a = _scratch(scratch, "empty_after_a", cap, np.int64)
+    empty_line_a = _scratch(scratch, "empty_line_a", cap, np.int32)
+    empty_cols_a = _scratch(scratch, "empty_cols_a", (N_EMPTY_COLUMNS, cap), np.int32)
     # comments
-    comment_start_a = np.empty(cap, dtype=np.int64)
-    comment_end_a = np.empty(cap, dtype=np.int64)
-    comment_sent_a = np.empty(cap, dtype=np.int64)
-    state_a = np.empty(cap, dtype=np.uint8)
+    comment_start_a = _scratch(scratch, "comment_start_a", cap, np.int64)
+    comment_end_a = _scratch(scratch, "comment_end_a", cap, np.int64)
+    comment_sent_a = _scratch(scratch, "comment_sent_a", cap, np.int64)
+    state_a = _scratch(scratch, "state_a", cap, np.uint8)
 
     cdef int32_t[::1] tok_line = tok_line_a
     cdef cnp.npy_bool[::1] tok_is_mwt = tok_is_mwt_a
@@ -522,7 +539,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                     if local < 0:
                         ok = False
                         break
-                    empty_cols[n_empty, column] = <int32_t>local
+                    empty_cols[column, n_empty] = <int32_t>local
                 if not ok:
                     break
                 n_empty += 1
@@ -636,21 +653,21 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
         "text": text_a[:text_at], "spaced_tok": spaced_a[:n_spaced],
         "spaced_tok_form": spaced_form_a[:n_spaced],
         "n_lines": line, "n_sent": n_sent, "n_words": n_word, "n_tokens": n_tok,
-        "tok_line": tok_line_a[:n_tok], "tok_is_mwt": tok_is_mwt_a[:n_tok],
-        "tok_form_start": tok_form_start_a[:n_tok], "tok_form_end": tok_form_end_a[:n_tok],
-        "tok_char_len": tok_char_len_a[:n_tok],
-        "word_tok": word_tok_a[:n_word], "word_is_mwt": word_is_mwt_a[:n_word],
-        "word_line": word_line_a[:n_word], "word_sent": word_sent_a[:n_word],
-        "head": head_a[:n_word], "mwt_form": mwt_form_a[:n_word],
-        "word_cols": word_cols_a[:, :n_word], "tail_start": tail_start_a[:n_word],
-        "tail_end": tail_end_a[:n_word],
-        "sent_word_start": sent_word_start_a[:n_sent + 1],
-        "sent_first_line": sent_first_line_a[:n_sent], "sent_end_line": sent_end_line_a[:n_sent],
-        "sent_first_tok": sent_first_tok_a[:n_sent],
-        "empty_sent": empty_sent_a[:n_empty], "empty_after": empty_after_a[:n_empty],
-        "empty_line": empty_line_a[:n_empty], "empty_cols": empty_cols_a[:n_empty],
-        "comment_start": comment_start_a[:n_comment], "comment_end": comment_end_a[:n_comment],
-        "comment_sent": comment_sent_a[:n_comment],
+        "tok_line": tok_line_a[:n_tok].copy(), "tok_is_mwt": tok_is_mwt_a[:n_tok].copy(),
+        "tok_form_start": tok_form_start_a[:n_tok].copy(), "tok_form_end": tok_form_end_a[:n_tok].copy(),
+        "tok_char_len": tok_char_len_a[:n_tok].copy(),
+        "word_tok": word_tok_a[:n_word].copy(), "word_is_mwt": word_is_mwt_a[:n_word].copy(),
+        "word_line": word_line_a[:n_word].copy(), "word_sent": word_sent_a[:n_word].copy(),
+        "head": head_a[:n_word].copy(), "mwt_form": mwt_form_a[:n_word].copy(),
+        "word_cols": word_cols_a[:, :n_word].copy(), "tail_start": tail_start_a[:n_word].copy(),
+        "tail_end": tail_end_a[:n_word].copy(),
+        "sent_word_start": sent_word_start_a[:n_sent + 1].copy(),
+        "sent_first_line": sent_first_line_a[:n_sent].copy(), "sent_end_line": sent_end_line_a[:n_sent].copy(),
+        "sent_first_tok": sent_first_tok_a[:n_sent].copy(),
+        "empty_sent": empty_sent_a[:n_empty].copy(), "empty_after": empty_after_a[:n_empty].copy(),
+        "empty_line": empty_line_a[:n_empty].copy(), "empty_cols": empty_cols_a[:, :n_empty].copy(),
+        "comment_start": comment_start_a[:n_comment].copy(), "comment_end": comment_end_a[:n_comment].copy(),
+        "comment_sent": comment_sent_a[:n_comment].copy(),
     }
 
 

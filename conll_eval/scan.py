@@ -764,6 +764,7 @@ class _LocalCodes:
 
     def __init__(self):
         self.tables = tuple(_cscan.StringTable() for _ in _cscan.TABLES)
+        self.scratch: dict = {}  # the compiled scan's working arrays, shared by the pieces
         self.codes = [np.zeros(0, dtype=np.int32) for _ in _cscan.TABLES]
 
     def update(self, vocab: Vocab) -> List[np.ndarray]:
@@ -786,7 +787,8 @@ def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, sp
     unicode_spaces = {r"\p{Zs}": True, " ": False}.get(space.pattern)
     if unicode_spaces is None:  # a space pattern the compiled scan does not know
         return _scan_piece_numpy(arr, lo, hi, line_offset, space, vocab, known)
-    found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces)
+    found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces,
+                              local.scratch)
     if found is None:
         return None
     text = codecs.utf_8_decode(found["text"])[0]
@@ -828,7 +830,7 @@ def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, sp
     c.empty_line = found["empty_line"]
     empty_cols = found["empty_cols"]
     empty_codes = codes[_cscan.TABLES.index("empty")]
-    c.empty_cols = {name: empty_codes[empty_cols[:, k]]
+    c.empty_cols = {name: empty_codes[empty_cols[k]]
                     for k, name in enumerate(_cscan.EMPTY_COLUMNS)}
     piece = _Piece()
     piece.columns = c
