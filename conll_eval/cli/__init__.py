@@ -40,11 +40,12 @@ COMMANDS = {"validate": _lazy("validate", "validate_command"),
             "breakdown": _lazy("breakdown", "breakdown_command"),
             "compare": _lazy("compare", "compare_command"),
             "tagger": _lazy("tagger", "tagger_command"),
-            "alignment": _lazy("alignment", "alignment_command")}
+            "alignment": _lazy("alignment", "alignment_command"),
+            "report": _lazy("report", "report_command")}
 build_suite_parser = _lazy("suite", "build_suite_parser")
 build_validate_parser = _lazy("validate", "build_validate_parser")
 #: commands whose --help is their own (not an argparse parser of this package's)
-_OWN_HELP = ("analyze", "tagger", "alignment")
+_OWN_HELP = ("analyze", "tagger", "alignment", "report")
 
 #: what bare ``conll_eval`` prints (then exit 2): the commands, one line each
 USAGE = """\
@@ -56,6 +57,7 @@ usage: conll_eval [options] GOLD SYSTEM    score SYSTEM against GOLD (official C
        conll_eval compare GOLD A B...      is A really better than B: intervals and p-values
        conll_eval tagger FILE1 FILE2       tagger evaluation as mooteval (moot files, CoNLL-U)
        conll_eval alignment GOLD SYSTEM    word-alignment scores: precision, recall, AER, PTS
+       conll_eval report GOLD SYS... -o F  one HTML file: summary, charts, a tree viewer
        conll_eval help [COMMAND]           the full help of a command
 """
 

@@ -2,8 +2,9 @@
 
 The arguments are MaltEval's (``-s SYSTEM... -g GOLD --Metric ... --GroupBy ...``).  Where
 MaltEval aborts, this prints ``Evaluation aborted: <MaltEval's message>`` on stderr as it does,
-but exits 2 (usage) or 1 (bad input) instead of MaltEval's 0.  Not supported (exit 2): the
-tree viewer (``-v 1``), selection files (``-f``) and ``--hdr-file 1``.
+but exits 2 (usage) or 1 (bad input) instead of MaltEval's 0.  The tree viewer (``-v 1``) is
+written as the HTML report's page (see :func:`.report.viewer_path`).  Not supported (exit 2):
+selection files (``-f``) and ``--hdr-file 1``.
 """
 from __future__ import annotations
 
@@ -44,7 +45,10 @@ conll_eval's own flags:
   --format json          every table as data (keys, values, counts) instead of text
   --plugin module:Class  a grouping class (repeatable); installed ones come from the
                          entry-point group conll_eval.groupings, imported when named
-Not supported: the tree viewer (-v 1), selection files (-f), --hdr-file 1, -e eval07.pl.
+  -v 1                   the tree viewer: an HTML page (the 'conll_eval report' browser) in
+                         --output if it ends in .html, DIR/malteval-viewer.html for a
+                         directory, FILE.html beside another file, else ./malteval-viewer.html
+Not supported: selection files (-f), --hdr-file 1, -e eval07.pl.
 Where MaltEval aborts, the message is MaltEval's ('Evaluation aborted: ...') but the exit
 code is 2 (usage) or 1 (bad input), never 0; write errors exit 4.
 """
@@ -82,8 +86,11 @@ def _analyze(argv: List[str]) -> str:
     from ..report.malteval import format_items
     settings = parse_args(argv, check_evaluations=False)
     formatting = settings.formatting
-    if settings.viewer:
-        raise _unsupported("-v 1 (the viewer)")
+    if settings.viewer:  # MaltEval's Swing tree viewer: the HTML report's sentence browser
+        from .report import viewer_html, viewer_path
+        path = viewer_path(formatting.output)
+        write_atomically(path, viewer_html(settings), _inputs(settings))
+        return f"conll_eval analyze: the tree viewer (-v 1) is in {path}\n"
     if settings.selection_file is not None:
         raise _unsupported("-f (selection file)")
     if formatting.hdr_file:

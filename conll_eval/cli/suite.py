@@ -78,6 +78,10 @@ def build_suite_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tira", metavar="OUTPUT_DIR",
                         help="behave like the shared-task wrapper: its stdout and stderr lines "
                              "and OUTPUT_DIR/evaluation.prototext (one system)")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write a self-contained HTML report to FILE: the macro-"
+                             "averages, then per treebank the summary and the sentence browser "
+                             "(as conll_eval report)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only failures (failed treebanks, missed bars) on stderr")
     parser.add_argument("-j", "--jobs", type=int, default=usable_cpus(), metavar="N",
@@ -226,6 +230,10 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     elif not args.quiet:
         stdout.write(text)
         stdout.flush()
+    if args.html:
+        from .report import suite_html
+        write_atomically(args.html, suite_html([s for _, s in ranked], settings, metrics,
+                                               "conll_eval suite report"), inputs)
     if tira_errors and not args.quiet:
         stderr.write(tira_errors)
     if args.signature and args.format in SIGNATURE_ON_STDERR and not args.tira:

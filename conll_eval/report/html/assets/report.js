@@ -1,0 +1,442 @@
+/* conll_eval HTML report: the sentence browser.  Reads the JSON embedded in the element
+   #report-data, filters and sorts the gold sentences, and draws the chosen one's gold tree
+   and each system's tree as SVG arcs.  Every string from the input goes through textContent
+   (never innerHTML), so a FORM that looks like markup stays text. */
+(function () {
+  "use strict";
+  var T0 = (window.performance && performance.now) ? performance.now() : 0;
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var ROW = 24;
+  var STATUS = ["right", "wrong label", "wrong head", "wrong head and label", "no partner"];
+  var DATA = JSON.parse(document.getElementById("report-data").textContent);
+  var root = document.getElementById("browser-root");
+  if (!root || !DATA.treebanks || !DATA.treebanks.length) { return; }
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    if (attrs) { for (var k in attrs) { if (Object.prototype.hasOwnProperty.call(attrs, k)) { node.setAttribute(k, attrs[k]); } } }
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  }
+  function svg(tag, attrs, text) {
+    var node = document.createElementNS(SVGNS, tag);
+    if (attrs) { for (var k in attrs) { if (Object.prototype.hasOwnProperty.call(attrs, k)) { node.setAttribute(k, attrs[k]); } } }
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  }
+  function pct(c, total) { return total ? (100 * c / total).toFixed(2) : "0.00"; }
+  function f1(c, g, s) { return (g + s) ? 2 * c / (g + s) : 1; }
+  function ints(a) { return Int32Array.from ? Int32Array.from(a) : new Int32Array(a); }
+  function udep(label) { var i = label.indexOf(":"); return i < 0 ? label : label.slice(0, i); }
+
+  /* ---- one treebank's data in typed arrays, with per-sentence summaries ---------------- */
+  function prepare(tb) {
+    var g = tb.gold, n = g.start.length - 1;
+    var P = { tb: tb, n: n, gstart: ints(g.start), gf: ints(g.f), gu: ints(g.u), gd: ints(g.d),
+              gh: ints(g.h), mwt: new Uint8Array(g.f.length), runs: [], text: null };
+    for (var m = 0; m < g.m.length; m++) { P.mwt[g.m[m]] = 1; }
+    P.udeps = tb.labels.map(udep);
+    for (var r = 0; r < tb.runs.length; r++) {
+      var run = tb.runs[r], w = run.words;
+      var R = { start: ints(w.start), f: ints(w.f), u: ints(w.u), d: ints(w.d), h: ints(w.h),
+                a: ints(w.a), brk: new Uint8Array(w.f.length), status: new Uint8Array(run.status),
+                las: run.sentences.LAS, uas: run.sentences.UAS, upos: run.sentences.UPOS,
+                split: run.split_ok, errors: new Int32Array(n), lasF1: new Float64Array(n) };
+      for (var b = 0; b < w.b.length; b++) { R.brk[w.b[b]] = 1; }
+      for (var s = 0; s < n; s++) {
+        var c = R.las[0][s], gg = R.las[1][s], ss = R.las[2][s];
+        R.errors[s] = (gg - c) + (ss - c);
+        R.lasF1[s] = f1(c, gg, ss);
+      }
+      P.runs.push(R);
+    }
+    return P;
+  }
+
+  function sentenceText(P, s) {
+    var out = [], forms = P.tb.forms;
+    for (var i = P.gstart[s]; i < P.gstart[s + 1]; i++) { out.push(forms[P.gf[i]]); }
+    return out.join(" ");
+  }
+  function searchTexts(P) {
+    if (!P.text) {
+      P.text = new Array(P.n);
+      for (var s = 0; s < P.n; s++) { P.text[s] = (P.tb.gold.id[s] + "\u0001" + sentenceText(P, s)).toLowerCase(); }
+    }
+    return P.text;
+  }
+
+  /* ---- controls --------------------------------------------------------------------- */
+  var state = { tb: 0, P: null, order: new Int32Array(0), sel: 0, scope: -1 };
+  var controls = el("div", { "class": "controls", role: "search" });
+  function labelled(text, control) { var l = el("label", null, text + " "); l.appendChild(control); controls.appendChild(l); return control; }
+  var tbSelect = el("select", { id: "f-treebank" });
+  DATA.treebanks.forEach(function (tb, i) { tbSelect.appendChild(el("option", { value: String(i) }, tb.name)); });
+  if (DATA.treebanks.length > 1) { labelled("Treebank", tbSelect); }
+  var scopeSelect = labelled("System", el("select", { id: "f-system" }));
+  var onlyErrors = el("input", { type: "checkbox", id: "f-errors" });
+  var errLabel = el("label"); errLabel.appendChild(onlyErrors); errLabel.appendChild(document.createTextNode(" only sentences with errors"));
+  controls.appendChild(errLabel);
+  var relSelect = labelled("Relation wrong", el("select", { id: "f-relation" }));
+  var uposSelect = labelled("UPOS wrong", el("select", { id: "f-upos" }));
+  var search = labelled("Search", el("input", { type: "search", id: "f-search", placeholder: "words or sent_id  ( / )" }));
+  var minLen = labelled("Length", el("input", { type: "number", id: "f-min", min: "0", placeholder: "min" }));
+  var maxLen = el("input", { type: "number", id: "f-max", min: "0", placeholder: "max" });
+  minLen.parentNode.appendChild(document.createTextNode(" to ")); minLen.parentNode.appendChild(maxLen);
+  var sortSelect = labelled("Sort", el("select", { id: "f-sort" }));
+  [["file", "file order"], ["f1", "LAS F1, worst first"], ["errors", "most LAS errors first"],
+   ["long", "longest first"], ["short", "shortest first"]].forEach(function (o) {
+    sortSelect.appendChild(el("option", { value: o[0] }, o[1])); });
+  var count = el("span", { id: "f-count", "aria-live": "polite" });
+  controls.appendChild(count);
+  root.appendChild(controls);
+  root.appendChild(el("p", { "class": "kbd" }, "Keys: \u2193/j next, \u2191/k previous, PgDn/PgUp, Home/End, / search, Esc back to the list."));
+  var panes = el("div", { "class": "panes" });
+  var list = el("div", { id: "list", tabindex: "0", role: "listbox", "aria-label": "gold sentences" });
+  var spacer = el("div"); list.appendChild(spacer);
+  var view = el("div", { id: "view", "aria-live": "polite" });
+  panes.appendChild(list); panes.appendChild(view); root.appendChild(panes);
+
+  function fillOptions(select, first, values) {
+    select.textContent = "";
+    select.appendChild(el("option", { value: "" }, first));
+    values.forEach(function (v) { select.appendChild(el("option", { value: v }, v)); });
+  }
+
+  function loadTreebank(i) {
+    state.tb = i;
+    state.P = prepare(DATA.treebanks[i]);
+    var tb = DATA.treebanks[i];
+    scopeSelect.textContent = "";
+    scopeSelect.appendChild(el("option", { value: "-1" }, tb.systems.length > 1 ? "any system" : tb.systems[0]));
+    if (tb.systems.length > 1) { tb.systems.forEach(function (name, k) { scopeSelect.appendChild(el("option", { value: String(k) }, name)); }); }
+    var rels = {}; state.P.udeps.forEach(function (r) { rels[r] = 1; });
+    fillOptions(relSelect, "(any)", Object.keys(rels).sort());
+    fillOptions(uposSelect, "(any)", tb.tags.slice().sort());
+    state.sel = 0;
+    apply();
+  }
+
+  /* ---- filtering and sorting -------------------------------------------------------- */
+  function scopes() {
+    var k = parseInt(scopeSelect.value, 10), P = state.P;
+    if (isNaN(k) || k < 0) { var all = []; for (var r = 0; r < P.runs.length; r++) { all.push(r); } return all; }
+    return [k];
+  }
+  function relationWrong(P, runs, rel, s) {
+    var udeps = P.udeps;
+    for (var i = P.gstart[s]; i < P.gstart[s + 1]; i++) {
+      if (udeps[P.gd[i]] !== rel) { continue; }
+      for (var k = 0; k < runs.length; k++) { if ((P.runs[runs[k]].status[i] & 7) !== 0) { return true; } }
+    }
+    for (var q = 0; q < runs.length; q++) {
+      var R = P.runs[runs[q]], off = P.gstart[s];
+      for (var j = R.start[s]; j < R.start[s + 1]; j++) {
+        if (udeps[R.d[j]] !== rel) { continue; }
+        if (R.a[j] < 0 || (R.status[off + R.a[j]] & 7) !== 0) { return true; }
+      }
+    }
+    return false;
+  }
+  function uposWrong(P, runs, tag, s) {
+    var tags = P.tb.tags;
+    for (var i = P.gstart[s]; i < P.gstart[s + 1]; i++) {
+      if (tags[P.gu[i]] !== tag) { continue; }
+      for (var k = 0; k < runs.length; k++) { var st = P.runs[runs[k]].status[i]; if (st === 4 || (st & 8)) { return true; } }
+    }
+    for (var q = 0; q < runs.length; q++) {
+      var R = P.runs[runs[q]], off = P.gstart[s];
+      for (var j = R.start[s]; j < R.start[s + 1]; j++) {
+        if (tags[R.u[j]] !== tag) { continue; }
+        if (R.a[j] < 0 || (R.status[off + R.a[j]] & 8)) { return true; }
+      }
+    }
+    return false;
+  }
+
+  function apply() {
+    var t0 = performance.now();
+    var P = state.P, runs = scopes(), n = P.n;
+    var needle = search.value.trim().toLowerCase();
+    var texts = needle ? searchTexts(P) : null;
+    var lo = parseInt(minLen.value, 10), hi = parseInt(maxLen.value, 10);
+    var errorsOnly = onlyErrors.checked, rel = relSelect.value, tag = uposSelect.value;
+    var keep = new Int32Array(n), m = 0;
+    for (var s = 0; s < n; s++) {
+      var len = P.gstart[s + 1] - P.gstart[s];
+      if (!isNaN(lo) && len < lo) { continue; }
+      if (!isNaN(hi) && len > hi) { continue; }
+      if (errorsOnly) {
+        var any = false;
+        for (var k = 0; k < runs.length; k++) { if (P.runs[runs[k]].errors[s] > 0 || !P.runs[runs[k]].split[s]) { any = true; break; } }
+        if (!any) { continue; }
+      }
+      if (texts && texts[s].indexOf(needle) < 0) { continue; }
+      if (rel && !relationWrong(P, runs, rel, s)) { continue; }
+      if (tag && !uposWrong(P, runs, tag, s)) { continue; }
+      keep[m++] = s;
+    }
+    var order = keep.slice(0, m), how = sortSelect.value;
+    if (how !== "file") {
+      var key = new Float64Array(n);
+      for (var x = 0; x < m; x++) {
+        var t = order[x], v = 0;
+        if (how === "f1") { v = 2; for (var a = 0; a < runs.length; a++) { v = Math.min(v, P.runs[runs[a]].lasF1[t]); } }
+        else if (how === "errors") { for (var b = 0; b < runs.length; b++) { v -= P.runs[runs[b]].errors[t]; } }
+        else if (how === "long") { v = -(P.gstart[t + 1] - P.gstart[t]); }
+        else { v = P.gstart[t + 1] - P.gstart[t]; }
+        key[t] = v;
+      }
+      var arr = Array.prototype.slice.call(order);
+      arr.sort(function (p, q) { return (key[p] - key[q]) || (p - q); });
+      order = Int32Array.from(arr);
+    }
+    var previous = state.order.length ? state.order[state.sel] : -1;
+    state.order = order;
+    var at = -1;
+    if (previous >= 0) { for (var y = 0; y < order.length; y++) { if (order[y] === previous) { at = y; break; } } }
+    state.sel = at >= 0 ? at : 0;
+    count.textContent = m + " of " + n + " sentences";
+    spacer.style.height = (m * ROW) + "px";
+    list.scrollTop = Math.max(0, state.sel * ROW - list.clientHeight / 2);
+    renderList(true);
+    show();
+    api.filterMs = performance.now() - t0;
+    api.shown = m;
+    return m;
+  }
+
+  /* ---- the virtual list ------------------------------------------------------------- */
+  var rendered = {};
+  function renderList(force) {
+    var P = state.P, order = state.order;
+    var first = Math.max(0, Math.floor(list.scrollTop / ROW) - 5);
+    var last = Math.min(order.length, Math.ceil((list.scrollTop + (list.clientHeight || 600)) / ROW) + 5);
+    if (force) { while (spacer.firstChild) { spacer.removeChild(spacer.firstChild); } rendered = {}; }
+    var wanted = {};
+    for (var i = first; i < last; i++) { wanted[i] = 1; }
+    for (var key in rendered) { if (!wanted[key]) { spacer.removeChild(rendered[key]); delete rendered[key]; } }
+    for (var j = first; j < last; j++) {
+      if (rendered[j]) { rendered[j].className = "row" + (j === state.sel ? " sel" : ""); rendered[j].setAttribute("aria-selected", j === state.sel ? "true" : "false"); continue; }
+      var s = order[j], row = el("div", { "class": "row" + (j === state.sel ? " sel" : ""), role: "option",
+        "aria-selected": j === state.sel ? "true" : "false", "data-index": String(j), "data-sentence": String(s) });
+      row.style.top = (j * ROW) + "px";
+      for (var r = 0; r < P.runs.length; r++) {
+        var R = P.runs[r];
+        row.appendChild(el("span", { "class": "f1" + (R.errors[s] ? " err" : ""), title: "LAS F1 of " + P.tb.systems[r] }, (100 * R.lasF1[s]).toFixed(0)));
+      }
+      row.setAttribute("title", (P.tb.gold.id[s] || "sentence " + (s + 1)) + " (gold line " + P.tb.gold.line[s] + ")");
+      row.appendChild(document.createTextNode(sentenceText(P, s).slice(0, 200)));
+      spacer.appendChild(row);
+      rendered[j] = row;
+    }
+  }
+  list.addEventListener("scroll", function () { renderList(false); });
+  list.addEventListener("click", function (e) {
+    var node = e.target;
+    while (node && node !== list && !node.getAttribute("data-index")) { node = node.parentNode; }
+    if (node && node !== list) { select(parseInt(node.getAttribute("data-index"), 10)); list.focus(); }
+  });
+  function select(i) {
+    if (!state.order.length) { return; }
+    state.sel = Math.max(0, Math.min(state.order.length - 1, i));
+    var top = state.sel * ROW;
+    if (top < list.scrollTop) { list.scrollTop = top; }
+    else if (top + ROW > list.scrollTop + list.clientHeight) { list.scrollTop = top + ROW - list.clientHeight; }
+    renderList(false);
+    show();
+  }
+
+  /* ---- drawing ---------------------------------------------------------------------- */
+  var measure = document.createElement("canvas").getContext("2d");
+  function width(text, px) {
+    if (measure) { measure.font = px + "px system-ui, sans-serif"; return measure.measureText(text).width; }
+    return text.length * px * 0.6;
+  }
+
+  /* words: [{x, w, form, upos, head (index in words, -1 root, -2/-3 outside left/right),
+     label, cls (gold|ok|bad for the arc), lcls (for the label), ucls, unal, title, brk}] */
+  function drawTree(words, rowName, runIndex, widthPx, marks) {
+    var n = words.length, level = new Int32Array(n), maxLevel = 0, hooks = 0, i, j;
+    var spans = [];
+    for (i = 0; i < n; i++) {
+      var h = words[i].head;
+      if (h >= 0) { spans.push([Math.min(i, h), Math.max(i, h), i]); }
+      else if (h <= -2) { level[i] = 1 + (hooks++ % 3); }  /* a short hook, staggered: the head is in another gold sentence */
+    }
+    spans.sort(function (p, q) { return (p[1] - p[0]) - (q[1] - q[0]); });
+    maxLevel = Math.min(hooks, 3);
+    for (i = 0; i < spans.length; i++) {
+      var lv = 1, a = spans[i];
+      for (j = 0; j < i; j++) {
+        var b = spans[j];
+        if (b[0] >= a[0] && b[1] <= a[1] && level[b[2]] >= lv) { lv = level[b[2]] + 1; }
+      }
+      level[a[2]] = lv; if (lv > maxLevel) { maxLevel = lv; }
+    }
+    var LH = 17, top = 14, base = top + (maxLevel + 1) * LH + 6, height = base + 40;
+    var box = svg("svg", { "class": "tree", width: String(Math.ceil(widthPx)), height: String(height),
+                           "data-run": String(runIndex), role: "img", "aria-label": rowName + " tree" });
+    box.appendChild(svg("title", null, rowName + " tree"));
+    for (i = 0; i < n; i++) {
+      var w = words[i], g = svg("g", { "class": "word", "data-word": String(i) });
+      if (w.title) { g.appendChild(svg("title", null, w.title)); }
+      var xd = w.x, hh = words[i].head, y0 = base, path, lx, ly;
+      if (hh === -1) {
+        var yTop = top;
+        path = "M" + xd + "," + yTop + " L" + xd + "," + (y0 - 5);
+        lx = xd; ly = yTop - 2;
+      } else if (hh <= -2) {
+        var side = hh === -2 ? -1 : 1, yh = y0 - level[i] * LH - 4;
+        path = "M" + (xd + side * 22) + "," + yh + " L" + xd + "," + yh + " L" + xd + "," + (y0 - 5);
+        lx = xd + side * 4; ly = yh - 3;
+      } else {
+        var xh = words[hh].x + (hh < i ? 4 : -4);
+        var ht = level[i] * LH * 1.33;
+        path = "M" + xh + "," + y0 + " C" + xh + "," + (y0 - ht) + " " + xd + "," + (y0 - ht) + " " + xd + "," + (y0 - 5);
+        lx = (xh + xd) / 2; ly = y0 - ht * 0.75 + 3;
+      }
+      g.appendChild(svg("path", { "class": "arc " + w.cls, d: path, "data-dep": String(i), "data-status": w.status || "gold" }));
+      g.appendChild(svg("path", { "class": "head " + w.cls, d: "M" + (xd - 4) + "," + (y0 - 7) + " L" + (xd + 4) + "," + (y0 - 7) + " L" + xd + "," + (y0 - 1) + " Z" }));
+      var anchor = hh === -2 ? "end" : hh === -3 ? "start" : "middle";
+      g.appendChild(svg("text", { "class": "lab " + w.lcls, x: String(lx), y: String(ly), "text-anchor": anchor },
+                        (hh === -2 ? "\u2190 " : "") + w.label + (w.lcls === "bad" ? " \u2717" : "") + (hh === -3 ? " \u2192" : "")));
+      var ft = svg("text", { "class": "form", x: String(xd), y: String(y0 + 14), "text-anchor": "middle" }, w.form);
+      g.appendChild(ft);
+      if (w.unal) { g.appendChild(svg("rect", { "class": "unal", x: String(xd - w.w / 2 - 2), y: String(y0 + 1), width: String(w.w + 4), height: "17" })); }
+      else if (w.mwt) { g.appendChild(svg("rect", { "class": "mwt", x: String(xd - w.w / 2 - 2), y: String(y0 + 1), width: String(w.w + 4), height: "17", rx: "3" })); }
+      g.appendChild(svg("text", { "class": "upos " + (w.ucls || ""), x: String(xd), y: String(y0 + 29), "text-anchor": "middle" },
+                        w.upos + (w.ucls === "bad" ? " \u2717" : "")));
+      box.appendChild(g);
+    }
+    (marks || []).forEach(function (mk) {
+      if (mk.kind === "split") {
+        box.appendChild(svg("line", { "class": "split", x1: String(mk.x), x2: String(mk.x), y1: String(top), y2: String(height - 2) }));
+        box.appendChild(svg("text", { "class": "split", x: String(mk.x + 3), y: String(top + 10) }, "\u00b6 new system sentence"));
+      } else {
+        box.appendChild(svg("text", { "class": "split", x: String(mk.x), y: String(base + 14), "text-anchor": mk.x < 10 ? "start" : "end" }, "\u2026"));
+      }
+    });
+    return box;
+  }
+
+  function show() {
+    var P = state.P, tb = P.tb;
+    view.textContent = "";
+    if (!state.order.length) { view.appendChild(el("p", null, "No sentence matches the filters.")); return; }
+    var s = state.order[state.sel], g0 = P.gstart[s], g1 = P.gstart[s + 1], n = g1 - g0;
+    var head = el("h3", null, (tb.gold.id[s] || "sentence " + (s + 1)) + "  (" + n + " words, gold line " + tb.gold.line[s] + ")");
+    head.setAttribute("id", "sentence-title");
+    view.appendChild(head);
+    var badges = el("div", { "class": "badges" });
+    P.runs.forEach(function (R, r) {
+      var items = [["LAS", R.las], ["UAS", R.uas], ["UPOS", R.upos]];
+      items.forEach(function (it) {
+        var c = it[1][0][s], gg = it[1][1][s], ss = it[1][2][s];
+        badges.appendChild(el("span", { "class": (c === gg && c === ss) ? "" : "bad" },
+          tb.systems[r] + " " + it[0] + " " + c + "/" + gg + " (P " + pct(c, ss) + ", R " + pct(c, gg) + ")"));
+      });
+      if (!R.split[s]) { badges.appendChild(el("span", { "class": "bad" }, tb.systems[r] + ": sentence boundaries differ")); }
+    });
+    view.appendChild(badges);
+    var text = el("p", { "class": "note" }, sentenceText(P, s)); view.appendChild(text);
+
+    // columns: one per gold word, wide enough for the gold word and each system's words under it
+    var colW = new Float64Array(n), gw = new Float64Array(n), i, r, j;
+    for (i = 0; i < n; i++) {
+      gw[i] = Math.max(width(tb.forms[P.gf[g0 + i]], 13), width(tb.tags[P.gu[g0 + i]], 10.5));
+      colW[i] = gw[i];
+    }
+    var perRun = [];
+    for (r = 0; r < P.runs.length; r++) {
+      var R = P.runs[r], w0 = R.start[s], w1 = R.start[s + 1], cols = [], used = new Float64Array(n);
+      for (j = w0; j < w1; j++) {
+        var col = R.a[j] >= 0 ? R.a[j] : -R.a[j] - 1;
+        var ww = Math.max(width(tb.forms[R.f[j]], 13), width(tb.tags[R.u[j]], 10.5)) + 4;
+        cols.push([col, ww]);
+        used[col] += ww + (used[col] ? 14 : 0);
+      }
+      for (i = 0; i < n; i++) { colW[i] = Math.max(colW[i], used[i]); }
+      perRun.push(cols);
+    }
+    var colX = new Float64Array(n + 1), GAP = 18;
+    colX[0] = 44;  /* room for a hook to an earlier sentence */
+    for (i = 0; i < n; i++) { colW[i] += GAP; colX[i + 1] = colX[i] + colW[i]; }
+    var total = colX[n] + 44;
+    var trees = el("div", { "class": "trees" });
+    var unalignedIn = new Array(n);
+    // gold
+    var goldWords = [];
+    for (i = 0; i < n; i++) {
+      var gi = g0 + i, missing = [];
+      for (r = 0; r < P.runs.length; r++) { if (P.runs[r].status[gi] === 4) { missing.push(tb.systems[r]); } }
+      unalignedIn[i] = missing;
+      goldWords.push({ x: colX[i] + colW[i] / 2, w: gw[i], form: tb.forms[P.gf[gi]], upos: tb.tags[P.gu[gi]],
+                       head: P.gh[gi], label: tb.labels[P.gd[gi]], cls: "gold", lcls: "gold", mwt: P.mwt[gi],
+                       unal: missing.length > 0, title: missing.length ? "no partner in " + missing.join(", ") : null });
+    }
+    trees.appendChild(el("div", { "class": "rowname" }, "gold"));
+    trees.appendChild(drawTree(goldWords, "gold", -1, total, []));
+    for (r = 0; r < P.runs.length; r++) {
+      var Rr = P.runs[r], a0 = Rr.start[s], a1 = Rr.start[s + 1], words = [], cursor = {}, marks = [];
+      var fill = new Float64Array(n);
+      for (j = a0; j < a1; j++) { var c0 = perRun[r][j - a0][0]; fill[c0] += perRun[r][j - a0][1] + (fill[c0] ? 14 : 0); }
+      for (j = a0; j < a1; j++) {
+        var cw = perRun[r][j - a0], c = cw[0];
+        if (cursor[c] === undefined) { cursor[c] = colX[c] + (colW[c] - fill[c]) / 2; }
+        var x = cursor[c] + cw[1] / 2; cursor[c] += cw[1] + 14;
+        var al = Rr.a[j], st = al >= 0 ? (Rr.status[g0 + al] & 7) : 4, upw = al >= 0 ? (Rr.status[g0 + al] & 8) : 8;
+        var headOk = st === 0 || st === 1, labelOk = st === 0 || st === 2;
+        var title = STATUS[st];
+        if (al >= 0 && st !== 0) {
+          var gh = P.gh[g0 + al];
+          title += "; gold: " + (gh < 0 ? "root" : "head " + tb.forms[P.gf[g0 + gh]] + " (" + (gh + 1) + ")") + ", " + tb.labels[P.gd[g0 + al]];
+        }
+        if (al >= 0 && upw) { title += "; gold UPOS " + tb.tags[P.gu[g0 + al]]; }
+        if (Rr.h[j] <= -2) { title += "; its head is in " + (Rr.h[j] === -2 ? "an earlier" : "a later") + " gold sentence"; }
+        words.push({ x: x, w: cw[1] - 4, form: tb.forms[Rr.f[j]], upos: tb.tags[Rr.u[j]], head: Rr.h[j],
+                     label: tb.labels[Rr.d[j]], cls: headOk ? "ok" : "bad", lcls: labelOk ? "ok" : "bad",
+                     ucls: upw ? "bad" : "", unal: al < 0, title: title, status: STATUS[st] });
+        if (Rr.brk[j] && j > a0) { marks.push({ kind: "split", x: x - cw[1] / 2 - 8 }); }
+      }
+      if (a1 > a0 && !Rr.brk[a0]) { marks.push({ kind: "cont", x: 2 }); }
+      if (a1 < Rr.brk.length && a1 > a0 && !Rr.brk[a1]) { marks.push({ kind: "cont", x: total - 2 }); }
+      trees.appendChild(el("div", { "class": "rowname" }, tb.systems[r] + (words.length ? "" : " (no words)")));
+      trees.appendChild(drawTree(words, tb.systems[r], r, total, marks));
+    }
+    view.appendChild(trees);
+    view.appendChild(el("p", { "class": "note" },
+      "Blue solid: right. Red dashed arc: wrong head; \u2717 after a label or UPOS: wrong; dotted box: word without a partner in the other file; \u00b6 line: a system sentence starts there; \u2026: the system sentence goes on beyond this gold sentence; \u2190 label / label \u2192: the head is in an earlier / a later gold sentence. Hover a word for the gold analysis."));
+  }
+
+  /* ---- events ------------------------------------------------------------------------ */
+  [scopeSelect, onlyErrors, relSelect, uposSelect, sortSelect].forEach(function (c) { c.addEventListener("change", apply); });
+  [search, minLen, maxLen].forEach(function (c) { c.addEventListener("input", apply); });
+  tbSelect.addEventListener("change", function () { loadTreebank(parseInt(tbSelect.value, 10)); });
+  document.addEventListener("keydown", function (e) {
+    var t = e.target, tag = t && t.tagName ? t.tagName.toLowerCase() : "";
+    var typing = tag === "input" || tag === "select" || tag === "textarea";
+    if (typing) { if (e.key === "Escape") { t.blur(); list.focus(); } return; }
+    if (e.altKey || e.ctrlKey || e.metaKey) { return; }
+    var page = Math.max(1, Math.floor(list.clientHeight / ROW) - 1), handled = true;
+    switch (e.key) {
+      case "ArrowDown": case "j": select(state.sel + 1); break;
+      case "ArrowUp": case "k": select(state.sel - 1); break;
+      case "PageDown": select(state.sel + page); break;
+      case "PageUp": select(state.sel - page); break;
+      case "Home": select(0); break;
+      case "End": select(state.order.length - 1); break;
+      case "/": search.focus(); break;
+      default: handled = false;
+    }
+    if (handled) { e.preventDefault(); }
+  });
+
+  var api = window.conllEvalReport = { apply: apply, select: select, filterMs: 0, shown: 0,
+    current: function () { return state.order.length ? state.order[state.sel] : -1; },
+    treebank: function (i) { tbSelect.value = String(i); loadTreebank(i); } };
+  loadTreebank(0);
+  api.initMs = performance.now() - T0;
+  api.readyAt = performance.now();
+  api.ready = true;
+})();
