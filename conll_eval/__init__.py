@@ -18,7 +18,6 @@ from .errors import (AlignmentError, ConllEvalError, FormatError, InputError, La
                      TreeError, UsageError, ValidationFailed)
 from .evaluate import Evaluation, Settings, evaluate, evaluate_files  # noqa: E402
 from .reader import load  # noqa: E402
-from .suite import SuiteEvaluation, evaluate_suite, find_pairs  # noqa: E402
 from .stats import Counts, Score  # noqa: E402
 from .treebank import Treebank, Vocab  # noqa: E402
 
@@ -35,14 +34,20 @@ _SUBMODULES = ("errors", "workers", "treebank", "scan", "reader", "validate", "a
                "metrics", "evaluate", "suite", "analyze", "report", "compat", "cli", "compiled")
 
 
+#: public names whose module loads on first use (scoring a pair never needs the suite's)
+_LAZY_NAMES = {"SuiteEvaluation": "suite", "evaluate_suite": "suite", "find_pairs": "suite"}
+
+
 def __getattr__(name: str):
-    """Import a public submodule on first attribute access (module ``__getattr__``, PEP 562)."""
-    if name in _SUBMODULES:
+    """Import a public submodule (or the module of a public name) on first attribute access
+    (module ``__getattr__``, PEP 562)."""
+    if name in _SUBMODULES or name in _LAZY_NAMES:
         import importlib
 
-        return importlib.import_module(f"{__name__}.{name}")
+        module = importlib.import_module(f"{__name__}.{_LAZY_NAMES.get(name, name)}")
+        return getattr(module, name) if name in _LAZY_NAMES else module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_SUBMODULES))
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_LAZY_NAMES))

@@ -183,3 +183,21 @@ def test_parallel_loading_reports_gold_errors_first(write):
     with pytest.raises(conll_eval.InputError) as info:
         evaluate_module.load_pair(write("ok.conllu", GOLD), worse, "conll18", parallel=True)
     assert info.value.code == "wrong-column-count"
+
+
+def test_scoring_a_pair_imports_only_what_scoring_needs(testdata):
+    """Start-up: ``conll_eval GOLD SYSTEM`` loads no other command's modules (suite,
+    validator, analyses, the other subcommands, the HTML report)."""
+    pair = testdata / "golden" / "mwt-resplit"
+    out = _python("import io, sys\n"
+                  "from conll_eval.cli import main\n"
+                  f"main([{str(pair / 'gold.conllu')!r}, {str(pair / 'system.conllu')!r}],"
+                  " io.StringIO(), io.StringIO())\n"
+                  "print(' '.join(sorted(m for m in sys.modules if m.startswith('conll_eval'))))")
+    loaded = set(out.split())
+    assert "conll_eval.evaluate" in loaded
+    for name in ("conll_eval.suite", "conll_eval.validate", "conll_eval.analyze",
+                 "conll_eval.compat", "conll_eval.cli.suite", "conll_eval.cli.validate",
+                 "conll_eval.cli.analyze", "conll_eval.cli.compare", "conll_eval.cli.report",
+                 "conll_eval.cli.tagger", "conll_eval.report.html"):
+        assert not any(m == name or m.startswith(name + ".") for m in loaded), name
