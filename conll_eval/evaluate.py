@@ -152,11 +152,17 @@ def scored_metrics(settings: Settings, weights: bool) -> List[str]:
     return names + [m for m in settings.extra_metrics if m not in names]
 
 
+#: From this many words (gold + system) the memory freed after aligning is given back
+TRIM_MIN_WORDS = 200_000
+
+
 def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
              weights: Optional[Mapping[str, float]] = None) -> Evaluation:
     """Score a system Treebank against a gold one (both read with the same Vocab)."""
     check_characters(gold, system)
     alignment = align_words(gold, system)
+    if gold.n_words + system.n_words >= TRIM_MIN_WORDS:
+        release_freed_memory()  # the walk's temporaries: the metrics need the room
     if weights is None and settings.weights_file is not None:
         weights = load_weights(settings.weights_file)
     ctx = EvaluationContext(gold, system, alignment, weights, settings.punct, settings.deprel)

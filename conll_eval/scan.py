@@ -538,7 +538,7 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
     With ``file`` (see :func:`file_identity`) the DEPS/MISC columns and the comments are read
     again from the file when first used; without, compact copies of them are kept.
     """
-    pieces: List[_Piece] = []
+    whole = _WholeFile(size)
     line_offset = offset = 0  # lines and bytes before the piece
     kept: dict = {"tails": ([], []), "comments": ([], [])}  # per piece: starts|copies, ends
     known: dict = {}
@@ -561,10 +561,10 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
             else:
                 kept[name][0].append(_gather(arr, start, end)[0])
             setattr(piece, name, None)
-        pieces.append(piece)
+        whole.add(piece)  # the piece's columns go into the file's: pieces never pile up
         line_offset += piece.n_lines
         offset += size
-    if not pieces:
+    if not whole.n_pieces:
         return None
     if file is not None:
         fields = {name: FieldBytes(start=np.concatenate(starts), end=np.concatenate(ends),
@@ -572,7 +572,89 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
     else:
         fields = {name: FieldBytes(joined=np.concatenate(copies))
                   for name, (copies, _) in kept.items()}
-    return _join(pieces, fields["tails"], fields["comments"])
+    return whole.columns(fields["tails"], fields["comments"])
+
+
+class _WholeFile:
+    """A file's columns grown piece by piece: :func:`_join`'s work done as each piece comes
+    (indices shifted by the words, tokens, sentences and characters before it), so a piece's
+    arrays are freed at once instead of all of them waiting for the join.  Arrays grow by
+    doubling from a capacity guessed from the file's ``size``; the slack is never written,
+    so it costs address space, not memory."""
+
+    #: columns copied as they are, and columns shifted by the count of what comes before
+    PLAIN = ("tok_len", "tok_line", "tok_is_mwt", "word_is_mwt", "mwt_form", "word_line",
+             "sent_first_line", "sent_end_line", "empty_line", "spaced_tok_form")
+    SHIFTED = (("word_tok", "tok"), ("spaced_tok", "tok"), ("word_sent", "sent"),
+               ("sent_char_start", "char"), ("sent_char_end", "char"), ("empty_sent", "sent"),
+               ("empty_after", "word"))
+    #: bytes per word line and per sentence assumed for the first capacity
+    BYTES_PER_WORD, BYTES_PER_SENTENCE = 40, 600
+
+    def __init__(self, size: Optional[int]):
+        size = size or 0
+        self.guess = {"word": size // self.BYTES_PER_WORD, "sent": size // self.BYTES_PER_SENTENCE}
+        self.arrays: dict = {}  # name -> (array, length)
+        self.offsets = {"word": 0, "tok": 0, "sent": 0, "char": 0}
+        self.texts: List[str] = []
+        self.comment_sentence: List[np.ndarray] = []
+        self.n_pieces = 0
+
+    def _append(self, name: str, values: np.ndarray, unit: str = "word") -> None:
+        array, n = self.arrays.get(name, (None, 0))
+        need = n + len(values)
+        dtype = values.dtype if array is None else np.result_type(array.dtype, values.dtype)
+        if array is None or need > len(array) or dtype != array.dtype:
+            capacity = max(need, 1024, self.guess.get(unit, 0),
+                           2 * len(array) if array is not None else 0)
+            grown = np.empty(capacity, dtype=dtype)
+            if array is not None:
+                grown[:n] = array[:n]
+            array = grown
+        array[n:need] = values
+        self.arrays[name] = (array, need)
+
+    def _column(self, name: str) -> np.ndarray:
+        array, n = self.arrays[name]
+        return array[:n]
+
+    def add(self, piece: "_Piece") -> None:
+        c, off = piece.columns, self.offsets
+        for name in self.PLAIN:
+            self._append(name, getattr(c, name), "sent" if name.startswith("sent") else "word")
+        for name, unit in self.SHIFTED:
+            self._append(name, getattr(c, name) + off[unit],
+                         "sent" if name.startswith("sent") else "word")
+        self._append("head", np.where(c.head >= 0, c.head + off["word"], -1))
+        self._append("sent_word_start", c.sent_word_start[:-1] + off["word"], "sent")
+        for name, values in c.cols.items():
+            self._append("cols:" + name, values)
+        for name, values in c.empty_cols.items():
+            self._append("empty:" + name, values, "empty")
+        self.texts.append(c.text)
+        self.comment_sentence.append(piece.comment_sentence + off["sent"])
+        off["word"] += piece.n_words
+        off["tok"] += piece.n_tokens
+        off["sent"] += piece.n_sent
+        off["char"] += piece.n_chars
+        self.n_pieces += 1
+
+    def columns(self, tails: "FieldBytes", comments: "FieldBytes") -> Columns:
+        out = Columns()
+        out.text = "".join(self.texts)
+        self.texts = []
+        for name in self.PLAIN + tuple(name for name, _ in self.SHIFTED) + ("head",):
+            setattr(out, name, self._column(name))
+        out.sent_word_start = np.append(self._column("sent_word_start"), self.offsets["word"])
+        out.cols = {name[5:]: self._column(name) for name in self.arrays
+                    if name.startswith("cols:")}
+        out.empty_cols = {name[6:]: self._column(name) for name in self.arrays
+                          if name.startswith("empty:")}
+        for part, name in enumerate(LAZY_COLUMNS):
+            out.cols[name] = LazyCodes(tails, part)
+        out.metadata = _LazyMetadata(comments, np.concatenate(self.comment_sentence),
+                                     self.offsets["sent"])
+        return out
 
 
 def _pieces_read(read: Callable[[int], bytes]):
