@@ -598,6 +598,7 @@ class _WholeFile:
         self.offsets = {"word": 0, "tok": 0, "sent": 0, "char": 0}
         self.texts: List[str] = []
         self.comment_sentence: List[np.ndarray] = []
+        self.first: Optional[_Piece] = None
         self.n_pieces = 0
 
     def _append(self, name: str, values: np.ndarray, unit: str = "word") -> None:
@@ -619,6 +620,19 @@ class _WholeFile:
         return array[:n]
 
     def add(self, piece: "_Piece") -> None:
+        """Take a piece's columns; the first is kept as it is until a second one comes (a file
+        of one piece, most treebanks, is never copied)."""
+        if self.n_pieces == 0:
+            self.first = piece
+            self.n_pieces = 1
+            return
+        if self.n_pieces == 1:
+            self._copy(self.first)
+            self.first = None
+        self._copy(piece)
+        self.n_pieces += 1
+
+    def _copy(self, piece: "_Piece") -> None:
         c, off = piece.columns, self.offsets
         for name in self.PLAIN:
             self._append(name, getattr(c, name), "sent" if name.startswith("sent") else "word")
@@ -637,9 +651,10 @@ class _WholeFile:
         off["tok"] += piece.n_tokens
         off["sent"] += piece.n_sent
         off["char"] += piece.n_chars
-        self.n_pieces += 1
 
     def columns(self, tails: "FieldBytes", comments: "FieldBytes") -> Columns:
+        if self.n_pieces == 1:
+            return _join([self.first], tails, comments)
         out = Columns()
         out.text = "".join(self.texts)
         self.texts = []
