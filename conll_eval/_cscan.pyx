@@ -654,7 +654,6 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
         "spaced_tok_form": spaced_form_a[:n_spaced],
         "n_lines": line, "n_sent": n_sent, "n_words": n_word, "n_tokens": n_tok,
         "tok_line": tok_line_a[:n_tok].copy(), "tok_is_mwt": tok_is_mwt_a[:n_tok].copy(),
-        "tok_form_start": tok_form_start_a[:n_tok].copy(), "tok_form_end": tok_form_end_a[:n_tok].copy(),
         "tok_char_len": tok_char_len_a[:n_tok].copy(),
         "word_tok": word_tok_a[:n_word].copy(), "word_is_mwt": word_is_mwt_a[:n_word].copy(),
         "word_line": word_line_a[:n_word].copy(), "word_sent": word_sent_a[:n_word].copy(),

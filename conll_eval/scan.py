@@ -500,12 +500,14 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     ``space`` is the profile's regex of characters removed from FORM.
 
     The file is scanned in pieces of about :data:`SCAN_PIECE_BYTES` cut after blank lines
-    (so no sentence is split), which bounds the temporaries; the pieces are joined.
+    (so no sentence is split), which bounds the temporaries; their columns are joined as
+    they come (:class:`_WholeFile`).
     """
     if not data or not data.endswith(b"\n\n") or b"\r" in data:
         return None
     arr = np.frombuffer(data, dtype=np.uint8)
-    pieces: List[_Piece] = []
+    whole = _WholeFile(len(data))
+    kept: dict = {"tails": ([], []), "comments": ([], [])}  # per piece: starts, ends
     known: dict = {}
     lo = line_offset = 0
     while lo < len(data):
@@ -514,15 +516,17 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         piece = _scan_piece(arr, lo, hi, line_offset, space, vocab, known)
         if piece is None:
             return None
-        pieces.append(piece)
+        for name, (starts, ends) in kept.items():
+            starts.append(getattr(piece, name)[0])
+            ends.append(getattr(piece, name)[1])
+        whole.add(piece)
         line_offset += piece.n_lines
         lo = hi
     # the lazy columns and the comments point into ``data``, which they keep alive
-    tails = FieldBytes(source=arr, start=np.concatenate([p.tails[0] for p in pieces]),
-                       end=np.concatenate([p.tails[1] for p in pieces]))
-    comments = FieldBytes(source=arr, start=np.concatenate([p.comments[0] for p in pieces]),
-                          end=np.concatenate([p.comments[1] for p in pieces]))
-    return _join(pieces, tails, comments)
+    tails, comments = (FieldBytes(source=arr, start=np.concatenate(starts),
+                                  end=np.concatenate(ends))
+                       for starts, ends in (kept["tails"], kept["comments"]))
+    return whole.columns(tails, comments)
 
 
 def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
@@ -576,9 +580,9 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
 
 
 class _WholeFile:
-    """A file's columns grown piece by piece: :func:`_join`'s work done as each piece comes
-    (indices shifted by the words, tokens, sentences and characters before it), so a piece's
-    arrays are freed at once instead of all of them waiting for the join.  Arrays grow by
+    """A file's columns grown piece by piece (indices shifted by the words, tokens, sentences
+    and characters before each piece), so a piece's arrays are freed at once instead of all
+    of them waiting for a join at the end.  Arrays grow by
     doubling from a capacity guessed from the file's ``size``; the slack is never written,
     so it costs address space, not memory."""
 
@@ -653,8 +657,18 @@ class _WholeFile:
         off["char"] += piece.n_chars
 
     def columns(self, tails: "FieldBytes", comments: "FieldBytes") -> Columns:
-        if self.n_pieces == 1:
-            return _join([self.first], tails, comments)
+        if self.n_pieces == 1:  # the piece's own columns
+            out, n_sent = self.first.columns, self.first.n_sent
+            comment_sentence = self.first.comment_sentence
+        else:
+            out, n_sent = self._joined(), self.offsets["sent"]
+            comment_sentence = np.concatenate(self.comment_sentence)
+        for part, name in enumerate(LAZY_COLUMNS):
+            out.cols[name] = LazyCodes(tails, part)
+        out.metadata = _LazyMetadata(comments, comment_sentence, n_sent)
+        return out
+
+    def _joined(self) -> Columns:
         out = Columns()
         out.text = "".join(self.texts)
         self.texts = []
@@ -665,10 +679,6 @@ class _WholeFile:
                     if name.startswith("cols:")}
         out.empty_cols = {name[6:]: self._column(name) for name in self.arrays
                           if name.startswith("empty:")}
-        for part, name in enumerate(LAZY_COLUMNS):
-            out.cols[name] = LazyCodes(tails, part)
-        out.metadata = _LazyMetadata(comments, np.concatenate(self.comment_sentence),
-                                     self.offsets["sent"])
         return out
 
 
@@ -740,73 +750,6 @@ class _Piece:
 
     __slots__ = ("columns", "tails", "comments", "comment_sentence",
                  "n_lines", "n_sent", "n_words", "n_tokens", "n_chars")
-
-
-def _join(pieces: List["_Piece"], tails: "FieldBytes", comments: "FieldBytes") -> Columns:
-    """One Columns from the pieces: local word/token/sentence/character indices shifted.
-
-    Each column is joined and its pieces dropped before the next, so the join needs little
-    more memory than the result.  ``tails``/``comments``: the DEPS+MISC fields and comment
-    lines of all pieces, in order.
-    """
-    if len(pieces) == 1:
-        p = pieces[0]
-        c = p.columns
-        for part, name in enumerate(LAZY_COLUMNS):
-            c.cols[name] = LazyCodes(tails, part)
-        c.metadata = _LazyMetadata(comments, p.comment_sentence, p.n_sent)
-        return c
-    word_off = np.cumsum([0] + [p.n_words for p in pieces]).tolist()
-    tok_off = np.cumsum([0] + [p.n_tokens for p in pieces]).tolist()
-    sent_off = np.cumsum([0] + [p.n_sent for p in pieces]).tolist()
-    char_off = np.cumsum([0] + [p.n_chars for p in pieces]).tolist()
-    cs = [p.columns for p in pieces]
-
-    def take(name, offsets=None):
-        arrays = []
-        for k, c in enumerate(cs):
-            a = getattr(c, name)
-            setattr(c, name, None)
-            arrays.append(a if offsets is None else a + offsets[k])
-        return np.concatenate(arrays)
-
-    def take_dict(name):
-        out = {}
-        for key in list(getattr(cs[0], name)):
-            out[key] = np.concatenate([getattr(c, name).pop(key) for c in cs])
-        return out
-
-    out = Columns()
-    texts = [c.text for c in cs]
-    for c in cs:
-        c.text = None
-    out.text = "".join(texts)
-    del texts
-    out.head = np.concatenate([np.where(c.head >= 0, c.head + word_off[k], -1)
-                               for k, c in enumerate(cs)])
-    for c in cs:
-        c.head = None
-    for name in ("tok_len", "tok_line", "tok_is_mwt", "word_is_mwt", "mwt_form", "word_line",
-                 "sent_first_line", "sent_end_line", "empty_line", "spaced_tok_form"):
-        setattr(out, name, take(name))
-    out.word_tok = take("word_tok", tok_off)
-    out.spaced_tok = take("spaced_tok", tok_off)
-    out.word_sent = take("word_sent", sent_off)
-    out.sent_char_start = take("sent_char_start", char_off)
-    out.sent_char_end = take("sent_char_end", char_off)
-    out.empty_sent = take("empty_sent", sent_off)
-    out.empty_after = take("empty_after", word_off)
-    out.sent_word_start = np.concatenate(
-        [c.sent_word_start[:-1] + word_off[k] for k, c in enumerate(cs)] + [[word_off[-1]]])
-    out.cols = take_dict("cols")
-    out.empty_cols = take_dict("empty_cols")
-    for part, name in enumerate(LAZY_COLUMNS):
-        out.cols[name] = LazyCodes(tails, part)
-    out.metadata = _LazyMetadata(
-        comments,
-        np.concatenate([p.comment_sentence + sent_off[k] for k, p in enumerate(pieces)]),
-        sent_off[-1])
-    return out
 
 
 def _token_text(arr: np.ndarray, form_start: np.ndarray, form_end: np.ndarray, space,
