@@ -18,7 +18,7 @@ def compiled_extensions():
                             include_dirs=[numpy.get_include()],
                             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
                             extra_compile_args=["-O3"], optional=True)
-                  for name in ("_cscan", "_calign")]
+                  for name in ("_cscan", "_calign", "_ccount")]
     built = cythonize(extensions, language_level=3, quiet=True)
     for extension in built:  # cythonize makes new Extension objects: optional again
         extension.optional = True

@@ -12,13 +12,19 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 
-def walk(const int64_t[::1] gs, const int64_t[::1] ge, const uint8_t[::1] gm,
-         const int64_t[::1] ss, const int64_t[::1] se, const uint8_t[::1] sm):
+def walk(const int64_t[::1] g_tok_start, const int64_t[::1] g_tok_end,
+         const int32_t[::1] g_word_tok, const uint8_t[::1] gm,
+         const int64_t[::1] s_tok_start, const int64_t[::1] s_tok_end,
+         const int32_t[::1] s_word_tok, const uint8_t[::1] sm):
     """``(gold, system, spans)``: the pairs of plain words aligned by identical spans (in
     walk order), and the multiword spans ``(g0, g1, s0, s1)`` (words ``g0:g1`` against
-    ``s0:s1``, both non-empty) to align by LCS.  Arguments: word starts, ends and
-    multi-word-token flags of gold, then system."""
-    cdef Py_ssize_t n_g = gs.shape[0], n_s = ss.shape[0]
+    ``s0:s1``, both non-empty) to align by LCS.  Arguments, gold then system: the tokens'
+    character starts and ends, each word's token and multi-word-token flag (a word's span
+    is its token's: looked up here, so that no per-word span arrays are made)."""
+    cdef Py_ssize_t n_g = g_word_tok.shape[0], n_s = s_word_tok.shape[0]
+    # short names: the span of gold word gi is gts[gwt[gi]]:gte[gwt[gi]] (system: s...)
+    cdef const int64_t[::1] gts = g_tok_start, gte = g_tok_end, sts = s_tok_start, ste = s_tok_end
+    cdef const int32_t[::1] gwt = g_word_tok, swt = s_word_tok
     cdef Py_ssize_t n_mwt = 0, i
     for i in range(n_g):
         n_mwt += gm[i]
@@ -36,39 +42,39 @@ def walk(const int64_t[::1] gs, const int64_t[::1] ge, const uint8_t[::1] gm,
     with nogil:
         while gi < n_g and si < n_s:
             if not gm[gi] and not sm[si]:  # two plain words: same span or the earlier one moves
-                if gs[gi] == ss[si] and ge[gi] == se[si]:
+                if gts[gwt[gi]] == sts[swt[si]] and gte[gwt[gi]] == ste[swt[si]]:
                     pair_g[n_pairs] = gi
                     pair_s[n_pairs] = si
                     n_pairs += 1
                     gi += 1
                     si += 1
-                elif gs[gi] <= ss[si]:
+                elif gts[gwt[gi]] <= sts[swt[si]]:
                     gi += 1
                 else:
                     si += 1
                 continue
             # a multi-word token on either side: the minimal multiword span
             if gm[gi]:
-                span_end = ge[gi]
-                if not sm[si] and ss[si] < gs[gi]:
+                span_end = gte[gwt[gi]]
+                if not sm[si] and sts[swt[si]] < gts[gwt[gi]]:
                     si += 1
             else:
-                span_end = se[si]
-                if gs[gi] < ss[si]:
+                span_end = ste[swt[si]]
+                if gts[gwt[gi]] < sts[swt[si]]:
                     gi += 1
             g0, s0 = gi, si
             while True:
-                g_beyond = gi >= n_g or (gs[gi] >= span_end if gm[gi] else ge[gi] > span_end)
-                s_beyond = si >= n_s or (ss[si] >= span_end if sm[si] else se[si] > span_end)
+                g_beyond = gi >= n_g or (gts[gwt[gi]] >= span_end if gm[gi] else gte[gwt[gi]] > span_end)
+                s_beyond = si >= n_s or (sts[swt[si]] >= span_end if sm[si] else ste[swt[si]] > span_end)
                 if g_beyond and s_beyond:
                     break
-                if gi < n_g and (si >= n_s or gs[gi] <= ss[si]):
-                    if gm[gi] and ge[gi] > span_end:
-                        span_end = ge[gi]
+                if gi < n_g and (si >= n_s or gts[gwt[gi]] <= sts[swt[si]]):
+                    if gm[gi] and gte[gwt[gi]] > span_end:
+                        span_end = gte[gwt[gi]]
                     gi += 1
                 else:
-                    if sm[si] and se[si] > span_end:
-                        span_end = se[si]
+                    if sm[si] and ste[swt[si]] > span_end:
+                        span_end = ste[swt[si]]
                     si += 1
             if gi > g0 and si > s0:
                 spans[n_spans, 0] = g0
@@ -80,7 +86,7 @@ def walk(const int64_t[::1] gs, const int64_t[::1] ge, const uint8_t[::1] gm,
 
 
 cdef Py_ssize_t _span_lcs(Py_ssize_t g0, Py_ssize_t ng, Py_ssize_t s0, Py_ssize_t ns,
-                          const int64_t[::1] gold_ids, const int64_t[::1] sys_ids,
+                          const int32_t[::1] gold_ids, const int32_t[::1] sys_ids,
                           int* table, int64_t[::1] pair_g, int64_t[::1] pair_s,
                           Py_ssize_t n_pairs) noexcept nogil:
     """The official LCS of one multiword span (``table``: room for (ng+1)*(ns+1) ints),
@@ -112,8 +118,8 @@ cdef Py_ssize_t _span_lcs(Py_ssize_t g0, Py_ssize_t ng, Py_ssize_t s0, Py_ssize_
     return n_pairs
 
 
-def lcs_pairs(const int64_t[:, ::1] spans, const int64_t[::1] gold_ids,
-              const int64_t[::1] sys_ids):
+def lcs_pairs(const int64_t[:, ::1] spans, const int32_t[::1] gold_ids,
+              const int32_t[::1] sys_ids):
     """The pairs the official LCS aligns inside each multiword span ``(g0, g1, s0, s1)``:
     words are equal when their ids (lowercased FORMs) are; the table is filled from the back
     and walked forwards, ties going to the gold side's next word, as the official scorer."""

@@ -266,45 +266,44 @@ def lower_forms(tb: Treebank, start: int, stop: int) -> List[str]:
 
 def align_words(gold: Treebank, system: Treebank) -> Alignment:
     """Align words like the official ``align_words`` (spans, LCS inside multiword spans)."""
-    g_start, g_end = gold.word_start, gold.word_end
-    s_start, s_end = system.word_start, system.word_end
     if not gold.word_is_mwt.any() and not system.word_is_mwt.any():
-        gi, si = span_matches(g_start, g_end, s_start, s_end)
+        gi, si = span_matches(gold.word_start, gold.word_end, system.word_start, system.word_end)
         return Alignment.from_pairs(gi, si, gold.n_words, system.n_words)
-    spans = (g_start, g_end, s_start, s_end)
     if _calign is not None:
-        pairs_g, pairs_s = _compiled_walk(gold, system, spans)
+        pairs_g, pairs_s = _compiled_walk(gold, system)
     else:
+        spans = (gold.word_start, gold.word_end, system.word_start, system.word_end)
         pairs_g, pairs_s = _Walk(gold, system, spans).run()
     return Alignment.from_pairs(pairs_g, pairs_s, gold.n_words, system.n_words)
 
 
-def _compiled_walk(gold: Treebank, system: Treebank,
-                   spans: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-                   ) -> Tuple[np.ndarray, np.ndarray]:
+def _compiled_walk(gold: Treebank, system: Treebank) -> Tuple[np.ndarray, np.ndarray]:
     """:meth:`_Walk.run`'s pairs from the compiled walk and LCS: the walk gives the plain
     pairs and the multiword spans; the words of the spans get ids of their lowercased FORMs
     here, and the LCS of each span is compiled too."""
-    gs, ge, ss, se = (np.ascontiguousarray(a, dtype=np.int64) for a in spans)
-    plain_g, plain_s, multiword = _calign.walk(
-        gs, ge, gold.word_is_mwt.view(np.uint8), ss, se, system.word_is_mwt.view(np.uint8))
+    sides = [(np.ascontiguousarray(tb.tok_start, dtype=np.int64),
+              np.ascontiguousarray(tb.tok_end, dtype=np.int64),
+              np.ascontiguousarray(tb.word_tok, dtype=np.int32), tb.word_is_mwt.view(np.uint8))
+             for tb in (gold, system)]
+    plain_g, plain_s, multiword = _calign.walk(*sides[0], *sides[1])
     if len(multiword) == 0:
         return plain_g, plain_s
     lowered: Dict[str, int] = {}  # lowercased FORM -> id, shared by both sides
-    gold_ids = _lower_form_ids(gold, gs, ge, multiword[:, 0], multiword[:, 1], lowered)
-    sys_ids = _lower_form_ids(system, ss, se, multiword[:, 2], multiword[:, 3], lowered)
+    gold_ids = _lower_form_ids(gold, multiword[:, 0], multiword[:, 1], lowered)
+    sys_ids = _lower_form_ids(system, multiword[:, 2], multiword[:, 3], lowered)
     span_g, span_s = _calign.lcs_pairs(multiword, gold_ids, sys_ids)
+    del gold_ids, sys_ids
     return _calign.merge_pairs(plain_g, plain_s, span_g, span_s)  # in the walk's order
 
 
-def _lower_form_ids(tb: Treebank, starts: np.ndarray, ends: np.ndarray, first: np.ndarray,
-                    last: np.ndarray, lowered: Dict[str, int]) -> np.ndarray:
+def _lower_form_ids(tb: Treebank, first: np.ndarray, last: np.ndarray,
+                    lowered: Dict[str, int]) -> np.ndarray:
     """Per word (-1 outside the ranges ``first[k]:last[k]``): the id in ``lowered`` of its
     lowercased FORM, as :func:`lower_forms` reads it (a multi-word token's word by its code,
     once per distinct code; other words from the text)."""
     counts = last - first
     words = np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
-    ids = np.full(tb.n_words, -1, dtype=np.int64)
+    ids = np.full(tb.n_words, -1, dtype=np.int32)
     codes = tb.mwt_form[words]
     in_mwt = codes >= 0
     if in_mwt.any():
@@ -312,15 +311,15 @@ def _lower_form_ids(tb: Treebank, starts: np.ndarray, ends: np.ndarray, first: n
         ordered = np.sort(mwt_codes)  # sort + mask: np.unique would import numpy.ma
         distinct = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
         strings = tb.vocab.strings
-        table = np.zeros(int(distinct[-1]) + 1, dtype=np.int64)
+        table = np.zeros(int(distinct[-1]) + 1, dtype=np.int32)
         table[distinct] = [lowered.setdefault(strings[c].lower(), len(lowered))
                            for c in distinct.tolist()]
         ids[mwt_words] = table[mwt_codes]
     plain = words[~in_mwt]
     if len(plain):
-        text = tb.text
+        text, tok = tb.text, tb.word_tok[plain]
         ids[plain] = [lowered.setdefault(text[a:b].lower(), len(lowered))
-                      for a, b in zip(starts[plain].tolist(), ends[plain].tolist())]
+                      for a, b in zip(tb.tok_start[tok].tolist(), tb.tok_end[tok].tolist())]
     return ids
 
 

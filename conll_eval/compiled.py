@@ -1,4 +1,4 @@
-"""Which core reads and aligns: the compiled one (Cython, built at install when a C compiler
+"""Which core reads, aligns and counts: the compiled one (Cython, built at install when a C compiler
 is there) or the numpy one, which is always there and is the reference.
 
 ``CONLL_EVAL_PURE=1`` in the environment forces the numpy path; :func:`core_description`
@@ -11,7 +11,7 @@ import os
 from types import ModuleType
 from typing import Optional
 
-__all__ = ["PURE", "cscan", "calign", "core_description"]
+__all__ = ["PURE", "cscan", "calign", "ccount", "core_description"]
 
 #: the numpy path was asked for
 PURE = bool(os.environ.get("CONLL_EVAL_PURE"))
@@ -26,14 +26,16 @@ def _load(name: str) -> Optional[ModuleType]:
         return None
 
 
-#: the compiled scan (:mod:`conll_eval._cscan`) and alignment walk (:mod:`conll_eval._calign`)
+#: the compiled scan (:mod:`conll_eval._cscan`), alignment walk (:mod:`conll_eval._calign`)
+#: and counting of the aligned words' metrics (:mod:`conll_eval._ccount`)
 cscan = _load("_cscan")
 calign = _load("_calign")
+ccount = _load("_ccount")
 
 
 def core_description() -> str:
     """``compiled (Cython)``, or ``numpy`` with the reason."""
-    if cscan is not None and calign is not None:
+    if cscan is not None and calign is not None and ccount is not None:
         return "compiled (Cython)"
     if PURE:
         return "numpy (CONLL_EVAL_PURE is set)"

@@ -12,7 +12,8 @@ from . import __version__
 from .align import Alignment, align_words, check_characters
 from .errors import UsageError, ValidationFailed
 from .metrics import (DEPREL_POLICIES, EXTRA_METRICS, METRICS, PROFILES, PUNCT_POLICIES,
-                      EvaluationContext, compute_counts, display_name, load_weights,
+                      EvaluationContext, compiled_counts, compute_counts, display_name,
+                      load_weights,
                       profile_metrics)
 from .reader import load, read_stdin
 from .stats import Counts, Score
@@ -165,9 +166,16 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
         release_freed_memory()  # the walk's temporaries: the metrics need the room
     if weights is None and settings.weights_file is not None:
         weights = load_weights(settings.weights_file)
-    ctx = EvaluationContext(gold, system, alignment, weights, settings.punct, settings.deprel)
     names = scored_metrics(settings, weights is not None)
-    counts = {name: compute_counts(METRICS[name], ctx) for name in names}
+    # the compiled counter does what it can in one pass; the numpy metrics the rest
+    done = compiled_counts(names, gold, system, alignment, settings.punct, settings.deprel)
+    ctx = None
+    counts = {}
+    for name in names:
+        if name not in done and ctx is None:
+            ctx = EvaluationContext(gold, system, alignment, weights, settings.punct,
+                                    settings.deprel)
+        counts[name] = done[name] if name in done else compute_counts(METRICS[name], ctx)
     return Evaluation(gold, system, settings, alignment, counts)
 
 
@@ -220,7 +228,7 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
             except BaseException:
                 pending.cancel()
                 raise
-            system = pending.result().rebased(vocab)
+            system = pending.result().rebased(vocab, in_place=True)
     release_freed_memory()
     return gold, system
 

@@ -9,19 +9,21 @@ with array operations only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 import regex
 
 from .align import Alignment, span_matches
+from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from .stats import Counts
-from .treebank import Treebank
+from .treebank import Treebank, _distinct
 
 __all__ = [
     "UNIVERSAL_FEATURES", "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "CLAS17_ZERO_WEIGHT",
     "MetricSpec", "Profile", "METRICS", "PROFILES", "register_metric", "register_profile",
-    "EvaluationContext", "compute_counts", "load_weights",
+    "EvaluationContext", "compute_counts", "compiled_counts", "load_weights",
 ]
 
 UNIVERSAL_FEATURES = frozenset({
@@ -219,14 +221,20 @@ class EvaluationContext:
         self.deprel = deprel
         self.vocab = gold.vocab
         self._cache: Dict[Tuple[str, str], np.ndarray] = {}
-        n = gold.n_sentences
-        self.n_sentences = n
-        # gold sentence of each system word / token / sentence: the one holding its first char
-        self.sys_word_sent = gold.sentence_of_chars(system.word_start)
+        self.n_sentences = gold.n_sentences
         self.ga = alignment.gold_idx
         self.sa = alignment.sys_idx
-        self.aligned_sent = gold.word_sent[self.ga]  # gold sentence of each aligned pair
-        self.tallies: dict = {}  # shared per-sentence tallies of the index arrays above
+        self.tallies: dict = {}  # shared per-sentence tallies of the index arrays below
+
+    @cached_property
+    def sys_word_sent(self) -> np.ndarray:
+        """The gold sentence of each system word: the one holding its first character."""
+        return self.gold.sentence_of_chars(self.system.word_start)
+
+    @cached_property
+    def aligned_sent(self) -> np.ndarray:
+        """The gold sentence of each aligned pair."""
+        return self.gold.word_sent[self.ga]
 
     def content_sentences(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Sentence indices of gold, system and aligned content words (cached arrays)."""
@@ -437,6 +445,77 @@ def _policy_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
     a_keep = g_keep[ga]
     return Counts.from_parts(n, a_sent[a_keep & correct], g_sent[g_keep], s_sent[s_keep],
                              a_sent[a_keep])
+
+
+def compiled_counts(names: List[str], gold: Treebank, system: Treebank, alignment: Alignment,
+                    punct: str = "include", deprel: str = "universal") -> Dict[str, Counts]:
+    """The counts of those of ``names`` the compiled counter (:mod:`conll_eval._ccount`) does:
+    tokens (one merge); words and the attribute metrics without weights or with CLAS17's,
+    all in one pass, when every word is scored (``punct`` include).  Equal to :func:`compute_counts`'s, which is
+    the reference (and does the rest); empty without the compiled core."""
+    if _ccount is None or not gold.n_sentences:
+        return {}
+    counts: Dict[str, Counts] = {}
+    for name in names:
+        if METRICS[name].kind == "tokens":
+            rows = _ccount.span_counts(gold.tok_start, gold.tok_end, system.tok_start,
+                                       system.tok_end, gold.sent_char_start)
+            correct, gold_total, system_total, _ = (int(x) for x in rows.sum(axis=0))
+            counts[name] = Counts(rows, (correct, gold_total, system_total, None), False, False)
+    specs = [METRICS[name] for name in names]
+    specs = [spec for spec in specs if spec.kind in ("words", "attribute")
+             and spec.weights in (None, "clas17")
+             and all(column in _ccount.CHECKS for column in spec.columns)] \
+        if punct == "include" else []
+    if not specs:
+        return counts
+    vocab = gold.vocab
+    uni_key, uni_function = ("udeprel-v1", _udeprel_v1) if deprel == "v1" else ("udeprel", _udeprel)
+    relations = np.union1d(_distinct(gold.deprel), _distinct(system.deprel)).astype(np.int64)
+    uni_table = vocab.mapping(uni_key, uni_function, relations)  # as "uni" in the context
+    uni = uni_table[relations]
+    need = {check for spec in specs for check in
+            spec.columns + (("head",) if spec.head else ()) +
+            (("functional_children",) if spec.functional_children else ())}
+    if "ufeats" in need or "functional_children" in need:
+        vocab.mapping("ufeats", _ufeats, gold.feats)
+        ufeats_of = vocab.mapping("ufeats", _ufeats, system.feats)  # covers both
+    else:
+        ufeats_of = np.zeros(len(vocab), dtype=np.int32)
+    # the relation as compared: as written (--deprel full), else universal (v1 names renamed)
+    compared_of = np.arange(len(vocab), dtype=np.int32) if deprel == "full" else uni_table
+    size = len(vocab)
+    content = vocab.flags("content", CONTENT_DEPRELS.__contains__, uni)
+    clas17 = ~vocab.flags("clas17", CLAS17_ZERO_WEIGHT.__contains__, uni)
+    flags_of = np.zeros(size, dtype=np.uint8)
+    flags_of[relations] = (np.where(content, _ccount.FLAG_CONTENT, 0) |
+                           np.where(clas17, _ccount.FLAG_CLAS17, 0))
+    children = None
+    if "functional_children" in need:
+        functional_of = np.zeros(size, dtype=np.int8)
+        functional_of[relations] = vocab.flags("functional", FUNCTIONAL_DEPRELS.__contains__, uni)
+        children = (_ccount.functional_children(gold.head, gold.deprel, functional_of) +
+                    _ccount.functional_children(system.head, system.deprel, functional_of))
+    underscore = vocab.find("_")
+    mask = _ccount.pair_checks(
+        alignment.gold_idx, alignment.sys_idx, alignment.sys_to_gold,
+        gold.upos, system.upos, gold.xpos, system.xpos, gold.feats, system.feats,
+        gold.lemma, system.lemma, gold.deprel, system.deprel, gold.head, system.head,
+        ufeats_of, compared_of, underscore, children)
+    del children
+    required = np.array([sum(_ccount.CHECKS[c] for c in spec.columns) +
+                         (_ccount.CHECKS["head"] if spec.head else 0) +
+                         (_ccount.CHECKS["functional_children"] if spec.functional_children else 0)
+                         for spec in specs], dtype=np.uint16)
+    filters = np.array([_ccount.FILTERS[spec.word_filter or spec.weights] for spec in specs],
+                       dtype=np.uint8)
+    by_sentence = _ccount.tally(mask, alignment.gold_idx, gold.word_sent,
+                                gold.sentence_of_chars(system.word_start), gold.deprel,
+                                system.deprel, flags_of, required, filters, gold.n_sentences)
+    for spec, rows in zip(specs, by_sentence):
+        total = tuple(int(x) for x in rows.sum(axis=0))
+        counts[spec.name] = Counts(rows, total, True, spec.has_aligned_accuracy)
+    return counts
 
 
 def profile_metrics(profile: str, weights: bool = False) -> List[str]:

@@ -3,7 +3,7 @@
 :func:`scan` finds newlines and tabs with numpy, parses IDs and HEADs digit by digit
 as arrays, and interns each string column through exact integer keys read from the bytes
 (fields of up to 64 bytes; longer ones one bytes object each), so no Python object per field
-is created except the distinct strings.  Files are scanned in pieces of about 8 MB cut after
+is created except the distinct strings.  Files are scanned in pieces of about 4 MB cut after
 blank lines (:func:`scan_stream` reads them from disk one at a time, so the whole file is
 never in memory); DEPS, MISC and the comments, which scoring does not need, are kept as byte
 ranges and read on first use.  Only *regular* files are accepted (see :func:`scan`); for
@@ -487,7 +487,7 @@ def is_forest_acyclic(parent: np.ndarray) -> bool:
 
 
 #: bytes per piece of a file scanned at once (cut after a blank line): bounds the temporaries
-SCAN_PIECE_BYTES = 8 << 20
+SCAN_PIECE_BYTES = 4 << 20
 
 
 def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
@@ -507,7 +507,6 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         return None
     arr = np.frombuffer(data, dtype=np.uint8)
     whole = _WholeFile(len(data))
-    kept: dict = {"tails": ([], []), "comments": ([], [])}  # per piece: starts, ends
     known: dict = {}
     lo = line_offset = 0
     while lo < len(data):
@@ -516,17 +515,11 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         piece = _scan_piece(arr, lo, hi, line_offset, space, vocab, known)
         if piece is None:
             return None
-        for name, (starts, ends) in kept.items():
-            starts.append(getattr(piece, name)[0])
-            ends.append(getattr(piece, name)[1])
         whole.add(piece)
         line_offset += piece.n_lines
         lo = hi
     # the lazy columns and the comments point into ``data``, which they keep alive
-    tails, comments = (FieldBytes(source=arr, start=np.concatenate(starts),
-                                  end=np.concatenate(ends))
-                       for starts, ends in (kept["tails"], kept["comments"]))
-    return whole.columns(tails, comments)
+    return whole.columns(lambda kept: FieldBytes(source=arr, start=kept[0], end=kept[1]))
 
 
 def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
@@ -544,8 +537,9 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
     """
     whole = _WholeFile(size)
     line_offset = offset = 0  # lines and bytes before the piece
-    kept: dict = {"tails": ([], []), "comments": ([], [])}  # per piece: starts|copies, ends
     known: dict = {}
+    # places in the file: int32 when they fit (half the memory of the kept ranges)
+    position_type = np.int32 if file is not None and file[1] < 2 ** 31 - 1 else np.int64
     blocks = _pieces_read_into(readinto, size) if readinto is not None else _pieces_read(read)
     for buffer, size in blocks:
         if size is None:
@@ -557,26 +551,19 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
         piece = _scan_piece(arr, 0, size, line_offset, space, vocab, known)
         if piece is None:
             return None
-        for name in kept:
+        for name in _WholeFile.KEPT:  # the ranges move into the file (or their bytes are copied)
             start, end = getattr(piece, name)
-            if file is not None:  # places in the file
-                kept[name][0].append(start.astype(np.int64) + offset)
-                kept[name][1].append(end.astype(np.int64) + offset)
-            else:
-                kept[name][0].append(_gather(arr, start, end)[0])
-            setattr(piece, name, None)
+            setattr(piece, name, ((start + offset).astype(position_type),
+                                  (end + offset).astype(position_type))
+                    if file is not None else (_gather(arr, start, end)[0],))
         whole.add(piece)  # the piece's columns go into the file's: pieces never pile up
         line_offset += piece.n_lines
         offset += size
     if not whole.n_pieces:
         return None
     if file is not None:
-        fields = {name: FieldBytes(start=np.concatenate(starts), end=np.concatenate(ends),
-                                   file=file) for name, (starts, ends) in kept.items()}
-    else:
-        fields = {name: FieldBytes(joined=np.concatenate(copies))
-                  for name, (copies, _) in kept.items()}
-    return whole.columns(fields["tails"], fields["comments"])
+        return whole.columns(lambda kept: FieldBytes(start=kept[0], end=kept[1], file=file))
+    return whole.columns(lambda kept: FieldBytes(joined=kept[0]))
 
 
 class _WholeFile:
@@ -584,7 +571,10 @@ class _WholeFile:
     and characters before each piece), so a piece's arrays are freed at once instead of all
     of them waiting for a join at the end.  Arrays grow by
     doubling from a capacity guessed from the file's ``size``; the slack is never written,
-    so it costs address space, not memory."""
+    so it costs address space, not memory.  What a piece keeps of its DEPS/MISC fields and
+    comments (:data:`KEPT`: byte ranges or copies) and the UTF-8 of its text from the
+    compiled scan grow the same way: nothing a piece leaves behind stays scattered on the
+    heap between the pieces that come after it."""
 
     #: columns copied as they are, and columns shifted by the count of what comes before
     PLAIN = ("tok_len", "tok_line", "tok_is_mwt", "word_is_mwt", "mwt_form", "word_line",
@@ -592,15 +582,18 @@ class _WholeFile:
     SHIFTED = (("word_tok", "tok"), ("spaced_tok", "tok"), ("word_sent", "sent"),
                ("sent_char_start", "char"), ("sent_char_end", "char"), ("empty_sent", "sent"),
                ("empty_after", "word"))
-    #: bytes per word line and per sentence assumed for the first capacity
-    BYTES_PER_WORD, BYTES_PER_SENTENCE = 40, 600
+    #: a piece's attributes holding a tuple of arrays (ranges or bytes) for :class:`FieldBytes`
+    KEPT = ("tails", "comments")
+    #: bytes per word line, per sentence and per text byte assumed for the first capacity
+    BYTES_PER_WORD, BYTES_PER_SENTENCE, BYTES_PER_CHAR = 40, 600, 4
 
     def __init__(self, size: Optional[int]):
         size = size or 0
-        self.guess = {"word": size // self.BYTES_PER_WORD, "sent": size // self.BYTES_PER_SENTENCE}
+        self.guess = {"word": size // self.BYTES_PER_WORD, "sent": size // self.BYTES_PER_SENTENCE,
+                      "char": size // self.BYTES_PER_CHAR}
         self.arrays: dict = {}  # name -> (array, length)
         self.offsets = {"word": 0, "tok": 0, "sent": 0, "char": 0}
-        self.texts: List[str] = []
+        self.texts: List[str] = []  # the numpy scan's text (str); the compiled one's: "text"
         self.comment_sentence: List[np.ndarray] = []
         self.first: Optional[_Piece] = None
         self.n_pieces = 0
@@ -649,29 +642,49 @@ class _WholeFile:
             self._append("cols:" + name, values)
         for name, values in c.empty_cols.items():
             self._append("empty:" + name, values, "empty")
-        self.texts.append(c.text)
+        for name in self.KEPT:
+            for k, values in enumerate(getattr(piece, name)):
+                self._append(f"kept:{name}:{k}", values)
+        if c.text is None:  # the compiled scan's UTF-8, decoded once for the whole file
+            self._append("text", piece.text_utf8, "char")
+        else:
+            self.texts.append(c.text)
         self.comment_sentence.append(piece.comment_sentence + off["sent"])
         off["word"] += piece.n_words
         off["tok"] += piece.n_tokens
         off["sent"] += piece.n_sent
         off["char"] += piece.n_chars
 
-    def columns(self, tails: "FieldBytes", comments: "FieldBytes") -> Columns:
+    def columns(self, fields: Callable[[tuple], "FieldBytes"]) -> Columns:
+        """The file's columns; ``fields`` makes a :class:`FieldBytes` of what the pieces kept
+        of their DEPS/MISC fields, and of their comments."""
         if self.n_pieces == 1:  # the piece's own columns
-            out, n_sent = self.first.columns, self.first.n_sent
-            comment_sentence = self.first.comment_sentence
+            piece = self.first
+            out, n_sent = piece.columns, piece.n_sent
+            if out.text is None:
+                out.text = codecs.utf_8_decode(piece.text_utf8)[0]
+            comment_sentence = piece.comment_sentence
+            kept = {name: getattr(piece, name) for name in self.KEPT}
         else:
             out, n_sent = self._joined(), self.offsets["sent"]
             comment_sentence = np.concatenate(self.comment_sentence)
+            kept = {name: tuple(self._column(key) for key in sorted(self.arrays)
+                                if key.startswith(f"kept:{name}:"))
+                    for name in self.KEPT}
+        tails = fields(kept["tails"])
         for part, name in enumerate(LAZY_COLUMNS):
             out.cols[name] = LazyCodes(tails, part)
-        out.metadata = _LazyMetadata(comments, comment_sentence, n_sent)
+        out.metadata = _LazyMetadata(fields(kept["comments"]), comment_sentence, n_sent)
         return out
 
     def _joined(self) -> Columns:
         out = Columns()
-        out.text = "".join(self.texts)
+        if "text" in self.arrays and self.texts:
+            raise AssertionError("a file's pieces all come from one scan, compiled or numpy")
+        out.text = codecs.utf_8_decode(self._column("text"))[0] if "text" in self.arrays \
+            else "".join(self.texts)
         self.texts = []
+        self.arrays.pop("text", None)
         for name in self.PLAIN + tuple(name for name, _ in self.SHIFTED) + ("head",):
             setattr(out, name, self._column(name))
         out.sent_word_start = np.append(self._column("sent_word_start"), self.offsets["word"])
@@ -712,43 +725,47 @@ def _pieces_read(read: Callable[[int], bytes]):
 
 
 def _pieces_read_into(readinto: Callable, size: Optional[int] = None):
-    """:func:`_pieces_read` with ``readinto``: each block is read straight into its piece's
+    """:func:`_pieces_read` with ``readinto``: each block is read straight into the piece
     buffer after the few bytes carried over from the block before (a file of known ``size``
-    smaller than a piece: a buffer one byte larger, which tells its end)."""
-    carry = b""
+    smaller than a piece: a buffer one byte larger, which tells its end).  The buffer is
+    reused from piece to piece (nothing keeps a view of it once the next piece is asked for):
+    a new one for every piece would leave the heap scattered with freed ones."""
+    carry = 0  # bytes at the buffer's start carried over from the block before
     capacity = SCAN_PIECE_BYTES if size is None else max(1, min(SCAN_PIECE_BYTES, size + 1))
+    buffer = bytearray(capacity)
     while True:
-        buffer = bytearray(len(carry) + capacity)
-        buffer[:len(carry)] = carry
+        if len(buffer) - carry < capacity // 2:  # little room after the carry: grow
+            grown = bytearray(carry + capacity)
+            grown[:carry] = buffer[:carry]
+            buffer = grown
         view = memoryview(buffer)
-        filled = len(carry)
+        filled = carry
         while filled < len(buffer):
             n = readinto(view[filled:])
             if not n:
                 break
             filled += n
+        view.release()
         at_end = filled < len(buffer)
         cut = buffer.rfind(b"\n\n", 0, filled)
         if at_end:
-            view.release()
             if filled:
                 yield buffer, filled if buffer.endswith(b"\n\n", 0, filled) else None
             return
         if cut < 0:  # no sentence end yet: a bigger block carries all of it
-            carry = bytes(buffer)
+            carry = filled
             capacity *= 2
-            view.release()
             continue
-        carry = bytes(view[cut + 2:filled])
-        capacity = SCAN_PIECE_BYTES
-        view.release()
         yield buffer, cut + 2
+        carry = filled - (cut + 2)
+        buffer[:carry] = buffer[cut + 2:filled]
+        capacity = SCAN_PIECE_BYTES
 
 
 class _Piece:
     """What :func:`_scan_piece` found in one piece; indices local to it (lines absolute)."""
 
-    __slots__ = ("columns", "tails", "comments", "comment_sentence",
+    __slots__ = ("columns", "tails", "comments", "comment_sentence", "text_utf8",
                  "n_lines", "n_sent", "n_words", "n_tokens", "n_chars")
 
 
@@ -831,7 +848,6 @@ def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, sp
                               local.scratch)
     if found is None:
         return None
-    text = codecs.utf_8_decode(found["text"])[0]
     tok_len = found["tok_char_len"]
     codes = local.update(vocab)
     spaced_tok = found["spaced_tok"]
@@ -841,7 +857,7 @@ def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, sp
     sent_word_start = found["sent_word_start"]
     head = found["head"]
     c = Columns()
-    c.text = text
+    c.text = None  # decoded once per file (_WholeFile): the UTF-8 is ``piece.text_utf8``
     c.tok_len = tok_len
     c.tok_line = found["tok_line"]
     c.tok_is_mwt = found["tok_is_mwt"]
@@ -877,8 +893,9 @@ def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, sp
     piece.tails = (found["tail_start"], found["tail_end"])
     piece.comments = (found["comment_start"], found["comment_end"])
     piece.comment_sentence = found["comment_sent"]
+    piece.text_utf8 = found["text"]
     piece.n_lines, piece.n_sent, piece.n_words = found["n_lines"], n_sent, n_words
-    piece.n_tokens, piece.n_chars = n_tokens, len(text)
+    piece.n_tokens, piece.n_chars = n_tokens, int(tok_end[-1]) if n_tokens else 0
     return piece
 
 

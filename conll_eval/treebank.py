@@ -88,6 +88,11 @@ class Vocab:
 
         Results are cached per ``key`` across calls (gold and system share them).
         """
+        return self.mapping(key, function, codes)[codes]
+
+    def mapping(self, key: object, function: Callable[[str], str], codes: np.ndarray) -> np.ndarray:
+        """The table behind :meth:`map_codes`: ``table[c]`` is ``code(function(strings[c]))``
+        for every one of ``codes`` (other entries may be -1); it covers every code so far."""
         table = self._grow(key, -1, np.int32)
         distinct = _distinct(codes)
         missing = distinct[table[distinct] < 0].tolist()
@@ -96,7 +101,7 @@ class Vocab:
             values = [self.code(function(strings[c])) for c in missing]
             table = self._grow(key, -1, np.int32)
             table[missing] = values
-        return table[codes]
+        return table
 
     def flags(self, key: object, predicate: Callable[[str], bool], codes: np.ndarray) -> np.ndarray:
         """``predicate(string)`` for each of ``codes``, as a boolean array (cached per ``key``)."""
@@ -285,19 +290,32 @@ class Treebank:
         found = np.searchsorted(starts, chars, side="right").astype(np.int32)
         return np.maximum(found - 1, 0, out=found)
 
-    def rebased(self, vocab: "Vocab") -> "Treebank":
-        """The same treebank with its string codes moved into ``vocab`` (lazy columns stay lazy)."""
+    def rebased(self, vocab: "Vocab", in_place: bool = False) -> "Treebank":
+        """The same treebank with its string codes moved into ``vocab`` (lazy columns stay lazy).
+
+        ``in_place``: the code arrays are rewritten where they are instead of copied (for a
+        treebank nobody else holds, as one just read: the copies would double them for a
+        moment); ``self`` must not be used afterwards."""
         if vocab is self.vocab:
             return self
-        remap = vocab.encode(self.vocab.strings)
-        remap_or_none = np.append(remap, -1)  # index -1 (no MWT form) stays -1
+        # the table ends with -1, so that index -1 (no MWT form) stays -1
+        table = np.append(vocab.encode(self.vocab.strings), np.array([-1], dtype=np.int32))
+
+        def moved(codes: np.ndarray) -> np.ndarray:
+            if not in_place or not codes.flags.writeable:
+                return table[codes]
+            step = 1 << 16  # in slices: the temporaries stay small
+            for lo in range(0, len(codes), step):
+                codes[lo:lo + step] = table[codes[lo:lo + step]]
+            return codes
+
         return replace(
             self, vocab=vocab,
-            columns={name: remap[codes] if isinstance(codes, np.ndarray) else codes
+            columns={name: moved(codes) if isinstance(codes, np.ndarray) else codes
                      for name, codes in self.columns.items()},
-            mwt_form=remap_or_none[self.mwt_form],
-            spaced_tok_form=remap[self.spaced_tok_form],
-            empty_columns={name: remap[codes] for name, codes in self.empty_columns.items()})
+            mwt_form=moved(self.mwt_form),
+            spaced_tok_form=moved(self.spaced_tok_form),
+            empty_columns={name: moved(codes) for name, codes in self.empty_columns.items()})
 
     def strings(self, column: str, words: Optional[Iterable[int]] = None) -> List[str]:
         """Decoded strings of a column (for reports and messages, not the hot path)."""

@@ -1,7 +1,8 @@
-"""The compiled core (``conll_eval._cscan``, ``conll_eval._calign``) against the numpy path,
+"""The compiled core (``conll_eval._cscan``, ``_calign``, ``_ccount``) against the numpy path,
 its reference: the same regular/irregular decision and the same Treebank columns for every
-file, the same alignments and counts for every pair: on every ../shared/ud pair, on generated
-pairs, on mutated and random bytes (the fuzz corpus's mutations).
+file, the same alignments and per-sentence counts for every pair (under every relation
+policy): on every ../shared/ud pair, on generated pairs, on mutated and random bytes (the fuzz
+corpus's mutations).
 
 Columns are compared as strings (the two paths intern in different orders, so codes differ).
 With ``CONLL_EVAL_REQUIRE_COMPILED=1`` (``.ci/run``) a missing compiled core is a failure,
@@ -19,8 +20,9 @@ import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conll_eval import ConllEvalError, align, evaluate, scan
-from conll_eval.compiled import calign, core_description, cscan
+from conll_eval import ConllEvalError, align, metrics, scan
+from conll_eval.compiled import calign, ccount, core_description, cscan
+from conll_eval.evaluate import Settings, evaluate
 from conll_eval.reader import _space_pattern, parse_bytes
 from conll_eval.treebank import Vocab
 
@@ -28,7 +30,7 @@ from strategies import generate_pair
 from test_fuzz import INTERESTING, SEED_FILE, VALID_FILE, _mutate
 
 SHARED_UD = Path(__file__).resolve().parent.parent.parent / "shared" / "ud"
-BUILT = cscan is not None and calign is not None
+BUILT = cscan is not None and calign is not None and ccount is not None
 pytestmark = pytest.mark.skipif(
     not BUILT and not os.environ.get("CONLL_EVAL_REQUIRE_COMPILED"),
     reason=f"the compiled core is not in use here: {core_description()}")
@@ -41,14 +43,14 @@ def test_compiled_core_is_in_use():
 
 
 class numpy_path:
-    """``with numpy_path():`` reads and aligns the reference way."""
+    """``with numpy_path():`` reads, aligns and counts the reference way."""
 
     def __enter__(self):
-        self.saved = scan._cscan, align._calign
-        scan._cscan = align._calign = None
+        self.saved = scan._cscan, align._calign, metrics._ccount
+        scan._cscan = align._calign = metrics._ccount = None
 
     def __exit__(self, *exc):
-        scan._cscan, align._calign = self.saved
+        scan._cscan, align._calign, metrics._ccount = self.saved
 
 
 _TREEBANK_ARRAYS = ("tok_start", "tok_end", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt",
@@ -91,15 +93,20 @@ def assert_same_reading(data: bytes, profile: str):
     assert compiled[1] == reference[1]
 
 
+#: the settings whose counts are compared: every relation policy, and LA
+POLICIES = ({}, {"deprel": "full"}, {"deprel": "v1", "extra_metrics": ("LA",)})
+
+
 def score(gold: bytes, system: bytes, profile: str):
     vocab = Vocab()
     try:
         g = parse_bytes(gold, "gold", profile, vocab)
         s = parse_bytes(system, "system", profile, vocab)
         alignment = align.align_words(g, s)
-        scores = {name: (sc.correct, sc.gold, sc.system)
-                  for name, sc in evaluate(g, s).scores.items()}
-        return alignment.gold_idx.tolist(), alignment.sys_idx.tolist(), scores
+        counts = [{name: (c.total, c.by_sentence.tolist(), c.has_aligned, c.has_aligned_accuracy)
+                   for name, c in evaluate(g, s, Settings(profile, **policy)).counts.items()}
+                  for policy in POLICIES]
+        return alignment.gold_idx.tolist(), alignment.sys_idx.tolist(), counts
     except ConllEvalError as exc:
         return str(exc)
 
@@ -198,6 +205,21 @@ def test_shared_treebanks(gold):
         system_data = system.read_bytes()
         assert_same_reading(system_data, "conll18")
         assert_same_scores(data, system_data, "conll18")
+
+
+def test_compiled_counter_does_the_attribute_metrics():
+    """The compiled counter really counts (an empty answer would leave all to numpy and the
+    comparisons above would prove nothing), and leaves what it does not do to numpy."""
+    gold, system = (text.encode("utf-8") for text in generate_pair(random.Random(7), "conll18"))
+    vocab = Vocab()
+    g, s = parse_bytes(gold, "g", "conll18", vocab), parse_bytes(system, "s", "conll18", vocab)
+    alignment = align.align_words(g, s)
+    for profile in PROFILES:
+        names = metrics.profile_metrics(profile)
+        done = metrics.compiled_counts(names, g, s, alignment)
+        assert set(done) == {n for n in names if metrics.METRICS[n].kind != "sentences"}
+    assert metrics.compiled_counts(["LAS"], g, s, alignment, punct="deprel") == {}
+    assert metrics.compiled_counts(["WeightedLAS", "Sentences"], g, s, alignment) == {}
 
 
 def test_pure_environment_variable_forces_numpy():

@@ -1,0 +1,219 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The per-sentence counts of the metrics over aligned words, compiled: one pass marks which
+checks each aligned pair passes (a bit each), a second counts every metric at once.
+
+The numpy metrics (:func:`conll_eval.metrics.compute_counts`) are the reference: the tests
+require identical counts.  Nothing per word is kept: codes are mapped through per-code
+tables (universal features, compared relation, content/functional/CLAS17 flags) as read.
+"""
+import numpy as np
+
+cimport numpy as cnp
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t
+
+cnp.import_array()
+
+ctypedef cnp.npy_intp intp
+
+# one bit per check (the same numbers as CHECKS below)
+cdef enum:
+    C_UPOS = 1
+    C_XPOS = 2
+    C_FEATS = 4
+    C_UFEATS = 8
+    C_LEMMA = 16
+    C_LEMMA18 = 32
+    C_UDEPREL = 64
+    C_HEAD = 128
+    C_FCHILDREN = 256
+
+#: derived column (as MetricSpec.columns names it, or "head", "functional_children") -> bit
+CHECKS = {"upos": C_UPOS, "xpos": C_XPOS, "feats": C_FEATS, "ufeats": C_UFEATS,
+          "lemma": C_LEMMA, "lemma18": C_LEMMA18, "udeprel": C_UDEPREL, "head": C_HEAD,
+          "functional_children": C_FCHILDREN}
+
+#: bits of the per-relation flag table: which words a filter keeps
+FLAG_CONTENT = 1
+FLAG_CLAS17 = 2
+#: filter of a metric -> its number in :func:`tally` (0 keeps every word)
+FILTERS = {None: 0, "content": 1, "clas17": 2}
+
+
+def functional_children(const int32_t[::1] head, const int32_t[::1] deprel,
+                        const int8_t[::1] functional_of):
+    """CSR lists (offsets, children) of each word's children whose relation is functional
+    (``functional_of[deprel code]``), children in word order."""
+    cdef Py_ssize_t n = head.shape[0], w, total = 0
+    offsets_a = np.zeros(n + 1, dtype=np.int32)
+    cdef int32_t[::1] offsets = offsets_a
+    with nogil:
+        for w in range(n):
+            if head[w] >= 0 and functional_of[deprel[w]]:
+                offsets[head[w] + 1] += 1
+        for w in range(n):
+            offsets[w + 1] += offsets[w]
+        total = offsets[n]
+    children_a = np.empty(total, dtype=np.int32)
+    cursor_a = offsets_a[:n].copy()
+    cdef int32_t[::1] children = children_a
+    cdef int32_t[::1] cursor = cursor_a
+    with nogil:
+        for w in range(n):
+            if head[w] >= 0 and functional_of[deprel[w]]:
+                children[cursor[head[w]]] = <int32_t>w
+                cursor[head[w]] += 1
+    return offsets_a, children_a
+
+
+def pair_checks(const intp[::1] ga, const intp[::1] sa, const intp[::1] sys_to_gold,
+                const int32_t[::1] g_upos, const int32_t[::1] s_upos,
+                const int32_t[::1] g_xpos, const int32_t[::1] s_xpos,
+                const int32_t[::1] g_feats, const int32_t[::1] s_feats,
+                const int32_t[::1] g_lemma, const int32_t[::1] s_lemma,
+                const int32_t[::1] g_deprel, const int32_t[::1] s_deprel,
+                const int32_t[::1] g_head, const int32_t[::1] s_head,
+                const int32_t[::1] ufeats_of, const int32_t[::1] compared_of,
+                int32_t underscore, children=None):
+    """Per aligned pair ``ga[k]`` <-> ``sa[k]``: the bits of :data:`CHECKS` it passes.
+
+    ``ufeats_of`` / ``compared_of`` map a FEATS / DEPREL code to the code compared (universal
+    features; the relation as ``--deprel`` compares it); ``underscore`` is the code of ``_``
+    (a gold ``_`` lemma passes LEMMA18); heads agree when both are roots or the system head's
+    partner is the gold head.  ``children``: ``(gold offsets, gold children, system offsets,
+    system children)`` of :func:`functional_children`, for C_FCHILDREN (MLAS: the lists agree
+    element-wise in partner, compared relation, UPOS and universal features)."""
+    cdef Py_ssize_t n = ga.shape[0], k, j, g, s, gc, sc, count
+    cdef int32_t gf, sf, gl, sl, gh, sh
+    cdef uint16_t bits
+    cdef bint with_children = children is not None, same
+    mask_a = np.empty(n, dtype=np.uint16)
+    cdef uint16_t[::1] mask = mask_a
+    empty = np.zeros(1, dtype=np.int32)
+    cdef const int32_t[::1] g_off = children[0] if with_children else empty
+    cdef const int32_t[::1] g_child = children[1] if with_children else empty
+    cdef const int32_t[::1] s_off = children[2] if with_children else empty
+    cdef const int32_t[::1] s_child = children[3] if with_children else empty
+    with nogil:
+        for k in range(n):
+            g = ga[k]
+            s = sa[k]
+            bits = 0
+            if g_upos[g] == s_upos[s]:
+                bits |= C_UPOS
+            if g_xpos[g] == s_xpos[s]:
+                bits |= C_XPOS
+            gf = g_feats[g]
+            sf = s_feats[s]
+            if gf == sf:
+                bits |= C_FEATS | C_UFEATS
+            elif ufeats_of[gf] == ufeats_of[sf]:
+                bits |= C_UFEATS
+            gl = g_lemma[g]
+            sl = s_lemma[s]
+            if gl == sl:
+                bits |= C_LEMMA | C_LEMMA18
+            elif gl == underscore:
+                bits |= C_LEMMA18
+            if compared_of[g_deprel[g]] == compared_of[s_deprel[s]]:
+                bits |= C_UDEPREL
+            gh = g_head[g]
+            sh = s_head[s]
+            if (gh < 0 and sh < 0) or (gh >= 0 and sh >= 0 and sys_to_gold[sh] == gh):
+                bits |= C_HEAD
+            if with_children:
+                count = g_off[g + 1] - g_off[g]
+                if count == s_off[s + 1] - s_off[s]:
+                    same = True
+                    for j in range(count):
+                        gc = g_child[g_off[g] + j]
+                        sc = s_child[s_off[s] + j]
+                        if sys_to_gold[sc] != gc or \
+                                compared_of[g_deprel[gc]] != compared_of[s_deprel[sc]] or \
+                                g_upos[gc] != s_upos[sc] or \
+                                ufeats_of[g_feats[gc]] != ufeats_of[s_feats[sc]]:
+                            same = False
+                            break
+                    if same:
+                        bits |= C_FCHILDREN
+            mask[k] = bits
+    return mask_a
+
+
+def tally(const uint16_t[::1] mask, const intp[::1] ga, const int32_t[::1] g_sent,
+          const int32_t[::1] s_sent, const int32_t[::1] g_deprel, const int32_t[::1] s_deprel,
+          const uint8_t[::1] flags_of, const uint16_t[::1] required, const uint8_t[::1] filters,
+          Py_ssize_t n_sent):
+    """Per metric m and gold sentence: (correct, gold, system, aligned) as int64, an array
+    (metrics, sentences, 4).  Metric m keeps the words its filter keeps (``filters[m]``: 0
+    every word, 1 content relations, 2 relations of CLAS17 weight 1; ``flags_of[deprel
+    code]`` has a bit per filter: FLAG_CONTENT, FLAG_CLAS17); a kept aligned pair (kept by
+    its gold word) is correct when its ``mask`` has every bit of ``required[m]``.  Gold words
+    count in ``g_sent``, system words in ``s_sent`` (the gold sentence of their first
+    character)."""
+    cdef Py_ssize_t n_metrics = required.shape[0], n = mask.shape[0], k, m, w, sent
+    cdef uint8_t keep
+    cdef uint16_t bits
+    out_a = np.zeros((n_metrics, n_sent, 4), dtype=np.int64)
+    per_filter_a = np.zeros((2, 3, n_sent), dtype=np.int64)  # gold|system, filter, sentence
+    cdef int64_t[:, :, ::1] out = out_a
+    cdef int64_t[:, :, ::1] per_filter = per_filter_a
+    with nogil:
+        for w in range(g_sent.shape[0]):
+            sent = g_sent[w]
+            keep = 1 | (flags_of[g_deprel[w]] << 1)
+            per_filter[0, 0, sent] += 1
+            per_filter[0, 1, sent] += (keep >> 1) & 1
+            per_filter[0, 2, sent] += (keep >> 2) & 1
+        for w in range(s_sent.shape[0]):
+            sent = s_sent[w]
+            keep = 1 | (flags_of[s_deprel[w]] << 1)
+            per_filter[1, 0, sent] += 1
+            per_filter[1, 1, sent] += (keep >> 1) & 1
+            per_filter[1, 2, sent] += (keep >> 2) & 1
+        for k in range(n):
+            w = ga[k]
+            sent = g_sent[w]
+            keep = 1 | (flags_of[g_deprel[w]] << 1)
+            bits = mask[k]
+            for m in range(n_metrics):
+                if (keep >> filters[m]) & 1:
+                    out[m, sent, 3] += 1
+                    if (bits & required[m]) == required[m]:
+                        out[m, sent, 0] += 1
+        for m in range(n_metrics):
+            for sent in range(n_sent):
+                out[m, sent, 1] = per_filter[0, filters[m], sent]
+                out[m, sent, 2] = per_filter[1, filters[m], sent]
+    return out_a
+
+
+def span_counts(const int64_t[::1] g_start, const int64_t[::1] g_end,
+                const int64_t[::1] s_start, const int64_t[::1] s_end,
+                const int64_t[::1] sent_start):
+    """Per gold sentence: (gold spans whose span a system span has too, gold spans, system
+    spans, 0) as int64, an array (sentences, 4): the Tokens metric.  Spans are ascending
+    (tokens: non-empty, in order); each belongs to the gold sentence holding its first
+    character (the last one starting at or before it; the first one for a span before every
+    sentence), as :meth:`conll_eval.treebank.Treebank.sentence_of_chars` says."""
+    cdef Py_ssize_t n_g = g_start.shape[0], n_s = s_start.shape[0]
+    cdef Py_ssize_t n_sent = sent_start.shape[0], i, j = 0, k = 0, sent
+    out_a = np.zeros((n_sent, 4), dtype=np.int64)
+    cdef int64_t[:, ::1] out = out_a
+    if n_sent == 0:
+        raise ValueError("span_counts needs the gold sentences")
+    with nogil:
+        for i in range(n_g):
+            while j < n_sent and sent_start[j] <= g_start[i]:
+                j += 1
+            sent = j - 1 if j > 0 else 0
+            out[sent, 1] += 1
+            while k < n_s and s_start[k] < g_start[i]:
+                k += 1
+            if k < n_s and s_start[k] == g_start[i] and s_end[k] == g_end[i]:
+                out[sent, 0] += 1
+        j = 0
+        for i in range(n_s):
+            while j < n_sent and sent_start[j] <= s_start[i]:
+                j += 1
+            out[j - 1 if j > 0 else 0, 2] += 1
+    return out_a
