@@ -151,12 +151,16 @@ def tally(const uint16_t[::1] mask, const intp[::1] ga, const int32_t[::1] g_sen
     count in ``g_sent``, system words in ``s_sent`` (the gold sentence of their first
     character)."""
     cdef Py_ssize_t n_metrics = required.shape[0], n = mask.shape[0], k, m, w, sent
-    cdef uint8_t keep
-    cdef uint16_t bits
+    cdef Py_ssize_t metric_stride = n_sent * 4
+    cdef uint8_t keep, kept
+    cdef uint16_t bits, need
+    cdef int64_t* row
     out_a = np.zeros((n_metrics, n_sent, 4), dtype=np.int64)
     per_filter_a = np.zeros((2, 3, n_sent), dtype=np.int64)  # gold|system, filter, sentence
     cdef int64_t[:, :, ::1] out = out_a
     cdef int64_t[:, :, ::1] per_filter = per_filter_a
+    if n_metrics == 0 or n_sent == 0:
+        return out_a
     with nogil:
         for w in range(g_sent.shape[0]):
             sent = g_sent[w]
@@ -170,16 +174,18 @@ def tally(const uint16_t[::1] mask, const intp[::1] ga, const int32_t[::1] g_sen
             per_filter[1, 0, sent] += 1
             per_filter[1, 1, sent] += (keep >> 1) & 1
             per_filter[1, 2, sent] += (keep >> 2) & 1
-        for k in range(n):
+        for k in range(n):  # without branches: which pairs pass is unpredictable
             w = ga[k]
             sent = g_sent[w]
             keep = 1 | (flags_of[g_deprel[w]] << 1)
             bits = mask[k]
+            row = &out[0, sent, 0]
             for m in range(n_metrics):
-                if (keep >> filters[m]) & 1:
-                    out[m, sent, 3] += 1
-                    if (bits & required[m]) == required[m]:
-                        out[m, sent, 0] += 1
+                kept = (keep >> filters[m]) & 1
+                need = required[m]
+                row[3] += kept
+                row[0] += kept & ((bits & need) == need)
+                row += metric_stride
         for m in range(n_metrics):
             for sent in range(n_sent):
                 out[m, sent, 1] = per_filter[0, filters[m], sent]

@@ -4,7 +4,10 @@ A metric is the official ``(key_fn, filter_fn)`` pair made explicit: which word 
 match on an aligned pair, whether the head must match, which words count (CLAS content
 words, conll17 zero weights), and extras (MLAS functional children, the gold ``_`` lemma
 rule).  :func:`compute_counts` turns a spec into per-sentence :class:`~conll_eval.stats.Counts`
-with array operations only.
+with array operations only; it is the reference for :func:`compiled_counts`, which counts
+Tokens, Words and the attribute metrics of a pair in one compiled pass when the compiled
+core is built (profiling: the numpy metrics took a quarter of a million-word run's time and
+added ~120 MB of per-word temporaries to its peak).
 """
 from __future__ import annotations
 
@@ -512,9 +515,9 @@ def compiled_counts(names: List[str], gold: Treebank, system: Treebank, alignmen
     by_sentence = _ccount.tally(mask, alignment.gold_idx, gold.word_sent,
                                 gold.sentence_of_chars(system.word_start), gold.deprel,
                                 system.deprel, flags_of, required, filters, gold.n_sentences)
-    for spec, rows in zip(specs, by_sentence):
-        total = tuple(int(x) for x in rows.sum(axis=0))
-        counts[spec.name] = Counts(rows, total, True, spec.has_aligned_accuracy)
+    totals = by_sentence.sum(axis=1).tolist()  # one pass for every metric
+    for spec, rows, total in zip(specs, by_sentence, totals):
+        counts[spec.name] = Counts(rows, tuple(total), True, spec.has_aligned_accuracy)
     return counts
 
 

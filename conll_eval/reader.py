@@ -24,7 +24,6 @@ standard input is an ``unreadable`` error naming ``-``.
 from __future__ import annotations
 
 import codecs
-import re
 import errno
 import os
 import sys

@@ -17,7 +17,7 @@ import pytest
 
 from conll_eval.analyze import groupings
 from conll_eval.analyze.options import parse_args
-from conll_eval.analyze.run import Header, Text, run
+from conll_eval.analyze.run import run
 from conll_eval.analyze.significance import binary_column, mcnemar_z
 from conll_eval.analyze.tables import Table
 from conll_eval.cli import main
@@ -147,7 +147,7 @@ def test_output_file_and_directory(pair, tmp_path):
     assert stdout.getvalue() == ""
     # MaltEval replaces the file; the echo shows the arguments as given
     assert target.read_text() == expected.replace(
-        "--Metric", f"--Metric").replace('"LAS;UAS"', f'"LAS;UAS" --output {target}', 1)
+        "--Metric", "--Metric").replace('"LAS;UAS"', f'"LAS;UAS" --output {target}', 1)
     folder = tmp_path / "results"
     folder.mkdir()
     assert main(base + ["--output", str(folder), "--merge-tables", "0"], stdout, stderr) == 0

@@ -9,7 +9,7 @@ kind, shared by its two words; a word without a partner counts on its own side o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional
 
 import numpy as np
 

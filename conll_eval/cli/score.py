@@ -6,7 +6,7 @@ from typing import List, TextIO
 
 from .. import __version__
 from ..errors import UsageError
-from ..evaluate import Settings, evaluate_files
+from ..evaluate import evaluate_files
 from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
 from ..report.machine import annotation_note, exact_match_lines
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
