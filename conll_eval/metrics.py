@@ -474,7 +474,8 @@ def compiled_counts(names: List[str], gold: Treebank, system: Treebank, alignmen
         return counts
     vocab = gold.vocab
     uni_key, uni_function = ("udeprel-v1", _udeprel_v1) if deprel == "v1" else ("udeprel", _udeprel)
-    relations = np.union1d(_distinct(gold.deprel), _distinct(system.deprel)).astype(np.int64)
+    # one counting pass over both sides (np.union1d would import numpy.ma: ~13 ms, once)
+    relations = _distinct(np.concatenate([gold.deprel, system.deprel]))
     uni_table = vocab.mapping(uni_key, uni_function, relations)  # as "uni" in the context
     uni = uni_table[relations]
     need = {check for spec in specs for check in

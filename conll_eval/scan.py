@@ -507,17 +507,18 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
         return None
     arr = np.frombuffer(data, dtype=np.uint8)
     whole = _WholeFile(len(data))
-    known: dict = {}
     lo = line_offset = 0
-    while lo < len(data):
-        cut = data.find(b"\n\n", lo + SCAN_PIECE_BYTES)
-        hi = len(data) if cut < 0 else cut + 2
-        piece = _scan_piece(arr, lo, hi, line_offset, space, vocab, known)
-        if piece is None:
-            return None
-        whole.add(piece)
-        line_offset += piece.n_lines
-        lo = hi
+    with vocab.reader_state() as shared:
+        known: dict = {"vocabulary": shared}
+        while lo < len(data):
+            cut = data.find(b"\n\n", lo + SCAN_PIECE_BYTES)
+            hi = len(data) if cut < 0 else cut + 2
+            piece = _scan_piece(arr, lo, hi, line_offset, space, vocab, known)
+            if piece is None:
+                return None
+            whole.add(piece)
+            line_offset += piece.n_lines
+            lo = hi
     # the lazy columns and the comments point into ``data``, which they keep alive
     return whole.columns(lambda kept: FieldBytes(source=arr, start=kept[0], end=kept[1]))
 
@@ -536,34 +537,45 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
     again from the file when first used; without, compact copies of them are kept.
     """
     whole = _WholeFile(size)
-    line_offset = offset = 0  # lines and bytes before the piece
-    known: dict = {}
     # places in the file: int32 when they fit (half the memory of the kept ranges)
     position_type = np.int32 if file is not None and file[1] < 2 ** 31 - 1 else np.int64
     blocks = _pieces_read_into(readinto, size) if readinto is not None else _pieces_read(read)
-    for buffer, size in blocks:
-        if size is None:
-            return None  # the file does not end with a blank line
-        data = memoryview(buffer)[:size]
-        if buffer.find(b"\r", 0, size) >= 0 or not is_utf8(data):
+    with vocab.reader_state() as shared:
+        if not _scan_blocks(blocks, whole, position_type, file is not None, space, vocab,
+                            {"vocabulary": shared}, is_utf8):
             return None
-        arr = np.frombuffer(data, dtype=np.uint8)
-        piece = _scan_piece(arr, 0, size, line_offset, space, vocab, known)
-        if piece is None:
-            return None
-        for name in _WholeFile.KEPT:  # the ranges move into the file (or their bytes are copied)
-            start, end = getattr(piece, name)
-            setattr(piece, name, ((start + offset).astype(position_type),
-                                  (end + offset).astype(position_type))
-                    if file is not None else (_gather(arr, start, end)[0],))
-        whole.add(piece)  # the piece's columns go into the file's: pieces never pile up
-        line_offset += piece.n_lines
-        offset += size
     if not whole.n_pieces:
         return None
     if file is not None:
         return whole.columns(lambda kept: FieldBytes(start=kept[0], end=kept[1], file=file))
     return whole.columns(lambda kept: FieldBytes(joined=kept[0]))
+
+
+def _scan_blocks(blocks, whole: "_WholeFile", position_type, ranges: bool, space, vocab: Vocab,
+                 known: dict, is_utf8: Callable[[bytes], bool]) -> bool:
+    """:func:`scan_stream`'s loop: each block of ``blocks`` scanned into ``whole``; False as
+    soon as one is not regular.  ``ranges``: keep byte ranges of the DEPS/MISC fields and
+    comments (the file is read again), else copies of their bytes."""
+    line_offset = offset = 0  # lines and bytes before the piece
+    for buffer, size in blocks:
+        if size is None:
+            return False  # the file does not end with a blank line
+        data = memoryview(buffer)[:size]
+        if buffer.find(b"\r", 0, size) >= 0 or not is_utf8(data):
+            return False
+        arr = np.frombuffer(data, dtype=np.uint8)
+        piece = _scan_piece(arr, 0, size, line_offset, space, vocab, known)
+        if piece is None:
+            return False
+        for name in _WholeFile.KEPT:  # the ranges move into the file (or their bytes are copied)
+            start, end = getattr(piece, name)
+            setattr(piece, name, ((start + offset).astype(position_type),
+                                  (end + offset).astype(position_type))
+                    if ranges else (_gather(arr, start, end)[0],))
+        whole.add(piece)  # the piece's columns go into the file's: pieces never pile up
+        line_offset += piece.n_lines
+        offset += size
+    return True
 
 
 class _WholeFile:
@@ -816,12 +828,13 @@ def _scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
 
 
 class _LocalCodes:
-    """A file's compiled string tables (one per name of ``_cscan.TABLES``) and, per table,
-    the vocabulary code of each local id."""
+    """Compiled string tables (one per name of ``_cscan.TABLES``) and, per table, the
+    vocabulary code of each id.  They stay with the vocabulary (:meth:`Vocab.reader_state`):
+    a system file read into the gold's vocabulary finds most of its strings in them, and
+    only its new ones go through Python."""
 
     def __init__(self):
         self.tables = tuple(_cscan.StringTable() for _ in _cscan.TABLES)
-        self.scratch: dict = {}  # the compiled scan's working arrays, shared by the pieces
         self.codes = [np.zeros(0, dtype=np.int32) for _ in _cscan.TABLES]
 
     def update(self, vocab: Vocab) -> List[np.ndarray]:
@@ -838,14 +851,15 @@ class _LocalCodes:
 def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
                          vocab: Vocab, known: dict) -> Optional["_Piece"]:
     """:func:`_scan_piece_numpy`'s result from the compiled pass (``_cscan.scan_piece``)."""
-    local = known.get("compiled")
+    shared = known.get("vocabulary", {})  # what stays with ``vocab`` (see _LocalCodes)
+    local = shared.get("compiled")
     if local is None:
-        local = known["compiled"] = _LocalCodes()
+        local = shared["compiled"] = _LocalCodes()
+    scratch = known.setdefault("scratch", {})  # the scan's working arrays, for the file's pieces
     unicode_spaces = {r"\p{Zs}": True, " ": False}.get(space.pattern)
     if unicode_spaces is None:  # a space pattern the compiled scan does not know
         return _scan_piece_numpy(arr, lo, hi, line_offset, space, vocab, known)
-    found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces,
-                              local.scratch)
+    found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces, scratch)
     if found is None:
         return None
     tok_len = found["tok_char_len"]

@@ -6,8 +6,11 @@ so equal codes mean equal strings and comparing columns is an integer ``==``.
 """
 from __future__ import annotations
 
+import itertools
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence
 
 import numpy as np
 
@@ -46,6 +49,8 @@ class Vocab:
         self._bytes_index: Dict[bytes, int] = _BytesIndex(self)
         self.strings: List[str] = []
         self._derived: Dict[object, np.ndarray] = {}
+        self._reader_state: dict = {}  # see reader_state
+        self._reader_lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.strings)
@@ -57,6 +62,20 @@ class Vocab:
         self.__init__()
         for string in state["strings"]:
             self.code(string)
+
+    @contextmanager
+    def reader_state(self) -> Iterator[dict]:
+        """A dict the reader keeps with this vocabulary while one file is read into it (the
+        compiled scan's string tables: a system file read into the gold's vocabulary then
+        finds the gold's strings already interned).  One reader at a time: another thread
+        reading into this vocabulary meanwhile gets a fresh dict of its own."""
+        if not self._reader_lock.acquire(blocking=False):
+            yield {}
+            return
+        try:
+            yield self._reader_state
+        finally:
+            self._reader_lock.release()
 
     def code(self, string: str) -> int:
         """The code of one string (interned if new)."""
@@ -73,10 +92,14 @@ class Vocab:
     def encode(self, strings: Sequence[str]) -> np.ndarray:
         """Codes of many strings as an int32 array (new strings are interned in order)."""
         index = self._index
-        for string in dict.fromkeys(strings):
-            if string not in index:
-                index[string] = len(self.strings)
-                self.strings.append(string)
+        # the loops run in C (filterfalse, update, fromiter): a file's new strings are many
+        new = dict.fromkeys(itertools.filterfalse(index.__contains__, strings))
+        first = len(self.strings)
+        if new:
+            index.update(zip(new, range(first, first + len(new))))
+            self.strings.extend(new)
+            if len(new) == len(strings):  # all new and distinct: codes in order
+                return np.arange(first, first + len(new), dtype=np.int32)
         return np.fromiter(map(index.__getitem__, strings), dtype=np.int32, count=len(strings))
 
     def encode_bytes(self, items: Sequence[bytes]) -> np.ndarray:

@@ -207,6 +207,33 @@ def test_shared_treebanks(gold):
         assert_same_scores(data, system_data, "conll18")
 
 
+@EXAMPLES
+@given(st.integers(0, 2 ** 32), st.sampled_from(PROFILES))
+def test_files_read_into_one_vocabulary(seed, profile):
+    """The compiled string tables stay with the vocabulary: files read one after the other
+    into it (the suite's gold then system; one cut short by an irregular piece in between)
+    hold the same strings as when each has a vocabulary of its own, and every string is
+    interned once.  A reader finding the tables in use by another one gets its own."""
+    rng = random.Random(seed)
+    gold, system = (text.encode("utf-8") for text in generate_pair(rng, profile))
+    broken = _mutate(system, rng, 3)
+    alone = [columns(parse_bytes(data, "f", profile, Vocab())) for data in (gold, system)]
+    vocab = Vocab()
+    first = parse_bytes(gold, "gold", profile, vocab)
+    try:
+        parse_bytes(broken, "broken", profile, vocab)
+    except ConllEvalError:
+        pass
+    with vocab.reader_state() as held:  # another reader has the tables meanwhile
+        assert "compiled" in held  # the tables the gold file was read with
+        with vocab.reader_state() as other:
+            assert other == {}
+            second = parse_bytes(system, "system", profile, vocab)
+    third = parse_bytes(system, "system", profile, vocab)
+    assert [columns(first), columns(second), columns(third)] == alone + alone[1:]
+    assert len(set(vocab.strings)) == len(vocab.strings)
+
+
 def test_compiled_counter_does_the_attribute_metrics():
     """The compiled counter really counts (an empty answer would leave all to numpy and the
     comparisons above would prove nothing), and leaves what it does not do to numpy."""

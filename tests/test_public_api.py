@@ -1,6 +1,7 @@
 """The public surface: __all__, the documented API, compat, and the module import direction."""
 import ast
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -201,3 +202,22 @@ def test_scoring_a_pair_imports_only_what_scoring_needs(testdata):
                  "conll_eval.cli.analyze", "conll_eval.cli.compare", "conll_eval.cli.report",
                  "conll_eval.cli.tagger", "conll_eval.report.html"):
         assert not any(m == name or m.startswith(name + ".") for m in loaded), name
+
+
+@pytest.mark.parametrize("argv0, preset, expected", [
+    ("-m", None, "1"),                  # python -m conll_eval
+    ("/usr/bin/conll_eval", None, "1"),  # the console script
+    ("-m", "4", "4"),                   # the user's choice stands
+    ("/home/me/notebook.py", None, None),  # a program importing the library: numpy's default
+])
+def test_command_line_runs_one_blas_thread(argv0, preset, expected):
+    """The command (only) asks OpenBLAS for one thread: its spinning threads would take a
+    core from the reading threads, and scoring multiplies no matrices."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if preset is not None:
+        env["OPENBLAS_NUM_THREADS"] = preset
+    code = (f"import sys; sys.argv = [{argv0!r}]; import conll_eval, os; "
+            "print(os.environ.get('OPENBLAS_NUM_THREADS'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          check=True)
+    assert done.stdout.strip() == str(expected)
