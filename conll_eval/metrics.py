@@ -16,10 +16,10 @@ from functools import cached_property
 from typing import Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
-import regex
 
 from .align import Alignment, span_matches
 from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
+from .reader import LazyRegex
 from .stats import Counts
 from .treebank import Treebank, _distinct
 
@@ -137,7 +137,7 @@ DEPREL_POLICIES = ("universal", "full", "v1")
 UD_V1_TO_V2 = {"dobj": "obj", "nsubjpass": "nsubj:pass", "csubjpass": "csubj:pass",
                "auxpass": "aux:pass", "name": "flat:name", "mwe": "fixed", "neg": "advmod",
                "remnant": "orphan", "foreign": "flat:foreign"}
-_PUNCTUATION_FORM = regex.compile(r"^\p{P}+$")
+_PUNCTUATION_FORM = LazyRegex(r"^\p{P}+$")
 
 #: Row name printed for registry entries whose key differs from the official row name.
 DISPLAY_NAME = {"AllTags18": "AllTags", "Lemmas18": "Lemmas", "CLAS17": "CLAS"}

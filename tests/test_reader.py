@@ -299,3 +299,34 @@ def test_utf8_valid_agrees_with_pythons_decoder(data, slice_bytes):
         assert utf8_valid(data) == expected
     finally:
         scan_module._UTF8_SLICE = default
+
+
+def test_files_read_one_after_another_reuse_a_workspace(tmp_path):
+    """A small file leaves its read buffer and working arrays to the next: files larger and
+    smaller than the one before, one not ending with a blank line and one with a CR in
+    between, read the same as each alone in a fresh process state."""
+    def treebank_text(n):
+        return document(*[sentence(f"1 w{k} 0 root", f"2 x{k} 1 dep") for k in range(n)])
+    texts = [treebank_text(3), treebank_text(40), treebank_text(1),
+             treebank_text(5).rstrip("\n") + "\n",  # no blank line at the end
+             treebank_text(4).replace("\n", "\r\n", 1), treebank_text(2)]
+    paths = []
+    for k, text in enumerate(texts):
+        path = tmp_path / f"f{k}.conllu"
+        path.write_bytes(text.encode("utf-8"))
+        paths.append(path)
+    expected = []
+    for path in paths:
+        scan_module._Workspace._spare.clear()  # alone: no workspace left by another file
+        try:
+            expected.append(load(str(path)))
+        except InputError as exc:
+            expected.append(str(exc))
+    for path, alone in zip(paths, expected):
+        try:
+            again = load(str(path))
+        except InputError as exc:
+            assert str(exc) == alone
+            continue
+        _same_treebank(again, alone)
+    assert scan_module._Workspace._spare  # the small files left theirs

@@ -8,7 +8,6 @@ import argparse
 import os
 import stat
 import sys
-import tempfile
 from typing import Collection, List, NamedTuple, Optional, Sequence, TextIO
 
 from ..errors import UsageError
@@ -193,6 +192,8 @@ def _replace_file(path: str, target: str, directory: str, text: str, errors: str
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
+    import tempfile  # here: ~3 ms of start-up that printing to stdout does not need
+
     fd, tmp = tempfile.mkstemp(prefix=".conll_eval-", dir=directory)
     try:
         os.fchmod(fd, mode)
