@@ -7,10 +7,12 @@ appearance); the caller maps new local ids to the shared vocabulary once per pie
 strict UTF-8 check (Python's decoder's rules).  The numpy scan stays the reference: the tests
 compare the two on every shared treebank, on generated files and on the fuzz corpus.
 """
+from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memchr
 from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
 
+cimport cython
 import numpy as np
 cimport numpy as cnp
 
@@ -37,26 +39,41 @@ EMPTY_COLUMNS = ("id", "form", "lemma", "upos", "xpos", "feats", "deprel", "deps
 cdef int[9] EMPTY_FIELD = [0, 1, 2, 3, 4, 5, 7, 8, 9]
 
 
-cdef inline uint64_t _hash_bytes(const uint8_t* p, Py_ssize_t n) noexcept nogil:
-    """FNV-1a over 8-byte words, then a final mix (any good spread will do: hits are
-    verified byte for byte)."""
-    cdef uint64_t h = 0xcbf29ce484222325ULL ^ <uint64_t>n
-    cdef uint64_t w
+cdef inline uint64_t _hash_bytes(const uint8_t* p, Py_ssize_t n, const uint8_t* limit) noexcept nogil:
+    """A hash of ``p[:n]`` (any good spread will do: hits are verified byte for byte): two
+    multiply lanes over 16-byte steps (their multiplications overlap, so long fields such as
+    FEATS hash about twice as fast as with one), then a final mix.  Bytes up to ``limit``
+    may be read: a short tail is then one 8-byte load, masked."""
+    cdef uint64_t x = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n, y = 0xC2B2AE3D27D4EB4FULL
+    cdef uint64_t w, v
     cdef Py_ssize_t i = 0, j
-    while i + 8 <= n:
+    while i + 16 <= n:
         memcpy(&w, p + i, 8)
-        h = (h ^ w) * 0x100000001b3ULL
-        h ^= h >> 29
+        memcpy(&v, p + i + 8, 8)
+        x = (x ^ w) * 0xff51afd7ed558ccdULL
+        y = (y ^ v) * 0xc4ceb9fe1a85ec53ULL
+        x ^= x >> 29
+        y ^= y >> 31
+        i += 16
+    if i + 8 <= n:
+        memcpy(&w, p + i, 8)
+        x = (x ^ w) * 0xff51afd7ed558ccdULL
+        x ^= x >> 29
         i += 8
-    w = 0
-    if i < n:  # the tail byte by byte: a memcpy of a variable size would be a call
-        for j in range(n - i):
-            w |= (<uint64_t>p[i + j]) << (8 * j)
-        h = (h ^ w) * 0x100000001b3ULL
-    h ^= h >> 33
-    h *= 0xff51afd7ed558ccdULL
-    h ^= h >> 33
-    return h
+    if i < n:
+        if p + i + 8 <= limit:
+            memcpy(&w, p + i, 8)
+            w &= (1ULL << (8 * (n - i))) - 1
+        else:  # near the end of the buffer: byte by byte
+            w = 0
+            for j in range(n - i):
+                w |= (<uint64_t>p[i + j]) << (8 * j)
+        y = (y ^ w) * 0xc4ceb9fe1a85ec53ULL
+    x ^= y + (y >> 32)
+    x ^= x >> 33
+    x *= 0xff51afd7ed558ccdULL
+    x ^= x >> 33
+    return x
 
 
 cdef inline bint _same_bytes(const uint8_t* x, const uint8_t* y, Py_ssize_t n) noexcept nogil:
@@ -75,6 +92,7 @@ cdef struct Slot:
     int64_t id   # -1 = empty
 
 
+@cython.final  # direct calls of its cdef methods (the scan calls them per field)
 cdef class StringTable:
     """Distinct byte strings of one file's column, each with a local id (0, 1, ... in order
     of first appearance); open addressing, every hit checked byte for byte.  One table per
@@ -129,9 +147,10 @@ cdef class StringTable:
         self.slots, self.n_slots = grown, new_n
         return True
 
-    cdef int64_t intern(self, const uint8_t* p, Py_ssize_t n) noexcept nogil:
-        """The local id of ``p[:n]`` (added if new); -1 when memory ran out."""
-        cdef uint64_t h = _hash_bytes(p, n)
+    cdef int64_t intern(self, const uint8_t* p, Py_ssize_t n, const uint8_t* limit) noexcept nogil:
+        """The local id of ``p[:n]`` (added if new); -1 when memory ran out.  Bytes up to
+        ``limit`` may be read (see :func:`_hash_bytes`)."""
+        cdef uint64_t h = _hash_bytes(p, n, limit)
         cdef Py_ssize_t mask = self.n_slots - 1
         cdef Py_ssize_t j = <Py_ssize_t>(h & <uint64_t>mask)
         cdef int64_t found, start
@@ -174,11 +193,75 @@ cdef class StringTable:
                 return -1
         return found
 
-    def strings(self, Py_ssize_t since=0):
-        """The byte strings of local ids ``since`` .. ``len(self) - 1``."""
+    def decoded(self, Py_ssize_t since=0):
+        """The strings of local ids ``since`` .. ``len(self) - 1`` as ``str`` (the scan reads
+        valid UTF-8 only: the file is checked first)."""
         cdef Py_ssize_t i
-        return [(<char*>self.data)[self.offset[i]:self.offset[i + 1]]
+        return [PyUnicode_DecodeUTF8(<char*>self.data + self.offset[i],
+                                     self.offset[i + 1] - self.offset[i], NULL)
                 for i in range(since, self.count)]
+
+
+
+@cython.final
+cdef class TagCombos:
+    """The UPOS, XPOS and FEATS fields of a word line are one span (``UPOS\tXPOS\tFEATS``),
+    and a treebank has few distinct ones: each distinct span is interned once and keeps the
+    ids its three fields got in their own tables, so a word costs one lookup instead of
+    three.  The ids are those the fields would get alone (a new field value comes with a new
+    span, where its fields are interned in order)."""
+    cdef StringTable spans
+    cdef int32_t* ids          # 3 per span: UPOS, XPOS, FEATS
+    cdef Py_ssize_t n_spans, capacity
+    cdef bint failed
+
+    def __cinit__(self):
+        self.spans = StringTable()
+        self.capacity = 1 << 10
+        self.ids = <int32_t*>malloc(3 * self.capacity * sizeof(int32_t))
+        if not self.ids:
+            raise MemoryError()
+        self.n_spans = 0
+        self.failed = False
+
+    def __dealloc__(self):
+        free(self.ids)
+
+    cdef inline bint lookup(self, const uint8_t* p, Py_ssize_t n, int32_t* out,
+                            StringTable upos, StringTable xpos, StringTable feats,
+                            Py_ssize_t tab_upos, Py_ssize_t tab_xpos,
+                            const uint8_t* limit) noexcept nogil:
+        """The ids of the span ``p[:n]`` into ``out[0:3]``; its UPOS ends at ``p[tab_upos]``
+        and its XPOS at ``p[tab_xpos]`` (the TABs).  False when memory ran out.  Bytes up to
+        ``limit`` may be read."""
+        cdef int64_t span = self.spans.intern(p, n, limit)
+        cdef int64_t u, x, f
+        cdef void* grown
+        if span < 0:
+            self.failed = True
+            return False
+        if span == self.n_spans:  # a new span: its fields in their tables, in order
+            u = upos.intern(p, tab_upos, limit)
+            x = xpos.intern(p + tab_upos + 1, tab_xpos - tab_upos - 1, limit)
+            f = feats.intern(p + tab_xpos + 1, n - tab_xpos - 1, limit)
+            if u < 0 or x < 0 or f < 0:
+                self.failed = True
+                return False
+            if self.n_spans == self.capacity:
+                grown = realloc(self.ids, 6 * self.capacity * sizeof(int32_t))
+                if not grown:
+                    self.failed = True
+                    return False
+                self.ids = <int32_t*>grown
+                self.capacity *= 2
+            self.ids[3 * span] = <int32_t>u
+            self.ids[3 * span + 1] = <int32_t>x
+            self.ids[3 * span + 2] = <int32_t>f
+            self.n_spans += 1
+        out[0] = self.ids[3 * span]
+        out[1] = self.ids[3 * span + 1]
+        out[2] = self.ids[3 * span + 2]
+        return True
 
 
 cdef inline int64_t _parse_uint(const uint8_t* a, Py_ssize_t start, Py_ssize_t end) noexcept nogil:
@@ -347,7 +430,7 @@ def _scratch(dict scratch, str name, shape, dtype):
 
 
 def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t line_offset,
-               tuple tables, bint unicode_spaces, dict scratch=None):
+               tuple tables, bint unicode_spaces, dict scratch=None, TagCombos combos=None):
     """Scan ``arr[lo:hi]`` (whole sentences, ending with a blank line); None when it is not
     regular (the numpy scan's rules, see :func:`conll_eval.scan.scan`), else a dict of arrays
     (positions absolute in ``arr``, lines numbered from ``line_offset + 1``, strings as local
@@ -356,6 +439,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     characters: every Unicode space separator with ``unicode_spaces`` (conll18's ``\\p{Zs}``),
     else ASCII spaces (conll17)."""
     cdef const uint8_t* a = &arr[0] if arr.shape[0] else NULL
+    cdef const uint8_t* limit = a + arr.shape[0]  # hashing may read up to here
     cdef Py_ssize_t n_lines = 0, i
     cdef const void* hit
     if a == NULL or hi <= lo:
@@ -445,6 +529,9 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     cdef StringTable lemma_table = tables[0], upos_table = tables[1], xpos_table = tables[2]
     cdef StringTable feats_table = tables[3], deprel_table = tables[4]
     cdef StringTable mwt_table = tables[5], empty_table = tables[6], spaced_table = tables[7]
+    if combos is None:  # ``combos`` go with ``tables``: the ids they keep are of those tables
+        combos = TagCombos()
+    cdef int32_t[3] tag_ids
 
     sent_word_start[0] = 0
     with nogil:
@@ -535,7 +622,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                     k = EMPTY_FIELD[column]
                     f_start = start if k == 0 else tab[k - 1] + 1
                     f_end = end if k == 9 else tab[k]
-                    local = empty_table.intern(a + f_start, f_end - f_start)
+                    local = empty_table.intern(a + f_start, f_end - f_start, limit)
                     if local < 0:
                         ok = False
                         break
@@ -572,7 +659,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
             is_mwt_word = pending > 0
             if is_mwt_word:
                 pending -= 1
-                local = mwt_table.intern(a + tab[0] + 1, tab[1] - tab[0] - 1)
+                local = mwt_table.intern(a + tab[0] + 1, tab[1] - tab[0] - 1, limit)
                 if local < 0:
                     ok = False
                     break
@@ -601,17 +688,24 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
             word_is_mwt[n_word] = is_mwt_word
             word_line[n_word] = <int32_t>(line + line_offset)
             word_sent[n_word] = <int32_t>n_sent
-            word_cols[0, n_word] = <int32_t>lemma_table.intern(a + tab[1] + 1, tab[2] - tab[1] - 1)
-            word_cols[1, n_word] = <int32_t>upos_table.intern(a + tab[2] + 1, tab[3] - tab[2] - 1)
-            word_cols[2, n_word] = <int32_t>xpos_table.intern(a + tab[3] + 1, tab[4] - tab[3] - 1)
-            word_cols[3, n_word] = <int32_t>feats_table.intern(a + tab[4] + 1, tab[5] - tab[4] - 1)
-            word_cols[4, n_word] = <int32_t>deprel_table.intern(a + tab[6] + 1, tab[7] - tab[6] - 1)
+            word_cols[0, n_word] = <int32_t>lemma_table.intern(a + tab[1] + 1, tab[2] - tab[1] - 1, limit)
+            if not combos.lookup(a + tab[2] + 1, tab[5] - tab[2] - 1, tag_ids, upos_table,
+                                 xpos_table, feats_table, tab[3] - tab[2] - 1,
+                                 tab[4] - tab[2] - 1, limit):
+                ok = False
+                break
+            word_cols[1, n_word] = tag_ids[0]
+            word_cols[2, n_word] = tag_ids[1]
+            word_cols[3, n_word] = tag_ids[2]
+            word_cols[4, n_word] = <int32_t>deprel_table.intern(a + tab[6] + 1, tab[7] - tab[6] - 1, limit)
             tail_start[n_word] = tab[7] + 1
             tail_end[n_word] = end
             n_word += 1
             start = end + 1
         if ok and (previous_content or block_has_content or n_body == 0 or n_word == 0):
             ok = False  # the piece must end with a blank line closing a sentence
+    if combos.failed or combos.spans.failed:
+        raise MemoryError("conll_eval: out of memory while interning strings")
     for table in tables:
         if (<StringTable>table).failed:
             raise MemoryError("conll_eval: out of memory while interning strings")
@@ -645,7 +739,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                     ok = False
                     break
                 spaced[n_spaced] = <int32_t>i
-                spaced_form[n_spaced] = <int32_t>spaced_table.intern(a + f_start, f_end - f_start)
+                spaced_form[n_spaced] = <int32_t>spaced_table.intern(a + f_start, f_end - f_start, limit)
                 n_spaced += 1
     if not ok:
         return None

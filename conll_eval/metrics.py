@@ -192,7 +192,9 @@ def load_weights(path: str) -> Dict[str, float]:
 # Computation
 
 def _ufeats(feats: str) -> str:
-    return "|".join(sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
+    kept = [f for f in feats.split("|") if f.partition("=")[0] in UNIVERSAL_FEATURES]
+    kept.sort()
+    return "|".join(kept)
 
 
 def universal_deprel(deprel: str) -> str:

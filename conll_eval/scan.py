@@ -887,6 +887,7 @@ class _LocalCodes:
 
     def __init__(self):
         self.tables = tuple(_cscan.StringTable() for _ in _cscan.TABLES)
+        self.tag_combos = _cscan.TagCombos()  # ids in three of ``tables``
         self.codes = [np.zeros(0, dtype=np.int32) for _ in _cscan.TABLES]
 
     def update(self, vocab: Vocab) -> List[np.ndarray]:
@@ -894,9 +895,8 @@ class _LocalCodes:
         per table: local id -> code."""
         for k, table in enumerate(self.tables):
             if len(table) > len(self.codes[k]):
-                # fields hold no newline: one join and one decode for all the new strings
-                new = b"\n".join(table.strings(len(self.codes[k]))).decode("utf-8").split("\n")
-                self.codes[k] = np.concatenate([self.codes[k], vocab.encode(new)])
+                new = table.decoded(len(self.codes[k]))
+                self.codes[k] = np.concatenate([self.codes[k], vocab.encode(new, distinct=True)])
         return self.codes
 
 
@@ -911,7 +911,8 @@ def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, sp
     unicode_spaces = {r"\p{Zs}": True, " ": False}.get(space.pattern)
     if unicode_spaces is None:  # a space pattern the compiled scan does not know
         return _scan_piece_numpy(arr, lo, hi, line_offset, space, vocab, known)
-    found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces, scratch)
+    found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces, scratch,
+                              local.tag_combos)
     if found is None:
         return None
     tok_len = found["tok_char_len"]
@@ -938,7 +939,7 @@ def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, sp
     c.mwt_form = (np.where(mwt_form >= 0, mwt_codes[np.maximum(mwt_form, 0)], -1).astype(np.int32)
                   if len(mwt_codes) else mwt_form)
     word_cols = found["word_cols"]
-    c.cols = {name: codes[k][word_cols[k]] for k, name in enumerate(_cscan.WORD_COLUMNS)}
+    c.cols = {name: codes[k].take(word_cols[k]) for k, name in enumerate(_cscan.WORD_COLUMNS)}
     tok_end = np.cumsum(tok_len)
     first_tok = found["sent_first_tok"]
     last_tok = np.append(first_tok[1:], n_tokens) - 1

@@ -20,7 +20,6 @@ own, and the single-pair path stays small.
 """
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -110,6 +109,8 @@ NEAR_NAME = 0.8
 
 def _near_names(name: str, others: Sequence[str]) -> List[str]:
     """The (at most 3) names among ``others`` most like ``name``, or like its treebank code."""
+    import difflib  # here: only a pairing problem needs it (start-up time)
+
     def alike(other: str) -> float:
         return max(difflib.SequenceMatcher(None, name, other).ratio(),
                    difflib.SequenceMatcher(None, treebank_code(name), treebank_code(other)).ratio())

@@ -8,5 +8,7 @@ Modules, bottom up: :mod:`.java` (the Java library behaviours MaltEval's output 
 :mod:`.complex` (more groupings), :mod:`.tables` (evaluations -> table data),
 :mod:`.confusion` and :mod:`.significance` (confusion tables, McNemar), :mod:`.run` (one
 command from settings to output items).  Text and JSON are :mod:`conll_eval.report.malteval`'s;
-only :mod:`conll_eval.cli.analyze` prints.  This package imports nothing at start-up.
+only :mod:`conll_eval.cli.analyze` prints.  Significance: :mod:`.resampling` and
+:mod:`.comparison`, with their defaults in :mod:`.defaults` (which the command line's help
+reads without importing them).  This package imports nothing at start-up.
 """

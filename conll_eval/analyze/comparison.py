@@ -14,13 +14,13 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .defaults import CORRECTIONS
 from .resampling import (DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, bonferroni, bootstrap_scores,
                          difference_test, holm, percentile_interval, randomization_p)
 
 __all__ = ["CORRECTIONS", "MCNEMAR_METRICS", "SentenceTable", "PairResult", "Comparison",
            "compare", "compare_suites", "compare_table", "ranked_clusters"]
 
-CORRECTIONS = ("holm", "bonferroni", "none")
 #: metrics whose per-word correctness McNemar's test uses (head, relation)
 MCNEMAR_METRICS = {"UAS": "HeadRight", "LAS": "BothRight"}
 

@@ -16,13 +16,13 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+
 __all__ = ["DEFAULT_RESAMPLES", "DEFAULT_SEED", "f1_of", "macro_of", "Resampled",
            "bootstrap_scores", "randomization_p", "Interval", "percentile_interval",
            "difference_test", "PairedBootstrap", "paired_bootstrap", "approximate_randomization",
            "holm", "bonferroni"]
 
-DEFAULT_RESAMPLES = 1000
-DEFAULT_SEED = 12345
 #: resamples per matrix product: R x n weights of this many rows at a time
 _BLOCK = 64
 

@@ -15,8 +15,7 @@ DEFAULT_METRICS = ("LAS", "MLAS", "BLEX", "CLAS")
 
 def add_resampling_options(parser: argparse.ArgumentParser) -> None:
     """--resamples, --seed, --alpha, --correction (compare, suite --significance)."""
-    from ..analyze.comparison import CORRECTIONS
-    from ..analyze.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
+    from ..analyze.defaults import CORRECTIONS, DEFAULT_RESAMPLES, DEFAULT_SEED
     parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="R",
                         help=f"bootstrap resamples and shuffles (default: {DEFAULT_RESAMPLES})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED,

@@ -21,7 +21,6 @@ and so does the source of a Markdown table::
 """
 from __future__ import annotations
 
-import csv
 import io
 from typing import Collection, List, NamedTuple, Optional, Sequence, Union
 
@@ -95,6 +94,8 @@ def delimited(header: Sequence[str], rows: Sequence[Sequence[str]], delimiter: s
               comment: Optional[str] = None) -> str:
     """TSV or CSV: the header, then the rows (quoted where needed); before them a ``# comment``
     line if one is given, which a reader then has to skip (pandas: ``comment="#"``)."""
+    import csv  # here: start-up time of the other formats
+
     out = io.StringIO()
     if comment is not None:
         out.write(f"# {comment}\n")
