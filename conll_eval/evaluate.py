@@ -231,6 +231,7 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
                 pending.cancel()
                 raise
             system = pending.result().rebased(vocab, in_place=True)
+    vocab.drop_reader_state()  # no other file will be read into it
     release_freed_memory()
     return gold, system
 

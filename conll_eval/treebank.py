@@ -77,6 +77,12 @@ class Vocab:
         finally:
             self._reader_lock.release()
 
+    def drop_reader_state(self) -> None:
+        """Free what :meth:`reader_state` kept (when no more files will be read into this
+        vocabulary: a pair's, once both files are read)."""
+        with self._reader_lock:
+            self._reader_state = {}
+
     def code(self, string: str) -> int:
         """The code of one string (interned if new)."""
         index = self._index
