@@ -192,6 +192,18 @@ def test_utf8_check_on_random_bytes(data):
     assert cscan.utf8_valid(np.frombuffer(data, dtype=np.uint8)) == expected if data else True
 
 
+@EXAMPLES
+@given(st.binary(max_size=300), st.integers(0, 70))
+def test_newline_count(data, offset):
+    """The count the scan sizes its arrays by is exact, wherever the bytes start (the
+    vector steps, their flushes and the tail)."""
+    data = data.replace(b"\x00", b"\n") * 3
+    view = np.frombuffer(data, dtype=np.uint8)[min(offset, len(data)):]
+    assert cscan.count_newlines(np.ascontiguousarray(view)) == view.tobytes().count(b"\n")
+    long = np.frombuffer(b"\n" * 20000 + data, dtype=np.uint8)  # past a flush (255 per lane)
+    assert cscan.count_newlines(long) == 20000 + data.count(b"\n")
+
+
 SHARED_PAIRS = sorted(SHARED_UD.glob("*/gold.conllu")) if SHARED_UD.is_dir() else []
 
 
