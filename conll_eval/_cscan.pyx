@@ -311,14 +311,6 @@ cdef inline int64_t _parse_uint(const uint8_t* a, Py_ssize_t start, Py_ssize_t e
     return value
 
 
-cdef inline Py_ssize_t _continuation_bytes(const uint8_t* a, Py_ssize_t start,
-                                           Py_ssize_t end) noexcept nogil:
-    cdef Py_ssize_t i, k = 0
-    for i in range(start, end):
-        k += (a[i] & 0xC0) == 0x80
-    return k
-
-
 cdef bint _sentence_ok(int64_t* head, Py_ssize_t first, Py_ssize_t last,
                        uint8_t* state) noexcept nogil:
     """Words ``first .. last - 1`` of a sentence (HEADs 0 = root, else 1-based): every HEAD
@@ -684,7 +676,6 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                 tok_is_mwt[n_tok] = True
                 tok_form_start[n_tok] = tab[0] + 1
                 tok_form_end[n_tok] = tab[1]
-                tok_char_len[n_tok] = (tab[1] - tab[0] - 1) - _continuation_bytes(a, tab[0] + 1, tab[1])
                 form_total += tab[1] - tab[0] - 1
                 n_tok += 1
                 start = end + 1
@@ -711,7 +702,6 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                 tok_is_mwt[n_tok] = False
                 tok_form_start[n_tok] = tab[0] + 1
                 tok_form_end[n_tok] = tab[1]
-                tok_char_len[n_tok] = (tab[1] - tab[0] - 1) - _continuation_bytes(a, tab[0] + 1, tab[1])
                 form_total += tab[1] - tab[0] - 1
                 n_tok += 1
             value = _parse_uint(a, tab[5] + 1, tab[6])
@@ -753,23 +743,33 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     cdef uint8_t[::1] text = text_a
     cdef int32_t[::1] spaced = spaced_a
     cdef int32_t[::1] spaced_form = spaced_form_a
-    cdef Py_ssize_t text_at = 0, n_spaced = 0, removed, skip
+    cdef Py_ssize_t text_at = 0, n_spaced = 0, removed, skip, token_start, continuation
+    cdef uint8_t c
     with nogil:
         for i in range(n_tok):
             f_start, f_end = tok_form_start[i], tok_form_end[i]
             removed = 0
+            continuation = 0  # UTF-8 continuation bytes kept: not characters
+            token_start = text_at
             k = f_start
             while k < f_end:
+                c = a[k]
+                if c < 0x80 and c != 0x20:  # most bytes: ASCII, not a space
+                    text[text_at] = c
+                    text_at += 1
+                    k += 1
+                    continue
                 skip = _space_at(a, k, f_end, unicode_spaces)
                 if skip:
                     removed += 1
                     k += skip
                 else:
-                    text[text_at] = a[k]
+                    continuation += (c & 0xC0) == 0x80
+                    text[text_at] = c
                     text_at += 1
                     k += 1
+            tok_char_len[i] = (text_at - token_start) - continuation
             if removed:
-                tok_char_len[i] -= removed
                 if tok_char_len[i] == 0:  # a FORM of spaces only
                     ok = False
                     break
