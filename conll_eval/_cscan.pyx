@@ -441,6 +441,24 @@ def count_newlines(const uint8_t[::1] data):
     return found
 
 
+def translate(const int32_t[:, ::1] ids, tuple codes):
+    """Row ``k`` of ``ids`` (ids of table ``k``) mapped through ``codes[k]`` (an int32 array
+    per table: id -> vocabulary code): one int32 array per row."""
+    cdef Py_ssize_t n = ids.shape[1], k, i
+    cdef const int32_t[::1] table
+    cdef int32_t[::1] row
+    out = []
+    for k in range(ids.shape[0]):
+        row_a = np.empty(n, dtype=np.int32)
+        row = row_a
+        table = codes[k]
+        with nogil:
+            for i in range(n):
+                row[i] = table[ids[k, i]]
+        out.append(row_a)
+    return out
+
+
 #: the tables :func:`scan_piece` interns into, in this order: the word columns, the FORMs of
 #: words inside multi-word tokens, every column of the empty nodes, the FORMs (as written) of
 #: tokens that lost space characters
@@ -468,7 +486,8 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     regular (the numpy scan's rules, see :func:`conll_eval.scan.scan`), else a dict of arrays
     (positions absolute in ``arr``, lines numbered from ``line_offset + 1``, strings as local
     ids of the ``tables``, one per name of :data:`TABLES`; the arrays are the piece's own,
-    ``scratch`` the working arrays its file's pieces share).  The tokens' text loses its space
+    ``scratch`` the working arrays its file's pieces share; HEADs as word indices in the piece,
+    -1 for the root).  The tokens' text loses its space
     characters: every Unicode space separator with ``unicode_spaces`` (conll18's ``\\p{Zs}``),
     else ASCII spaces (conll17)."""
     cdef const uint8_t* a = &arr[0] if arr.shape[0] else NULL
@@ -574,6 +593,8 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                 if not _sentence_ok(&head[0], sent_first_word, n_word, &state[0]):
                     ok = False
                     break
+                for k in range(sent_first_word, n_word):  # HEADs as word indices, -1: root
+                    head[k] = head[k] - 1 + sent_first_word if head[k] > 0 else -1
                 sent_end_line[n_sent] = <int32_t>(line + line_offset)
                 n_sent += 1
                 sent_word_start[n_sent] = n_word

@@ -933,13 +933,14 @@ def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, sp
     c.word_is_mwt = found["word_is_mwt"]
     c.word_line = found["word_line"]
     c.word_sent = word_sent
-    c.head = np.where(head == 0, -1, sent_word_start[word_sent] + head - 1)
+    c.head = head  # word indices in the piece (-1: the root), as the numpy scan's
     mwt_form = found["mwt_form"]
     mwt_codes = codes[_cscan.TABLES.index("mwt_form")]
     c.mwt_form = (np.where(mwt_form >= 0, mwt_codes[np.maximum(mwt_form, 0)], -1).astype(np.int32)
                   if len(mwt_codes) else mwt_form)
     word_cols = found["word_cols"]
-    c.cols = {name: codes[k].take(word_cols[k]) for k, name in enumerate(_cscan.WORD_COLUMNS)}
+    c.cols = dict(zip(_cscan.WORD_COLUMNS,
+                      _cscan.translate(word_cols, tuple(codes[:len(_cscan.WORD_COLUMNS)]))))
     tok_end = np.cumsum(tok_len)
     first_tok = found["sent_first_tok"]
     last_tok = np.append(first_tok[1:], n_tokens) - 1
