@@ -39,6 +39,30 @@ FLAG_CLAS17 = 2
 FILTERS = {None: 0, "content": 1, "clas17": 2}
 
 
+def distinct_codes(const int32_t[::1] a, const int32_t[::1] b):
+    """The distinct values of ``a`` and ``b`` (non-negative codes), ascending, as int64: two
+    passes, no sort and no count."""
+    cdef Py_ssize_t i
+    cdef int32_t top = -1, bottom = 0
+    with nogil:
+        for i in range(a.shape[0]):
+            top = a[i] if a[i] > top else top
+            bottom = a[i] if a[i] < bottom else bottom
+        for i in range(b.shape[0]):
+            top = b[i] if b[i] > top else top
+            bottom = b[i] if b[i] < bottom else bottom
+    if bottom < 0:
+        raise ValueError("codes must be non-negative")
+    present_a = np.zeros(top + 1, dtype=np.uint8)
+    cdef uint8_t[::1] present = present_a
+    with nogil:
+        for i in range(a.shape[0]):
+            present[a[i]] = 1
+        for i in range(b.shape[0]):
+            present[b[i]] = 1
+    return np.flatnonzero(present_a)
+
+
 def functional_children(const int32_t[::1] head, const int32_t[::1] deprel,
                         const int8_t[::1] functional_of):
     """CSR lists (offsets, children) of each word's children whose relation is functional
@@ -144,7 +168,7 @@ def tally(const uint16_t[::1] mask, const intp[::1] ga, const int32_t[::1] g_sen
           const uint8_t[::1] flags_of, const uint16_t[::1] required, const uint8_t[::1] filters,
           Py_ssize_t n_sent):
     """Per metric m and gold sentence: (correct, gold, system, aligned) as int64, an array
-    (metrics, sentences, 4).  Metric m keeps the words its filter keeps (``filters[m]``: 0
+    (metrics, sentences, 4); and their totals over the sentences, (metrics, 4).  Metric m keeps the words its filter keeps (``filters[m]``: 0
     every word, 1 content relations, 2 relations of CLAS17 weight 1; ``flags_of[deprel
     code]`` has a bit per filter: FLAG_CONTENT, FLAG_CLAS17); a kept aligned pair (kept by
     its gold word) is correct when its ``mask`` has every bit of ``required[m]``.  Gold words
@@ -156,11 +180,13 @@ def tally(const uint16_t[::1] mask, const intp[::1] ga, const int32_t[::1] g_sen
     cdef uint16_t bits, need
     cdef int64_t* row
     out_a = np.zeros((n_metrics, n_sent, 4), dtype=np.int64)
+    totals_a = np.zeros((n_metrics, 4), dtype=np.int64)
     per_filter_a = np.zeros((2, 3, n_sent), dtype=np.int64)  # gold|system, filter, sentence
     cdef int64_t[:, :, ::1] out = out_a
+    cdef int64_t[:, ::1] totals = totals_a
     cdef int64_t[:, :, ::1] per_filter = per_filter_a
     if n_metrics == 0 or n_sent == 0:
-        return out_a
+        return out_a, totals_a
     with nogil:
         for w in range(g_sent.shape[0]):
             sent = g_sent[w]
@@ -190,7 +216,9 @@ def tally(const uint16_t[::1] mask, const intp[::1] ga, const int32_t[::1] g_sen
             for sent in range(n_sent):
                 out[m, sent, 1] = per_filter[0, filters[m], sent]
                 out[m, sent, 2] = per_filter[1, filters[m], sent]
-    return out_a
+                for k in range(4):
+                    totals[m, k] += out[m, sent, k]
+    return out_a, totals_a
 
 
 def span_counts(const int64_t[::1] g_start, const int64_t[::1] g_end,

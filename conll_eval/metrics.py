@@ -476,8 +476,8 @@ def compiled_counts(names: List[str], gold: Treebank, system: Treebank, alignmen
         return counts
     vocab = gold.vocab
     uni_key, uni_function = ("udeprel-v1", _udeprel_v1) if deprel == "v1" else ("udeprel", _udeprel)
-    # one counting pass over both sides (np.union1d would import numpy.ma: ~13 ms, once)
-    relations = _distinct(np.concatenate([gold.deprel, system.deprel]))
+    # both sides' (np.union1d would import numpy.ma: ~13 ms, once)
+    relations = _distinct(gold.deprel, system.deprel)
     uni_table = vocab.mapping(uni_key, uni_function, relations)  # as "uni" in the context
     uni = uni_table[relations]
     need = {check for spec in specs for check in
@@ -515,11 +515,11 @@ def compiled_counts(names: List[str], gold: Treebank, system: Treebank, alignmen
                          for spec in specs], dtype=np.uint16)
     filters = np.array([_ccount.FILTERS[spec.word_filter or spec.weights] for spec in specs],
                        dtype=np.uint8)
-    by_sentence = _ccount.tally(mask, alignment.gold_idx, gold.word_sent,
-                                gold.sentence_of_chars(system.word_start), gold.deprel,
-                                system.deprel, flags_of, required, filters, gold.n_sentences)
-    totals = by_sentence.sum(axis=1).tolist()  # one pass for every metric
-    for spec, rows, total in zip(specs, by_sentence, totals):
+    by_sentence, totals = _ccount.tally(mask, alignment.gold_idx, gold.word_sent,
+                                        gold.sentence_of_chars(system.word_start), gold.deprel,
+                                        system.deprel, flags_of, required, filters,
+                                        gold.n_sentences)
+    for spec, rows, total in zip(specs, by_sentence, totals.tolist()):
         counts[spec.name] = Counts(rows, tuple(total), True, spec.has_aligned_accuracy)
     return counts
 

@@ -15,6 +15,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence
 import numpy as np
 
 from .compiled import calign as _calign  # None: the numpy path
+from .compiled import ccount as _ccount  # None: the numpy path
 
 __all__ = ["Vocab", "Treebank", "WORD_COLUMNS"]
 
@@ -22,8 +23,14 @@ __all__ = ["Vocab", "Treebank", "WORD_COLUMNS"]
 WORD_COLUMNS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "deps", "misc")
 
 
-def _distinct(codes: np.ndarray) -> np.ndarray:
-    """The distinct values of non-negative codes, sorted (a counting pass, no hashing)."""
+def _distinct(codes: np.ndarray, more: Optional[np.ndarray] = None) -> np.ndarray:
+    """The distinct values of non-negative codes (of ``codes`` and ``more``), sorted, as
+    int64 (a counting pass, no hashing)."""
+    arrays = [codes] if more is None else [codes, more]
+    if _ccount is not None and all(a.dtype == np.int32 and a.flags.c_contiguous and len(a)
+                                   for a in arrays):  # int32 columns: the compiled passes
+        return _ccount.distinct_codes(arrays[0], arrays[-1])
+    codes = arrays[0] if more is None else np.concatenate(arrays)
     if len(codes) == 0:
         return np.zeros(0, dtype=np.int64)
     return np.flatnonzero(np.bincount(codes))

@@ -20,7 +20,7 @@ import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conll_eval import ConllEvalError, align, metrics, scan
+from conll_eval import ConllEvalError, align, metrics, scan, treebank
 from conll_eval.compiled import calign, ccount, core_description, cscan
 from conll_eval.evaluate import Settings, evaluate
 from conll_eval.reader import _space_pattern, parse_bytes
@@ -46,11 +46,11 @@ class numpy_path:
     """``with numpy_path():`` reads, aligns and counts the reference way."""
 
     def __enter__(self):
-        self.saved = scan._cscan, align._calign, metrics._ccount
-        scan._cscan = align._calign = metrics._ccount = None
+        self.saved = scan._cscan, align._calign, metrics._ccount, treebank._ccount
+        scan._cscan = align._calign = metrics._ccount = treebank._ccount = None
 
     def __exit__(self, *exc):
-        scan._cscan, align._calign, metrics._ccount = self.saved
+        scan._cscan, align._calign, metrics._ccount, treebank._ccount = self.saved
 
 
 _TREEBANK_ARRAYS = ("tok_start", "tok_end", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt",
@@ -190,6 +190,17 @@ def test_utf8_check_on_random_bytes(data):
     except UnicodeDecodeError:
         expected = False
     assert cscan.utf8_valid(np.frombuffer(data, dtype=np.uint8)) == expected if data else True
+
+
+@EXAMPLES
+@given(st.lists(st.integers(0, 3000), min_size=1), st.lists(st.integers(0, 3000), min_size=1))
+def test_distinct_codes(a, b):
+    """The compiled distinct values of two code columns are numpy's."""
+    a, b = np.array(a, dtype=np.int32), np.array(b, dtype=np.int32)
+    assert treebank._distinct(a, b).tolist() == np.unique(np.concatenate([a, b])).tolist()
+    assert treebank._distinct(a).tolist() == np.unique(a).tolist()
+    with pytest.raises(ValueError):
+        treebank._distinct(a, np.array([-1], dtype=np.int32))
 
 
 @EXAMPLES
