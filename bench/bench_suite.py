@@ -15,7 +15,12 @@ output alone (10 pairs), where the fixed cost of a run (interpreter start-up and
 ~0.12 s here) weighs more.  conll_eval runs as installed by pip into a venv of its own
 (see installed_runner); --working-tree times ``python -m conll_eval`` from this checkout.
 
-    python bench/bench_suite.py [--jobs 2] [--repeat 5] [--working-tree]
+    python bench/bench_suite.py [--jobs 2] [--repeat 5] [--working-tree] [--against REV]
+
+``--against REV`` also times the 20-pair ``-j 1`` run of the code at git revision REV (built
+and installed into a venv of its own, cached beside the other), interleaved with this one's,
+and prints how many times faster this one is (issue 17 asks 3x against the code before it,
+36a4973): best against best, and the median of the paired runs.
 """
 from __future__ import annotations
 
@@ -73,6 +78,42 @@ def working_tree_runner() -> Runner:
                   f"working tree, {sys.executable}")
 
 
+def revision_runner(revision: str, workdir: str) -> Runner:
+    """conll_eval as of git ``revision`` (``git archive``), installed like
+    :func:`installed_runner` into ``venv-<commit>`` beside its venv (kept between runs)."""
+    commit = subprocess.run(["git", "rev-parse", "--short=12", revision], cwd=REPO, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    venv = f"{VENV}-{commit}"
+    python = os.path.join(venv, "bin", "python")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
+    quiet = {"check": True, "env": env, "stdout": subprocess.DEVNULL}
+    if not os.path.exists(python):
+        subprocess.run([sys.executable, "-m", "venv", venv], **quiet)
+        subprocess.run([python, "-m", "pip", "install", "-q", "numpy", "regex", "cython",
+                        "setuptools"], **quiet)
+        source = os.path.join(workdir, f"source-{commit}")
+        os.makedirs(source)
+        archive = subprocess.run(["git", "archive", commit], cwd=REPO, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", source], input=archive, check=True)
+        subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", source], **quiet)
+    return Runner([python, "-m", "conll_eval"], workdir, env, f"{revision} ({commit}), in {venv}")
+
+
+def compare_revisions(now: Runner, before: Runner, lists: list, repeat: int) -> str:
+    """The 20-pair ``-j 1`` run of ``now`` and ``before``, interleaved: a table row."""
+    base = ["suite"] + [a for path in lists for a in ("--pairs", path)] + ["--format", "json",
+                                                                          "-j", "1"]
+    now.timed(base), before.timed(base)  # warm-up
+    times = {"now": [], "before": []}
+    for _ in range(repeat):
+        for key, runner in (("now", now), ("before", before)):
+            times[key].append(runner.timed(base)[0])
+    a, b = times["now"], times["before"]
+    paired = statistics.median(y / x for x, y in zip(a, b))
+    return (f"| {min(a):.3f} | {min(b):.3f} | {min(b) / min(a):.2f}x | {paired:.2f}x |")
+
+
 def installed_runner(workdir: str) -> Runner:
     """conll_eval as a user installs it: built from a copy of this working tree and installed
     with pip into a venv of its own (outside the repository, reused between runs), bytecode
@@ -125,6 +166,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs per setting, best kept (default 5)")
     parser.add_argument("--working-tree", action="store_true",
                         help="run the working tree (python -m conll_eval) instead of a venv install")
+    parser.add_argument("--against", metavar="REV",
+                        help="also time the 20-pair -j 1 run of git revision REV, interleaved")
     args = parser.parse_args()
     if not os.path.isdir(SHARED_UD):
         print(f"bench_suite: {SHARED_UD} is absent; nothing to measure", file=sys.stderr)
@@ -149,12 +192,21 @@ def main() -> int:
             all_same &= same
             rows.append(f"| {label} | {best[1]:.3f} | {best[args.jobs]:.3f} "
                         f"| {best[1] / best[args.jobs]:.2f}x | {paired:.2f}x | {same} |")
+        against = None
+        if args.against:
+            before = revision_runner(args.against, tmp)
+            against = (compare_revisions(runner, before, lists, args.repeat), before.label)
     print(f"| pairs | -j 1 s (best) | -j {args.jobs} s (best) | speed-up (best/best) "
           "| speed-up (median of paired runs) | same output |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; conll_eval: "
           f"{runner.label}")
+    if against is not None:
+        print(f"\n20 pairs, -j 1, interleaved with {against[1]}:\n")
+        print("| this s (best) | before s (best) | faster (best/best) | faster (median of paired runs) |")
+        print("|---|---|---|---|")
+        print(against[0])
     return 0 if all_same else 1
 
 
