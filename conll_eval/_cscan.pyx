@@ -269,7 +269,7 @@ cdef class TagCombos:
         cdef int64_t span = self.spans.intern(p, n, limit)
         cdef int64_t u, x, f
         cdef void* grown
-        if span < 0:
+        if span < 0 or span > self.n_spans:  # out of memory (now or in an earlier scan)
             self.failed = True
             return False
         if span == self.n_spans:  # a new span: its fields in their tables, in order
