@@ -378,13 +378,20 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
     """Read a CoNLL-U file (path, ``-`` for stdin, or a binary file object) into a Treebank.
 
     Raises :class:`~conll_eval.errors.InputError` (with ``path:line`` and a stable code)
-    exactly where the profile's official scorer rejects the file.
+    exactly where the profile's official scorer rejects the file.  With a ``vocab`` of the
+    caller's, the reader's string tables stay with it for the next file read into it (see
+    :meth:`Vocab.reader_state`); a vocabulary made here does not keep them.
     """
     _check_profile(profile)
+    if vocab is None:
+        vocab = Vocab()
+        treebank = load(source, profile, vocab)
+        vocab.drop_reader_state()
+        return treebank
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path != "-" and os.path.isfile(path):
-            return _load_regular_file(path, profile, Vocab() if vocab is None else vocab)
+            return _load_regular_file(path, profile, vocab)
         data = read_bytes(path)
     else:
         path = getattr(source, "name", "<stream>")

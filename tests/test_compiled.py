@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from conll_eval import ConllEvalError, align, metrics, scan, treebank
 from conll_eval.compiled import calign, ccount, core_description, cscan
 from conll_eval.evaluate import Settings, evaluate
-from conll_eval.reader import _space_pattern, parse_bytes
+from conll_eval.reader import _space_pattern, load, parse_bytes
 from conll_eval.treebank import Vocab
 
 from strategies import generate_pair
@@ -255,6 +255,19 @@ def test_files_read_into_one_vocabulary(seed, profile):
     third = parse_bytes(system, "system", profile, vocab)
     assert [columns(first), columns(second), columns(third)] == alone + alone[1:]
     assert len(set(vocab.strings)) == len(vocab.strings)
+
+
+def test_load_keeps_the_tables_only_with_the_caller_s_vocabulary(tmp_path):
+    """``load`` with a vocabulary of the caller's (the suite's gold, then its systems) leaves
+    the scan tables with it; one it makes itself does not keep them (memory)."""
+    path = tmp_path / "f.conllu"
+    path.write_text(generate_pair(random.Random(3), "conll18")[0], encoding="utf-8")
+    mine = Vocab()
+    load(str(path), "conll18", mine)
+    with mine.reader_state() as state:
+        assert "compiled" in state
+    with load(str(path)).vocab.reader_state() as state:
+        assert state == {}
 
 
 def test_compiled_counter_does_the_attribute_metrics():
