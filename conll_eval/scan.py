@@ -903,7 +903,7 @@ class _LocalCodes:
 def _scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
                          vocab: Vocab, known: dict) -> Optional["_Piece"]:
     """:func:`_scan_piece_numpy`'s result from the compiled pass (``_cscan.scan_piece``)."""
-    shared = known.get("vocabulary", {})  # what stays with ``vocab`` (see _LocalCodes)
+    shared = known.setdefault("vocabulary", {})  # what stays with ``vocab`` (see _LocalCodes)
     local = shared.get("compiled")
     if local is None:
         local = shared["compiled"] = _LocalCodes()

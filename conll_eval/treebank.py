@@ -26,11 +26,11 @@ WORD_COLUMNS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "deps", "mis
 def _distinct(codes: np.ndarray, more: Optional[np.ndarray] = None) -> np.ndarray:
     """The distinct values of non-negative codes (of ``codes`` and ``more``), sorted, as
     int64 (a counting pass, no hashing)."""
-    arrays = [codes] if more is None else [codes, more]
-    if _ccount is not None and all(a.dtype == np.int32 and a.flags.c_contiguous and len(a)
-                                   for a in arrays):  # int32 columns: the compiled passes
-        return _ccount.distinct_codes(arrays[0], arrays[-1])
-    codes = arrays[0] if more is None else np.concatenate(arrays)
+    more = _no_codes() if more is None else more
+    if _ccount is not None and len(codes) and all(a.dtype == np.int32 and a.flags.c_contiguous
+                                                  for a in (codes, more)):
+        return _ccount.distinct_codes(codes, more)  # int32 columns: the compiled passes
+    codes = np.concatenate([codes, more]) if len(more) else codes
     if len(codes) == 0:
         return np.zeros(0, dtype=np.int64)
     return np.flatnonzero(np.bincount(codes))
