@@ -145,34 +145,81 @@ def test_fork_is_used_only_on_linux(monkeypatch):
 SLEEPY_PROGRAM = """
 import os, sys, time
 from conll_eval.workers import run_tasks
-marks = sys.argv[1]
+marks, seconds = sys.argv[1], float(sys.argv[2])
 def sleepy(k):
     with open(os.path.join(marks, str(os.getpid())), "w"):
         pass
-    time.sleep(60)
-run_tasks(sleepy, list(range(4)), 2, lambda k, value: None, fork=True)
+    time.sleep(seconds)
+    return k
+done = []
+run_tasks(sleepy, list(range(4)), 2, lambda k, value: done.append(value), fork=True)
+print(sorted(done))
 """
+
+
+def _sleepy_group(marks, seconds, sigint):
+    """SLEEPY_PROGRAM in a process group of its own, started with SIGINT set to ``sigint``
+    whatever this process has (pytest run as a background job or by some CI runners
+    ignores SIGINT, and children inherit that): (process, the pids of its two workers)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    process = subprocess.Popen([sys.executable, "-c", SLEEPY_PROGRAM, str(marks), str(seconds)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, sigint))
+    try:
+        deadline = time.monotonic() + 30
+        while len(os.listdir(marks)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.1)  # the workers' marks are made before they sleep: let them get there
+        return process, [int(name) for name in os.listdir(marks)]
+    except BaseException:
+        _end_group(process)
+        raise
+
+
+def _end_group(process):
+    """Kill what is left of the process group (never leave sleeping processes behind)."""
+    import signal
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.communicate()
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="no process groups here")
 def test_ctrl_c_stops_the_parent_and_its_workers_at_once(tmp_path):
     import signal
-    import subprocess
-    import sys
-    import time
-    process = subprocess.Popen([sys.executable, "-c", SLEEPY_PROGRAM, str(tmp_path)],
-                               stderr=subprocess.PIPE, start_new_session=True)
-    deadline = time.monotonic() + 30
-    while len(os.listdir(tmp_path)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    worker_pids = [int(name) for name in os.listdir(tmp_path)]
-    assert len(worker_pids) == 2
-    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
-    _, err = process.communicate(timeout=30)  # long before the 60 s sleeps end
-    assert process.returncode != 0 and b"KeyboardInterrupt" in err
-    for pid in worker_pids:
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+    process, worker_pids = _sleepy_group(tmp_path, 60, signal.SIG_DFL)
+    try:
+        assert len(worker_pids) == 2
+        os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        _, err = process.communicate(timeout=30)  # long before the 60 s sleeps end
+        assert process.returncode != 0 and b"KeyboardInterrupt" in err
+        for pid in worker_pids:
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
+    finally:
+        _end_group(process)
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="no process groups here")
+def test_started_with_sigint_ignored_parent_and_workers_keep_ignoring_it(tmp_path):
+    """A shell runs a background job (``cmd &`` without job control) with SIGINT ignored so
+    that a Ctrl-C at the terminal leaves it alone: the workers respect that like the parent."""
+    import signal
+    process, worker_pids = _sleepy_group(tmp_path, 1.5, signal.SIG_IGN)
+    try:
+        assert len(worker_pids) == 2
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+        assert process.returncode == 0, err
+        assert out.decode().strip() == "[0, 1, 2, 3]"  # no task lost: no worker was interrupted
+    finally:
+        _end_group(process)
 
 
 def test_usable_cpus_counts_the_cpus_this_process_may_use(monkeypatch):
