@@ -15,7 +15,7 @@ from typing import Dict, List, Tuple
 import numpy as np
 
 from .compiled import calign as _calign  # None: the numpy path (not built, or CONLL_EVAL_PURE)
-from .errors import AlignmentError, EmptyFileError, Location
+from .errors import AlignmentError, EmptyFileError, Location, printable
 from .treebank import Treebank
 
 __all__ = ["Alignment", "check_characters", "align_words", "span_matches"]
@@ -220,8 +220,8 @@ def check_characters(gold: Treebank, system: Treebank) -> None:
     lines = [
         f"the texts of gold and system differ at character {k} "
         f"(gold has {len(gold.text)} non-space characters, system {len(system.text)})",
-        f"  gold   {gold.path}:{g_line}: {g_ctx}",
-        f"  system {system.path}:{s_line}: {s_ctx}",
+        f"  gold   {gold.path}:{g_line}: {printable(g_ctx)}",
+        f"  system {system.path}:{s_line}: {printable(s_ctx)}",
         f"  first differing characters: gold {gold.text[k:k + 20]!r} vs system {system.text[k:k + 20]!r}",
     ]
     if k < len(gold.text) and k < len(system.text):

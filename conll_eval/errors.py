@@ -18,16 +18,54 @@ Every input error carries a stable kebab-case ``code`` (the names of the files i
 selected profile's official script would have put in its ``UDError`` (used by
 :mod:`conll_eval.compat`), or ``None`` where the official script crashes instead.
 Callers branch on the class or the code, never on the message text.
+
+Input text reaches messages only through :func:`printable`: control characters, bidi
+overrides and undecodable bytes are spelt out (``\\x1b``, ``\\t``, ``\\u202e``), so a file can
+never drive the terminal that shows its errors.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
 __all__ = [
-    "Location", "Incident", "ConllEvalError", "InputError", "FormatError", "TreeError",
+    "printable", "Location", "Incident", "ConllEvalError", "InputError", "FormatError", "TreeError",
     "LabelError", "ValidationFailed", "AlignmentError", "EmptyFileError", "UsageError",
 ]
+
+
+#: what a terminal would act on instead of showing: C0 and C1 controls and DEL, the bidi
+#: embeddings, overrides and isolates, line/paragraph separators, and the lone surrogates that
+#: stand for undecodable bytes (``surrogateescape``); ordinary letters of any script pass
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\udc80-\udcff]")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(match: "re.Match[str]") -> str:
+    char = match.group()
+    code = ord(char)
+    if char in _NAMED:
+        return _NAMED[char]
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte, read with surrogateescape
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def printable(text: str, keep_newlines: bool = False) -> str:
+    """``text`` with every character a terminal would act on spelt out: ``\\x1b`` for ESC,
+    ``\\t``, ``\\r``, ``\\n`` (kept as line breaks with ``keep_newlines``), ``\\x85`` for C1
+    controls, ``\\u202e`` for bidi overrides and isolates, ``\\xff`` for an undecodable byte
+    read with ``surrogateescape``; everything else (``é``, ``中``) is unchanged.
+
+    >>> printable("a\\tb\\x1b[31m\\u202eé")
+    'a\\\\tb\\\\x1b[31m\\\\u202eé'
+    """
+    if _UNPRINTABLE.search(text) is None:  # the usual case: nothing to do
+        return text
+    if keep_newlines:
+        return "\n".join(_UNPRINTABLE.sub(_escape, line) for line in text.split("\n"))
+    return _UNPRINTABLE.sub(_escape, text)
 
 
 @dataclass(frozen=True)
@@ -53,7 +91,7 @@ class Incident:
 
     def __str__(self) -> str:
         suffix = f" (sent_id={self.location.sent_id})" if self.location.sent_id else ""
-        return f"{self.location}: {self.severity} [{self.code}] {self.message}{suffix}"
+        return printable(f"{self.location}: {self.severity} [{self.code}] {self.message}{suffix}")
 
 
 class ConllEvalError(Exception):
@@ -124,7 +162,8 @@ class AlignmentError(ConllEvalError, ValueError):
                                  self.official, self.code))
 
     def __str__(self) -> str:
-        return f"{self.system_location}: error [{self.code}] {self.message}"
+        return printable(f"{self.system_location}: error [{self.code}] {self.message}",
+                         keep_newlines=True)
 
 
 class EmptyFileError(AlignmentError, InputError):
@@ -154,4 +193,7 @@ class EmptyFileError(AlignmentError, InputError):
 
 
 class UsageError(ConllEvalError):
-    """The caller asked for something that does not exist or does not fit together."""
+    """The caller asked for something that does not exist or does not fit together; the
+    command line shows it as ``conll_eval <command>: error [usage] <message>`` (exit 2)."""
+
+    code = "usage"

@@ -165,9 +165,9 @@ def test_a_failed_write_does_not_hide_a_failed_verdict(write):
 
 def test_bare_conll_eval_prints_the_commands():
     code, out, err = run_cli()
-    assert code == 2 and out == ""
-    lines = err.splitlines()
-    assert lines[0].startswith("usage: conll_eval [options] GOLD SYSTEM")
+    assert code == 0 and err == ""  # on stdout, exit 0: `conll_eval | less` (issue 25)
+    lines = out.splitlines()
+    assert lines[0].startswith("usage: conll_eval [score] [options] GOLD SYSTEM")
     for command in ("suite", "validate", "help"):
         assert any(line.split()[1] == command for line in lines[1:]), command
 

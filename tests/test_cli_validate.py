@@ -130,7 +130,8 @@ def test_strict_scoring(files):
     assert code == 1 and out == ""
     assert err.splitlines()[0] == (f"{invalid}:9: error [L2 syntax head-self-loop] HEAD == ID "
                                    "for 2 (sent_id=b)")
-    assert err.splitlines()[-1] == ("conll_eval: --strict: 2 validation error(s); nothing "
+    assert err.splitlines()[-1] == ("conll_eval: error [validation-failed] --strict: 2 validation "
+                                    "error(s); nothing "
                                     "scored (see 'conll_eval validate')")
 
 
@@ -172,7 +173,7 @@ def test_include_only_comma_separated(files):
 
 def test_a_plain_unknown_id_gets_no_file_hint(files):
     code, _, err = run("validate", "-e", "no-such-test", "--", files[0])
-    assert code == 2 and err == "conll_eval validate: unknown test id(s): no-such-test\n"
+    assert code == 2 and err == "conll_eval validate: error [usage] unknown test id(s): no-such-test\n"
 
 
 def test_per_file_keeps_sent_ids_of_each_file_apart(write):

@@ -224,7 +224,7 @@ def test_pair_fail_under():
 def test_usage_errors_name_the_command(command, prog, option):
     paths = PAIR if not command else [GOLD, SYSTEM]
     code, out, err = run_cli(*command, *option, *paths)
-    assert code == 2 and out == "" and err.startswith(f"{prog}: {option[0]}: ")
+    assert code == 2 and out == "" and err.startswith(f"{prog}: error [usage] {option[0]}: ")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,7 +278,8 @@ def test_bad_bar_prefixes_are_usage_errors(bar, fragment):
 def test_one_pair_has_no_average_bars(bar):
     code, out, err = run_cli("--fail-under", bar, *PAIR)
     assert (code, out) == (2, "")
-    assert err == f"conll_eval: --fail-under: '{bar}': one pair has no averages, its bars take no prefix\n"
+    assert err == (f"conll_eval: error [usage] --fail-under: '{bar}': one pair has no averages, "
+                   "its bars take no prefix\n")
 
 
 def test_the_help_documents_the_bars():

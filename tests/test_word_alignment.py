@@ -392,7 +392,7 @@ def test_pts_punct_include():
 def test_pts_bad_weights_are_usage_errors(weights):
     status, _, err = run("alignment", "--pts", *PTS_FILES, f"--pts-weights={weights}",
                          DATA / "gold.naacl", DATA / "system.pharaoh")
-    assert status == 2 and err.startswith("--pts-weights: ")
+    assert status == 2 and err.startswith("conll_eval alignment: error [usage] --pts-weights: ")
 
 
 def test_pts_weights_are_exact():

@@ -1,10 +1,11 @@
-"""Command line: ``conll_eval [options] GOLD SYSTEM``, ``conll_eval suite GOLD SYSTEM...`` and
-``conll_eval validate FILE...``.
+"""Command line: ``conll_eval [score] [options] GOLD SYSTEM``, ``conll_eval suite GOLD SYSTEM...``,
+``conll_eval validate FILE...`` and the other subcommands.
 The only place that prints or exits: one module per subcommand, what they share in
 :mod:`.common`, and here the dispatch and the mapping of exceptions to exit codes.
 
 Exit codes: 0 scored / valid, 1 invalid input or a failed verdict, 2 usage error, 3 internal
-error (traceback only with ``--debug``), 4 the results could not be written.
+error (traceback only with ``--debug``), 4 the results could not be written.  Every problem
+line on stderr has the one form of :mod:`.messages`.
 """
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import os
 import sys
 from typing import Callable, List, Optional, TextIO
 
-from ..errors import ConllEvalError, InputError, UsageError, ValidationFailed
+from ..errors import ConllEvalError, InputError, UsageError, ValidationFailed, printable
 from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Exit, GuardedOutput,
                      OutputFailed, Parser, os_reason)
+from .messages import problem_line
 from .score import build_parser, score_command
 
 #: --strict shows at most this many validation errors per class
@@ -47,9 +49,10 @@ build_validate_parser = _lazy("validate", "build_validate_parser")
 #: commands whose --help is their own (not an argparse parser of this package's)
 _OWN_HELP = ("analyze", "tagger", "alignment", "report")
 
-#: what bare ``conll_eval`` prints (then exit 2): the commands, one line each
+#: what bare ``conll_eval`` prints on stdout (exit 0): the commands, one line each
 USAGE = """\
-usage: conll_eval [options] GOLD SYSTEM    score SYSTEM against GOLD (official CoNLL 2017/2018 metrics)
+usage: conll_eval [score] [options] GOLD SYSTEM
+                                           score SYSTEM against GOLD (official CoNLL 2017/2018 metrics)
        conll_eval suite GOLD SYSTEM...     treebank suites, macro-averages, leaderboards, CI gates
        conll_eval validate FILE...         check CoNLL-U files like the UD validator (levels 1-2)
        conll_eval analyze ARGS...          MaltEval 1.0's analyses (its command line and output)
@@ -59,6 +62,7 @@ usage: conll_eval [options] GOLD SYSTEM    score SYSTEM against GOLD (official C
        conll_eval alignment GOLD SYSTEM    word-alignment scores: precision, recall, AER, PTS
        conll_eval report GOLD SYS... -o F  one HTML file: summary, charts, a tree viewer
        conll_eval help [COMMAND]           the full help of a command
+A file named like a command is scored as ./score (or after --: conll_eval -- score SYSTEM).
 """
 
 
@@ -85,20 +89,23 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
 def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
     debug = "--debug" in argv
     Parser.streams = (stdout, stderr)
+    name = argv[0] if argv and (argv[0] in COMMANDS or argv[0] == "help") else ""
     try:
         if not argv:
-            stderr.write(USAGE)
-            return EXIT_USAGE
+            stdout.write(USAGE)
+            return EXIT_OK
         if argv[0] == "help":
             return _help(argv[1:], stdout)
         command = COMMANDS.get(argv[0])
         if command is not None:
             return command(argv[1:], stdout, stderr)
+        if argv[0] == "score":  # the default command, also by its name (a file: ./score)
+            argv = argv[1:]
         return score_command(argv, stdout, stderr)
     except Exit as exc:
         return exc.status
     except UsageError as exc:
-        stderr.write(f"{exc}\n")
+        stderr.write(problem_line(name, str(exc), exc.code))
         return EXIT_USAGE
     except ValidationFailed as exc:
         if debug:
@@ -106,13 +113,16 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
         from ..report.validation import format_incident, limit_per_class
         for item in limit_per_class(exc.incidents, STRICT_MAX_ERR):
             stderr.write(format_incident(item) + "\n")
-        stderr.write(f"conll_eval: --strict: {len(exc.incidents)} validation error(s); "
-                     "nothing scored (see 'conll_eval validate')\n")
+        stderr.write(problem_line(name, f"--strict: {len(exc.incidents)} validation error(s); "
+                                  "nothing scored (see 'conll_eval validate')", "validation-failed"))
         return EXIT_INPUT
     except (InputError, ConllEvalError) as exc:
         if debug:
             raise
-        stderr.write(f"{exc}\n")
+        code = getattr(exc, "code", None)
+        located = isinstance(exc, InputError) or code is not None and f"error [{code}]" in str(exc)
+        stderr.write(printable(str(exc), keep_newlines=True) + "\n" if located else
+                     problem_line(name, str(exc), code or "input"))
         return EXIT_INPUT
     except OutputFailed as exc:
         if debug:
@@ -125,13 +135,13 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
         stderr.write(OutputFailed("the output", os_reason(exc)).message())
         return EXIT_OUTPUT
     except KeyboardInterrupt:
-        stderr.write("interrupted\n")
+        stderr.write(problem_line(name, "stopped by an interrupt (Ctrl-C)", "interrupted"))
         return 130
     except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into exit code 3
         if debug:
             raise
-        stderr.write(f"conll_eval: internal error: {type(exc).__name__}: {exc} "
-                     f"(run with --debug for a traceback, and please report it)\n")
+        stderr.write(problem_line(name, f"internal error: {type(exc).__name__}: {exc} (run with "
+                                  "--debug for a traceback, and please report it)", "internal"))
         return EXIT_INTERNAL
 
 

@@ -11,14 +11,15 @@ from __future__ import annotations
 import os
 from typing import List, TextIO
 
-from ..errors import UsageError
+from ..errors import UsageError, printable
 from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, write_atomically
+from .messages import problem_line
 
 __all__ = ["analyze_command"]
 
 
 def _abort_text(message: str) -> str:
-    return f"\nEvaluation aborted: {message}\n"
+    return f"\nEvaluation aborted: {printable(message)}\n"
 
 
 #: ``conll_eval analyze --help`` and ``conll_eval help analyze``
@@ -69,8 +70,10 @@ def analyze_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         status = EXIT_USAGE if isinstance(exc, MaltEvalUsageError) else EXIT_INPUT
         if exc.malteval_message is not None:
             stderr.write(_abort_text(exc.malteval_message))
+        elif isinstance(exc, EvaluationFileError):  # path:line: error [code] ...
+            stderr.write(f"{exc}\n")
         else:
-            stderr.write(f"conll_eval analyze: {exc}\n")
+            stderr.write(problem_line("analyze", str(exc), getattr(exc, "code", "usage")))
         return status
     stdout.write(text)
     return EXIT_OK

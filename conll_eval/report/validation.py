@@ -20,12 +20,16 @@
   never be counted as an error; ``format_incident``/``format_udtools`` pass strings through
   unchanged.  ``max_err <= 0`` means no limit.  Count the summary on the unlimited list, as
   udtools does.
+
+The text lines spell out what a terminal would act on (:func:`conll_eval.errors.printable`:
+``\\x1b``, ``\\t``, bidi overrides); JSON keeps the text as read (its own escapes).
 """
 from __future__ import annotations
 
 import json
 from typing import Dict, Iterable, Iterator, Tuple, Union
 
+from ..errors import printable
 from ..validate import CLASS_ORDER, ValidationIncident
 
 __all__ = ["format_incident", "format_udtools", "summary", "Tally", "incident_dict", "to_json",
@@ -44,8 +48,8 @@ def format_incident(inc: Item) -> str:
     where = inc.path if inc.line is None else f"{inc.path}:{inc.line}"
     suffix = f" (sent_id={inc.sent_id})" if inc.sent_id else ""
     hint = f" (hint: {inc.hint})" if inc.hint else ""
-    return (f"{where}: {inc.severity} [L{inc.level} {inc.klass.lower()} {inc.testid}]"
-            f" {inc.message}{suffix}{hint}")
+    return printable(f"{where}: {inc.severity} [L{inc.level} {inc.klass.lower()} {inc.testid}]"
+                     f" {inc.message}{suffix}{hint}")
 
 
 def format_udtools(inc: Item, with_file: bool = False) -> str:
@@ -56,7 +60,7 @@ def format_udtools(inc: Item, with_file: bool = False) -> str:
     address = f"Line {inc.line} Sent {inc.sent_id}"
     if with_file:
         address = f"File {name} " + address
-    return f"[{address}]: [L{inc.level} {_shown_class(inc)} {inc.testid}] {inc.message}"
+    return printable(f"[{address}]: [L{inc.level} {_shown_class(inc)} {inc.testid}] {inc.message}")
 
 
 class Tally:
