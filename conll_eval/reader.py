@@ -374,24 +374,28 @@ def read_lines(data: bytes, path: str) -> List[str]:
 
 
 def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
-         vocab: Optional[Vocab] = None) -> Treebank:
+         vocab: Optional[Vocab] = None, trees: bool = True) -> Treebank:
     """Read a CoNLL-U file (path, ``-`` for stdin, or a binary file object) into a Treebank.
 
     Raises :class:`~conll_eval.errors.InputError` (with ``path:line`` and a stable code)
     exactly where the profile's official scorer rejects the file.  With a ``vocab`` of the
     caller's, the reader's string tables stay with it for the next file read into it (see
     :meth:`Vocab.reader_state`); a vocabulary made here does not keep them.
+
+    ``trees=False`` (tagger output, which needs no tree) drops only the tree checks: HEAD
+    may be ``_``, and a sentence without exactly one root, with a cycle or a HEAD outside
+    it is read with every ``head`` -1 (no tree); everything else is checked as usual.
     """
     _check_profile(profile)
     if vocab is None:
         vocab = Vocab()
-        treebank = load(source, profile, vocab)
+        treebank = load(source, profile, vocab, trees)
         vocab.drop_reader_state()
         return treebank
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path != "-" and os.path.isfile(path):
-            return _load_regular_file(path, profile, vocab)
+            return _load_regular_file(path, profile, vocab, trees)
         data = read_bytes(path)
     else:
         path = getattr(source, "name", "<stream>")
@@ -399,10 +403,10 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
         data = source.read()
         if isinstance(data, str):
             data = data.encode("utf-8")
-    return parse_bytes(data, path, profile, vocab)
+    return parse_bytes(data, path, profile, vocab, trees)
 
 
-def _load_regular_file(path: str, profile: str, vocab: Vocab) -> Treebank:
+def _load_regular_file(path: str, profile: str, vocab: Vocab, trees: bool = True) -> Treebank:
     """A file on disk, scanned piece by piece (bounded memory); if it is not regular, read
     whole and parsed the exact way (which reports every error).  A gzip, bzip2 or xz file
     (by its magic number) is decompressed on the fly; its DEPS, MISC and comments are then
@@ -422,16 +426,16 @@ def _load_regular_file(path: str, profile: str, vocab: Vocab) -> Treebank:
         except OSError as exc:
             raise os_error(path, exc) from exc
     if columns is None:
-        columns = _parse_exact(data, path, profile)
+        columns = _parse_exact(data, path, profile, trees)
     return _build(columns, path, vocab)
 
 
-def _parse_exact(data: bytes, path: str, profile: str) -> Columns:
+def _parse_exact(data: bytes, path: str, profile: str, trees: bool = True) -> Columns:
     """The exact parser, which decides every error (read_lines checks the UTF-8 and says
     where it is wrong); in a file that is obviously not CoNLL-U the error says what the file
-    looks like instead (:func:`explain_error`)."""
+    looks like instead (:func:`explain_error`).  ``trees``: see :func:`load`."""
     try:
-        return _ExactParser(read_lines(data, path), path, profile).run()
+        return _ExactParser(read_lines(data, path), path, profile, trees).run()
     except InputError as exc:
         clearer = explain_error(exc, data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
         if clearer is None:
@@ -440,14 +444,16 @@ def _parse_exact(data: bytes, path: str, profile: str) -> Columns:
 
 
 def load_text(text: str, profile: str = "conll18", path: str = "<string>",
-              vocab: Optional[Vocab] = None) -> Treebank:
+              vocab: Optional[Vocab] = None, trees: bool = True) -> Treebank:
     """Like :func:`load` for a string holding a whole CoNLL-U file."""
     _check_profile(profile)
-    return parse_bytes(text.encode("utf-8"), path, profile, vocab)
+    return parse_bytes(text.encode("utf-8"), path, profile, vocab, trees)
 
 
-def parse_bytes(data: bytes, path: str, profile: str, vocab: Optional[Vocab] = None) -> Treebank:
-    """Bytes of a CoNLL-U file -> Treebank: the vectorised scan first, the exact parser if irregular."""
+def parse_bytes(data: bytes, path: str, profile: str, vocab: Optional[Vocab] = None,
+                trees: bool = True) -> Treebank:
+    """Bytes of a CoNLL-U file -> Treebank: the vectorised scan first, the exact parser if
+    irregular (the scan only accepts valid trees, so ``trees`` only matters there)."""
     vocab = Vocab() if vocab is None else vocab
     data = decompress(data, path)
     try:
@@ -457,7 +463,7 @@ def parse_bytes(data: bytes, path: str, profile: str, vocab: Optional[Vocab] = N
     else:
         columns = scan(data, _space_pattern(profile), vocab)
     if columns is None:
-        columns = _parse_exact(data, path, profile)
+        columns = _parse_exact(data, path, profile, trees)
     return _build(columns, path, vocab)
 
 
@@ -629,10 +635,11 @@ _EMPTY_NAMES = {"id": ID, **_COLUMN_NAMES}
 # Exact line-by-line parser (mirrors the official reader, including error precedence)
 
 class _ExactParser:
-    def __init__(self, lines: List[str], path: str, profile: str):
+    def __init__(self, lines: List[str], path: str, profile: str, trees: bool = True):
         self.lines = lines
         self.path = path
         self.profile = profile
+        self.trees = trees  # False: HEAD may be _, no tree checks (see load)
         self.space = _space_pattern(profile)
 
     # errors -------------------------------------------------------------------------------
@@ -825,9 +832,13 @@ class _ExactParser:
                 try:
                     head = int(columns[HEAD])
                 except ValueError as exc:
-                    raise self._format_error(lineno, "invalid-head",
-                                             f"cannot parse HEAD {columns[HEAD]!r}: it must be an integer",
-                                             "head-parse", head=columns[HEAD]) from exc
+                    if not self.trees and columns[HEAD] == "_":
+                        head = 0  # no tree: the sentence gets no heads (_finish_sentence)
+                    else:
+                        raise self._format_error(
+                            lineno, "invalid-head", f"cannot parse HEAD {columns[HEAD]!r}: it must "
+                            f"be an integer{'' if self.trees else ' or _'}", "head-parse",
+                            head=columns[HEAD]) from exc
                 if head < 0:
                     raise self._format_error(lineno, "negative-head", f"HEAD {head} is negative",
                                              "head-negative")
@@ -861,6 +872,33 @@ class _ExactParser:
 
     def _finish_sentence(self, start: int, lineno: int, heads: List[int], head_text: List[str],
                          word_line: List[int], word_is_mwt: List[bool], cols) -> None:
+        """Resolve the sentence's HEADs (:meth:`_resolve_tree`); without tree checks
+        (``trees=False``) a sentence that is no valid tree, or has a HEAD ``_``, gets every
+        head -1 instead of an error (a HEAD that is neither ``_`` nor an integer still fails)."""
+        end = len(heads)
+        if self.trees or start == end:  # an empty sentence is no tree matter: always an error
+            self._resolve_tree(start, lineno, heads, head_text, word_line, word_is_mwt, cols)
+            return
+        texts = head_text[start:end]
+        for k, text in enumerate(texts):
+            if word_is_mwt[start + k] and text != "_":
+                try:
+                    int(text)
+                except ValueError as exc:
+                    raise self._format_error(
+                        word_line[start + k], "invalid-head",
+                        f"cannot parse HEAD {text!r} of a word inside a multi-word token: it "
+                        f"must be an integer or _", None) from exc
+        if "_" not in texts:
+            try:
+                self._resolve_tree(start, lineno, heads, head_text, word_line, word_is_mwt, cols)
+                return
+            except TreeError:
+                pass
+        heads[start:end] = [-1] * (end - start)
+
+    def _resolve_tree(self, start: int, lineno: int, heads: List[int], head_text: List[str],
+                      word_line: List[int], word_is_mwt: List[bool], cols) -> None:
         """Resolve HEADs to global word indices (in place) with the official checks and order.
 
         Iterative, so a 100,000-deep chain works; the first error is the one the official

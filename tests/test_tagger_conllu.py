@@ -93,7 +93,7 @@ def test_listing_at_verbosity_3_and_4():
 
 
 def test_text_summary_and_confusion():
-    code, out, err = _run(GOLD, SYSTEM, "--confusion", "--train", TRAIN)
+    code, out, err = _run(GOLD, SYSTEM, "--confusion", "--train", TRAIN, "--signature")
     assert code == 0, err
     assert "Words: gold 10, system 9, aligned 8 (80.00 % of gold), FORM equal 8" in out
     assert "Sentences: gold 2, system 1" in out

@@ -1,6 +1,7 @@
 """``conll_eval tagger FILE1 FILE2``: moot's native files evaluated as ``mooteval`` does
 (its options, rc files, listing, summary and exit statuses), or CoNLL-U files on the word
-alignment (two ``.conllu`` files or ``--conllu``: see :mod:`.tagger_conllu`)."""
+alignment (two ``.conllu`` files, two files that look like CoNLL-U, or ``--conllu``: see
+:mod:`.tagger_conllu`); a CoNLL-U file paired with a moot file is refused."""
 from __future__ import annotations
 
 import errno
@@ -8,8 +9,8 @@ import os
 import sys
 from typing import List, Optional, TextIO
 
-from .common import write_atomically
-from .tagger_conllu import conllu_tagger_command, wants_conllu
+from .common import EXIT_INPUT, write_atomically
+from .tagger_conllu import choose_mode, conllu_tagger_command
 
 __all__ = ["tagger_command", "native_tagger_command", "tagger_banner", "TAGGER_HELP"]
 
@@ -17,12 +18,18 @@ TAGGER_HELP = """\
 conll_eval tagger: a tagger's output against a gold file (or another tagger), as moot's
 mooteval evaluates it; CoNLL-U files on the CoNLL 2018 word alignment.
 
-Usage: conll_eval tagger [OPTIONS]... FILE1 FILE2
+Usage: conll_eval tagger [OPTIONS]... SYSTEM GOLD     moot files: the tagger's output first
+       conll_eval tagger [OPTIONS]... GOLD SYSTEM     CoNLL-U files: the gold file first
+                                                      (see 'conll_eval tagger --conllu --help')
 
  Arguments:
    FILE1 FILE2  Files to compare: moot native text files, one token a line
                 ('medium': TOKEN<TAB>TAG, 'well done': TOKEN<TAB>TAG<TAB>[ANALYSIS]...),
-                or two .conllu files (see 'conll_eval tagger --conllu --help').
+                FILE1 the evaluated (tagger's) file, FILE2 the reference (gold), as
+                mooteval (-1/-2 choose which get class figures and flags).
+                Two .conllu files, or two files that look like CoNLL-U, are compared
+                in the CoNLL-U mode instead, GOLD first; a CoNLL-U file and a moot
+                file together are refused ([mixed-formats], exit 1).
 
  Options (mooteval's):
    -h        --help                     Print help and exit.
@@ -30,6 +37,8 @@ Usage: conll_eval tagger [OPTIONS]... FILE1 FILE2
    -cFILE    --rcfile=FILE              Read options from FILE ('LONG_OPTION value' lines).
    -vLEVEL   --verbose=LEVEL            0 summary only, 1 + banner, 2 + class figures
                                         (default), 3 + flagged tokens, 4 + every token.
+                                        As mooteval, -v takes the next argument as its
+                                        level: '-v FILE1 FILE2' reads FILE1 as level 0.
    -1        --eval-first               Class figures and flags of FILE1 only.
    -2        --eval-second              Class figures and flags of FILE2 only.
    -oFILE    --output=FILE              Write listing and summary to FILE (the summary
@@ -51,7 +60,11 @@ def tagger_banner() -> str:
 
 
 def tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    if wants_conllu(argv):
+    mode = choose_mode(argv)
+    if mode.problem is not None:
+        stderr.write(f"conll_eval tagger: error [mixed-formats] {mode.problem}\n")
+        return EXIT_INPUT
+    if mode.name == "conllu":
         return conllu_tagger_command(argv, stdout, stderr)
     return native_tagger_command(argv, stdout, stderr)
 

@@ -1,102 +1,233 @@
 """``conll_eval tagger GOLD.conllu SYSTEM.conllu``: the tagger evaluation on CoNLL-U files
 (UPOS, XPOS, FEATS whole and per feature, LEMMA, MISC keys) on the word alignment; chosen over
-mooteval's native mode when both files end in ``.conllu`` or ``--conllu`` is given."""
+mooteval's native mode when both files end in ``.conllu`` or look like CoNLL-U, or ``--conllu``
+is given (:func:`choose_mode`; one CoNLL-U and one moot file are refused)."""
 from __future__ import annotations
 
 import argparse
-from typing import List, TextIO
+import os
+import re
+from typing import List, NamedTuple, Optional, TextIO, Tuple
 
-from .common import EXIT_OK, Parser, write_atomically
+from ..errors import UsageError, printable
+from .common import (DELIMITERS, EXIT_OK, FORMATS, SIGNATURE_ON_STDERR, Parser,
+                     write_atomically)
 
-__all__ = ["wants_conllu", "conllu_tagger_command", "build_tagger_conllu_parser"]
+__all__ = ["Mode", "choose_mode", "wants_conllu", "conllu_tagger_command",
+           "build_tagger_conllu_parser"]
 
-#: options of either mode that take a value (so their value is not taken for a file name)
-_VALUED = {"-v", "--verbose", "-o", "--output", "-I", "--input-format", "-c", "--rcfile",
-           "--input-encoding", "--columns", "--train", "--format", "--profile"}
+#: long options of either mode that take a value (unique prefixes count, as getopt's)
+_LONG_VALUED = ("verbose", "output", "input-format", "rcfile", "input-encoding", "columns",
+                "train", "format", "profile", "verbosity")
+#: short options of either mode that take a value (the rest of a cluster, or the next argument)
+_SHORT_VALUED = "voIc"
+_LEVEL = re.compile(r"\s*[+-]?[0-9]+\s*\Z")
+
+
+def _file_arguments(argv: List[str]) -> Tuple[List[str], Optional[str]]:
+    """The file arguments of a tagger command line (option values skipped), and the value of
+    a separate ``-v`` that is no level (a file name the level took, as mooteval's getopt does)."""
+    files: List[str] = []
+    not_a_level = None
+    k = 0
+    while k < len(argv):
+        arg = argv[k]
+        k += 1
+        if arg == "--":
+            files += argv[k:]
+            break
+        if arg.startswith("--"):
+            name, equals, _ = arg[2:].partition("=")
+            if name and not equals and any(o.startswith(name) for o in _LONG_VALUED):
+                k += 1
+        elif arg.startswith("-") and arg != "-":
+            for position, letter in enumerate(arg[1:], 2):
+                if letter in _SHORT_VALUED:
+                    if position == len(arg) and k < len(argv):  # the value is the next argument
+                        if letter == "v" and not _LEVEL.match(argv[k]):
+                            not_a_level = argv[k]
+                        k += 1
+                    break
+        else:
+            files.append(arg)
+    return files, not_a_level
+
+
+class Mode(NamedTuple):
+    """``conllu`` or ``native``, and why the pair is refused (a mixed pair), if it is."""
+
+    name: str
+    problem: Optional[str] = None
+
+
+def _look(path: str):
+    """What the file looks like (:func:`~conll_eval.analyze.tagger.sniff.look_of`); nothing
+    to tell for standard input, a missing or unreadable file (each mode reports those)."""
+    from ..analyze.tagger.sniff import SNIFF_BYTES, Look, look_of
+    if path == "-" or not os.path.isfile(path):
+        return Look(None)
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+        from ..reader import compression_of, open_input  # only for compressed files (start-up)
+        if compression_of(head[:6]) is not None:
+            stream, head = open_input(path, SNIFF_BYTES)
+            stream.close()
+    except (OSError, ValueError):
+        return Look(None)
+    return look_of(head)
+
+
+def choose_mode(argv: List[str]) -> Mode:
+    """CoNLL-U mode with ``--conllu``, two files named ``*.conllu``, or two files that look
+    like CoNLL-U; mooteval's native mode for two moot files and anything else (its own
+    messages then say what is missing).  A file with nothing to tell by (empty, standard
+    input) goes with the other; one CoNLL-U and one moot file is a refused mixed pair."""
+    if "--conllu" in argv:
+        return Mode("conllu")
+    files, not_a_level = _file_arguments(argv)
+    if not_a_level is not None and len(files) == 1:
+        files.insert(0, not_a_level)  # `-v GOLD SYSTEM`: the level took a file
+    if len(files) != 2:
+        return Mode("native")
+    if all(name.lower().endswith(".conllu") for name in files):
+        return Mode("conllu")
+    from ..analyze.tagger.sniff import CONLLU, MOOT
+    looks = [_look(name) for name in files]
+    kinds = [look.kind for look in looks]
+    if kinds[0] is None and kinds[1] is None:
+        return Mode("native")
+    if CONLLU in kinds and MOOT in kinds:
+        described = [f"{printable(name)} looks like {'CoNLL-U' if look.kind == CONLLU else 'a moot native file'} "
+                     f"({look.evidence})" for name, look in zip(files, looks)]
+        return Mode("conllu", f"{described[0]} but {described[1]}: give two CoNLL-U files "
+                              "(GOLD SYSTEM) or two moot files (SYSTEM GOLD)")
+    return Mode("conllu" if CONLLU in kinds else "native")
 
 
 def wants_conllu(argv: List[str]) -> bool:
-    """CoNLL-U mode: ``--conllu`` given, or every file argument ends in ``.conllu``."""
-    if "--conllu" in argv:
-        return True
-    files, skip = [], False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg in _VALUED:
-            skip = True
-        elif arg == "-" or not arg.startswith("-"):
-            files.append(arg)
-    return len(files) == 2 and all(f.lower().endswith(".conllu") for f in files)
+    """Is ``argv`` for the CoNLL-U mode (:func:`choose_mode`)?"""
+    return choose_mode(argv).name == "conllu"
+
+
+def _level(text: str) -> int:
+    """A verbosity level; a file name where a level belongs is a usage error, never a file
+    taken as level 0."""
+    if not _LEVEL.match(text):
+        raise argparse.ArgumentTypeError(
+            f"expected a verbosity level (0-4), got {printable(text)!r}: the level comes right "
+            f"after -v/--verbosity, the files after it (-v 3 GOLD SYSTEM)")
+    return int(text)
 
 
 def build_tagger_conllu_parser() -> argparse.ArgumentParser:
     from ..analyze.tagger.conllu import DEFAULT_COLUMNS
     parser = Parser(
         prog="conll_eval tagger",
-        description="Tagger evaluation on CoNLL-U files (the mode for two .conllu files or "
-                    "--conllu; moot's native files get mooteval's own evaluation): columns "
-                    "compared on the words the CoNLL 2018 alignment pairs, so tokenization and "
-                    "sentence splits may differ. Per column: correct, gold and system words, "
-                    "aligned words, precision, recall, F1 and accuracy over aligned words; "
-                    "FEATS also per feature. A word left unaligned counts as a token mismatch.",
-        epilog="Exit codes: 0 compared, 1 invalid input (file:line), 2 usage error, 4 the "
-               "results could not be written.")
-    parser.add_argument("gold", metavar="GOLD", help="gold CoNLL-U file")
-    parser.add_argument("system", metavar="SYSTEM", help="tagger output (CoNLL-U)")
+        usage="conll_eval tagger [OPTIONS] GOLD SYSTEM   (CoNLL-U: the gold file first)",
+        description="Tagger evaluation on CoNLL-U files (the mode for two .conllu files, two "
+                    "files that look like CoNLL-U, or --conllu; moot's native files get "
+                    "mooteval's own evaluation, with the SYSTEM file first): columns compared "
+                    "on the words the CoNLL 2018 alignment pairs, so tokenization and sentence "
+                    "splits may differ. Per column: correct, gold and system words, aligned "
+                    "words, precision, recall, F1 and accuracy over aligned words; FEATS also "
+                    "per feature. A word left unaligned counts as a token mismatch. No tree "
+                    "is needed: HEAD and DEPREL may be _ (or anything a tagger writes there), "
+                    "only the tree checks are off; everything else is read as strictly as "
+                    "for scoring. A score that means nothing (a column the gold leaves _, a "
+                    "feature only one file has) is n/a: '-' in text and Markdown, 'n/a' in "
+                    "TSV/CSV, null in JSON.",
+        epilog="Exit codes: 0 compared, 1 invalid input (file:line) or a CoNLL-U file paired "
+               "with a moot file ([mixed-formats]), 2 usage error, 4 the results could not be "
+               "written.")
+    parser.add_argument("gold", metavar="GOLD", help="gold CoNLL-U file (first)")
+    parser.add_argument("system", metavar="SYSTEM", help="tagger output, CoNLL-U (second)")
     parser.add_argument("--conllu", action="store_true",
-                        help="CoNLL-U mode whatever the file names")
+                        help="CoNLL-U mode whatever the file names and contents")
     parser.add_argument("--columns", metavar="C,C,...",
-                        help=f"columns to compare: UPOS, XPOS, FEATS, LEMMA, MISC:KEY (default: "
+                        help=f"columns to compare, any case, printed as UPOS, XPOS, FEATS, "
+                             f"LEMMA, MISC:KEY (KEY as written) (default: "
                              f"{','.join(DEFAULT_COLUMNS)})")
-    parser.add_argument("-v", "--verbose", type=int, default=2, metavar="N",
-                        help="as mooteval: 3 lists every word with a mismatch (file:line, "
-                             "sentence id, FORM, the differences, context) before the summary, "
-                             "4 every word; 0-2 only the summary (default: 2)")
+    parser.add_argument("-v", "--verbosity", type=_level, default=2, metavar="N",
+                        help="3 lists every word with a mismatch (file:line, sentence id, "
+                             "FORM, the differences, context) before the summary, 4 every "
+                             "word; 0-2 only the summary (default: 2); text and json only; "
+                             "-v N is mooteval's spelling")
     parser.add_argument("--confusion", action="store_true",
-                        help="confusion tables (gold > system) of the whole columns")
+                        help="confusion tables (gold > system) of the whole columns (text, "
+                             "json, markdown)")
     parser.add_argument("--train", metavar="FILE",
                         help="a training CoNLL-U file: accuracy also for words whose gold FORM "
                              "it has (known) and has not (unknown)")
-    parser.add_argument("--format", default="text", choices=["text", "json"],
-                        help="output format (default: text)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    parser.add_argument("--format", default="text", choices=list(FORMATS),
+                        help="output format (default: text); tsv and csv hold the column "
+                             "table only")
+    parser.add_argument("--signature", action="store_true",
+                        help="print the settings signature: text: a last line; tsv: a first "
+                             "'# ' line; csv: on stderr (the CSV stays a plain table); json and "
+                             "markdown always have it")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the output to FILE (atomically) instead of stdout")
     parser.add_argument("--profile", default="conll18", choices=["conll17", "conll18", "iwpt"],
                         help="how the files are read and aligned (default: conll18)")
     parser.add_argument("--debug", action="store_true", help="tracebacks for internal errors")
     return parser
 
 
+def _check_format(args) -> None:
+    """What a table format cannot hold is refused, not dropped."""
+    if args.format in DELIMITERS or args.format == "markdown":
+        if args.verbosity >= 3:
+            raise UsageError(f"conll_eval tagger: --verbosity {args.verbosity} lists words in "
+                             f"the text and json formats only, not {args.format}")
+    if args.format in DELIMITERS and args.confusion:
+        raise UsageError(f"conll_eval tagger: --confusion: the {args.format} output is the "
+                         f"column table only; use text, json or markdown")
+
+
+def _render(args, evaluation, signature: str) -> str:
+    from ..report.tables import delimited
+    from ..report.tagger import (tagger_listing, tagger_markdown, tagger_record, tagger_rows,
+                                 tagger_text)
+    listed = None if args.verbosity < 3 else args.verbosity >= 4
+    if args.format == "json":
+        import json  # here: start-up time of the other formats
+        return json.dumps(tagger_record(evaluation, signature, listed), ensure_ascii=False,
+                          indent=1) + "\n"
+    if args.format == "markdown":
+        return tagger_markdown(evaluation, signature, args.confusion)
+    if args.format in DELIMITERS:
+        shown = signature if args.signature and args.format not in SIGNATURE_ON_STDERR else None
+        return delimited(*tagger_rows(evaluation), DELIMITERS[args.format], comment=shown)
+    return (tagger_listing(evaluation, listed) if listed is not None else "") + \
+        tagger_text(evaluation, signature if args.signature else None, args.confusion)
+
+
 def conllu_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     from .. import __version__
     from ..analyze.tagger.conllu import evaluate_tagging, parse_columns
     from ..reader import load
-    from ..report.tagger import tagger_listing, tagger_record, tagger_text
     from ..treebank import Vocab
     parser = build_tagger_conllu_parser()
     args = parser.parse_args(argv)
+    _check_format(args)
     columns = parse_columns(args.columns)
     vocab = Vocab()
-    gold = load(args.gold, args.profile, vocab)
-    system = load(args.system, args.profile, vocab)
+    gold = load(args.gold, args.profile, vocab, trees=False)
+    system = load(args.system, args.profile, vocab, trees=False)
     training = None
     if args.train:
-        train = load(args.train, args.profile, Vocab())
+        train = load(args.train, args.profile, Vocab(), trees=False)
         training = set(train.strings("form"))
     evaluation = evaluate_tagging(gold, system, columns, training)
     signature = (f"conll_eval:{__version__}|tagger:conllu|profile:{args.profile}|"
                  f"columns:{','.join(columns)}" + ("|train:file" if args.train else ""))
-    listed = None if args.verbose < 3 else args.verbose >= 4
-    if args.format == "json":
-        import json
-        text = json.dumps(tagger_record(evaluation, signature, listed), ensure_ascii=False,
-                          indent=1) + "\n"
-    else:
-        text = (tagger_listing(evaluation, listed) if listed is not None else "") + \
-            tagger_text(evaluation, signature, args.confusion)
+    text = _render(args, evaluation, signature)
     if args.output and args.output != "-":
         write_atomically(args.output, text, [args.gold, args.system] +
                          ([args.train] if args.train else []))
     else:
         stdout.write(text)
+    if args.signature and args.format in SIGNATURE_ON_STDERR:
+        stderr.write(signature + "\n")
     return EXIT_OK

@@ -1,15 +1,17 @@
 """``conll_eval tagger`` on CoNLL-U files, formatting only: the word listing (mismatching or
-all words with ``file:line``, sentence id and context), the per-column table, the confusion
-tables, and the same as JSON."""
+all words with ``file:line``, sentence id and context), the per-column table and the
+confusion tables as text, Markdown, TSV/CSV rows, and all of it as JSON.  A score that means
+nothing (see :class:`~conll_eval.analyze.tagger.conllu.ColumnScore`) is ``-`` in text and
+Markdown, ``n/a`` in TSV/CSV and ``null`` in JSON."""
 from __future__ import annotations
 
 from typing import List, Optional
 
 import numpy as np
 
-from .tables import Num, percent, text_table
+from .tables import Num, markdown_table, percent, text_table
 
-__all__ = ["tagger_listing", "tagger_text", "tagger_record"]
+__all__ = ["tagger_listing", "tagger_text", "tagger_markdown", "tagger_rows", "tagger_record"]
 
 #: words of context on each side of a listed word
 CONTEXT = 3
@@ -59,44 +61,106 @@ def tagger_listing(evaluation, every_word: bool = False) -> str:
     return "".join("\t".join(row) + "\n" for row in rows)
 
 
-def _acc(pair) -> Num:
+#: an n/a cell of the text and Markdown tables, and of TSV/CSV
+NA_TEXT, NA_DELIMITED = "-", "n/a"
+
+
+def _ratio(pair, annotated: bool = True) -> Optional[float]:
     correct, total = pair
-    return Num(percent(correct / total) if total else "-")
+    return correct / total if total and annotated else None
 
 
-def tagger_text(evaluation, signature: str, confusion: bool = False) -> str:
-    gold, system, a = evaluation.gold, evaluation.system, evaluation.alignment
-    lines = [f"Tagger evaluation: {gold.path} (gold) vs {system.path}, on the word alignment",
-             f"Words: gold {gold.n_words}, system {system.n_words}, aligned {len(a)} "
-             f"({percent(len(a) / gold.n_words) if gold.n_words else '-'} % of gold), "
-             f"FORM equal {evaluation.forms_equal}",
-             f"Sentences: gold {gold.n_sentences}, system {system.n_sentences}", ""]
+def _cell(value: Optional[float], na: str = NA_TEXT) -> str:
+    return na if value is None else percent(value)
+
+
+def _table(evaluation, na: str = NA_TEXT) -> tuple:
+    """Header and rows (strings) of the per-column table; FEATS:<name> rows indented in
+    text (``na`` = NA_TEXT), named in full otherwise."""
     split = any(s.known is not None for s in evaluation.scores)
     header = ["Column", "Correct", "Gold", "System", "Aligned", "Precision", "Recall", "F1",
               "Accuracy"] + (["Known acc", "Unknown acc", "Unknown"] if split else [])
     rows = []
     for s in evaluation.scores:
-        name = "  " + s.name.split(":", 1)[1] if s.name.startswith("FEATS:") else s.name
-        row = [name, Num(str(s.correct)), Num(str(s.gold)), Num(str(s.system)),
-               Num(str(s.aligned)), Num(percent(s.precision)), Num(percent(s.recall)),
-               Num(percent(s.f1)), Num(percent(s.accuracy))]
+        name = s.name
+        if na == NA_TEXT and name.startswith("FEATS:"):
+            name = "  " + name.split(":", 1)[1]
+        row = [name, str(s.correct), str(s.gold), str(s.system), str(s.aligned),
+               _cell(s.precision, na), _cell(s.recall, na), _cell(s.f1, na),
+               _cell(s.accuracy, na)]
         if split:
-            row += [_acc(s.known), _acc(s.unknown), Num(str(s.unknown[1]))]
+            row += [_cell(_ratio(s.known, s.annotated), na),
+                    _cell(_ratio(s.unknown, s.annotated), na), str(s.unknown[1])]
         rows.append(row)
-    lines += text_table(header, rows)
+    return header, rows
+
+
+def _head_lines(evaluation) -> List[str]:
+    gold, system, a = evaluation.gold, evaluation.system, evaluation.alignment
+    return [f"Tagger evaluation: {gold.path} (gold) vs {system.path}, on the word alignment",
+            f"Words: gold {gold.n_words}, system {system.n_words}, aligned {len(a)} "
+            f"({percent(len(a) / gold.n_words) if gold.n_words else '-'} % of gold), "
+            f"FORM equal {evaluation.forms_equal}",
+            f"Sentences: gold {gold.n_sentences}, system {system.n_sentences}"]
+
+
+def _not_annotated(evaluation) -> List[str]:
+    names = [s.name for s in evaluation.scores if not s.annotated]
+    if not names:
+        return []
+    return [f"Not annotated in the gold file (every value is _), so n/a: {', '.join(names)}"]
+
+
+def _confusion_blocks(evaluation, table) -> List[str]:
+    """Per whole column its most frequent confusions, with ``table(header, rows, left)``."""
+    lines: List[str] = []
+    for name, counter in evaluation.confusion.items():
+        errors = sum(counter.values())
+        lines += ["", f"{name} confusions (gold > system): {len(counter)} pairs, {errors} "
+                      f"errors" + (f", the {CONFUSION_ROWS} most frequent"
+                                   if len(counter) > CONFUSION_ROWS else "")]
+        if counter:
+            lines += [""] * (table is markdown_table) + table(
+                ["gold", "system", "count", "% of errors"],
+                [[g, s, Num(str(n)), Num(percent(n / errors))]
+                 for (g, s), n in _most_common(counter, CONFUSION_ROWS)], left=(0, 1))
+    return lines
+
+
+def tagger_text(evaluation, signature: Optional[str] = None, confusion: bool = False) -> str:
+    """The summary: words and sentences, the per-column table, the columns the gold does not
+    annotate, the confusion tables (``confusion``) and the ``signature`` line if given."""
+    header, rows = _table(evaluation)
+    lines = _head_lines(evaluation) + [""]
+    lines += text_table(header, [[row[0], *map(Num, row[1:])] for row in rows])
+    lines += _not_annotated(evaluation)
     if confusion:
-        for name, counter in evaluation.confusion.items():
-            errors = sum(counter.values())
-            lines += ["", f"{name} confusions (gold > system): {len(counter)} pairs, {errors} "
-                          f"errors" + (f", the {CONFUSION_ROWS} most frequent"
-                                       if len(counter) > CONFUSION_ROWS else "")]
-            if counter:
-                lines += text_table(
-                    ["gold", "system", "count", "% of errors"],
-                    [[g, s, Num(str(n)), Num(percent(n / errors))]
-                     for (g, s), n in _most_common(counter, CONFUSION_ROWS)], left=(0, 1))
-    lines += ["", signature]
+        lines += _confusion_blocks(evaluation, text_table)
+    if signature is not None:
+        lines += ["", signature]
     return "\n".join(lines) + "\n"
+
+
+def tagger_markdown(evaluation, signature: str, confusion: bool = False) -> str:
+    """The summary as GitHub Markdown (the lines before the table as a paragraph), the
+    signature below as the scorer's Markdown has it."""
+    header, rows = _table(evaluation)
+    head = _head_lines(evaluation)
+    lines = [head[0] + "  ", head[1] + "  ", head[2], ""]  # two spaces: a line break
+    lines += markdown_table(header, [[row[0], *map(Num, row[1:])] for row in rows])
+    notes = _not_annotated(evaluation)
+    lines += [""] * bool(notes) + notes
+    if confusion:
+        lines += _confusion_blocks(evaluation, markdown_table)
+    lines += ["", f"<sub>`{signature}`</sub>"]
+    return "\n".join(lines) + "\n"
+
+
+def tagger_rows(evaluation) -> tuple:
+    """Header and rows of the per-column table for TSV/CSV: percent with 2 decimals as the
+    tables print them, ``n/a`` where a score means nothing, feature rows as ``FEATS:Case``."""
+    header, rows = _table(evaluation, NA_DELIMITED)
+    return [name.lower().replace(" ", "_") for name in header], rows
 
 
 def _most_common(counter, limit: Optional[int]):
@@ -114,9 +178,13 @@ def tagger_record(evaluation, signature: str, listed: Optional[bool] = None) -> 
         record = {"correct": s.correct, "gold": s.gold, "system": s.system, "aligned": s.aligned,
                   "precision": s.precision, "recall": s.recall, "f1": s.f1,
                   "accuracy": s.accuracy}
+        if not s.annotated:
+            record["annotated"] = False
         if s.known is not None:
-            record["known"] = {"correct": s.known[0], "aligned": s.known[1]}
-            record["unknown"] = {"correct": s.unknown[0], "aligned": s.unknown[1]}
+            record["known"] = {"correct": s.known[0], "aligned": s.known[1],
+                               "accuracy": _ratio(s.known, s.annotated)}
+            record["unknown"] = {"correct": s.unknown[0], "aligned": s.unknown[1],
+                                 "accuracy": _ratio(s.unknown, s.annotated)}
         return record
     record = {
         "gold": gold.path, "system": system.path,

@@ -10,7 +10,7 @@ aligned words), and every mismatching word can be listed with ``file:line`` and 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -60,7 +60,12 @@ class ColumnScore:
     for a feature or a MISC key the words that have it); ``aligned``: aligned words whose
     gold word has a value; ``correct``: aligned words with equal values.  ``known`` and
     ``unknown`` (with a training file): (correct, aligned) over aligned words whose gold FORM
-    is / is not in the training file.
+    is / is not in the training file.  ``annotated`` is False for a whole column that is
+    ``_`` on every gold word (as the scorer's note says: its scores would read 100.00).
+
+    The scores are None where they mean nothing (n/a): all four for a column the gold does
+    not annotate; precision without system words, recall without gold words, F1 without
+    either, accuracy without aligned words (a feature or MISC key only one file has).
     """
 
     name: str
@@ -70,28 +75,33 @@ class ColumnScore:
     aligned: int
     known: Optional[Tuple[int, int]] = None
     unknown: Optional[Tuple[int, int]] = None
+    annotated: bool = True
 
     @property
     def score(self) -> Score:
-        """The official scorer's precision, recall and F1 of these counts."""
+        """The official scorer's precision, recall and F1 of these counts (0 for n/a)."""
         return Score(self.correct, self.gold, self.system, self.aligned)
 
-    @property
-    def precision(self) -> float:
-        return self.score.precision
+    def _ratio(self, total: int) -> Optional[float]:
+        return self.correct / total if total and self.annotated else None
 
     @property
-    def recall(self) -> float:
-        return self.score.recall
+    def precision(self) -> Optional[float]:
+        return self._ratio(self.system)
 
     @property
-    def f1(self) -> float:
-        return self.score.f1
+    def recall(self) -> Optional[float]:
+        return self._ratio(self.gold)
 
     @property
-    def accuracy(self) -> float:
+    def f1(self) -> Optional[float]:
+        total = self.gold + self.system
+        return 2 * self.correct / total if total and self.annotated else None
+
+    @property
+    def accuracy(self) -> Optional[float]:
         """Correct over aligned words (mooteval's 'Tags Equal' on identical tokenization)."""
-        return self.correct / self.aligned if self.aligned else 0.0
+        return self._ratio(self.aligned)
 
 
 @dataclass(frozen=True)
@@ -212,6 +222,7 @@ def evaluate_tagging(gold: Treebank, system: Treebank, columns: Sequence[str] = 
     check_characters(gold, system)
     alignment = align_words(gold, system)
     strings = gold.vocab.strings  # grows in place as lazy columns add codes
+    underscore = gold.vocab.find("_")  # -1 (no word) when no file has a "_"
     known = None
     if training_forms is not None:
         gold_forms = gold.column("form")[alignment.gold_idx]  # may add codes: first
@@ -224,6 +235,8 @@ def evaluate_tagging(gold: Treebank, system: Treebank, columns: Sequence[str] = 
             gold_codes = gold.column(field_name).astype(np.int64)
             sys_codes = system.column(field_name).astype(np.int64)
             score, equal[name], values[name] = _score(name, gold_codes, sys_codes, alignment, known)
+            if gold.n_words and not np.any(gold_codes != underscore):
+                score = replace(score, annotated=False)
             scores.append(score)
             wrong = ~equal[name]
             pairs = zip(values[name][0][wrong].tolist(), values[name][1][wrong].tolist())
