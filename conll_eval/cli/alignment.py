@@ -8,22 +8,21 @@ the report to stdout or ``-o FILE``.
 from __future__ import annotations
 
 import argparse
-import os
 from typing import List, TextIO
 
-from .common import EXIT_OK, Parser, write_atomically
+from ..naming import system_names
+from .common import (DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
+                     add_options, write_atomically)
 
 __all__ = ["build_alignment_parser", "alignment_command"]
 
 #: repeated-link warnings shown one by one; the rest are counted
 WARNINGS_SHOWN = 10
-OUTPUT_FORMATS = ("text", "json")
 
 
 def build_alignment_parser() -> argparse.ArgumentParser:
     from ..analyze.word_alignment import INPUT_FORMATS, NULL_POLICIES
     from ..metrics import PUNCT_POLICIES
-    from .compare import add_resampling_options
     parser = Parser(
         prog="conll_eval alignment",
         description="Word-alignment evaluation against gold sure (S) and possible (P) links, "
@@ -44,8 +43,7 @@ def build_alignment_parser() -> argparse.ArgumentParser:
                         help="more system alignments: scored alike, and every pair of systems "
                              "tested (paired bootstrap, approximate randomization) on AER, "
                              "precision, recall, sure precision and sure F1")
-    parser.add_argument("--names", metavar="A,B,...",
-                        help="system names, SYSTEM's first (default: file names)")
+    add_options(parser, "names", notes={"names": "SYSTEM's first"})
     parser.add_argument("--input-format", default="auto", choices=list(INPUT_FORMATS),
                         help="format of every alignment file (default: auto, detected per file "
                              "from its first non-blank line)")
@@ -68,26 +66,9 @@ def build_alignment_parser() -> argparse.ArgumentParser:
                              "eval07.pl)")
     parser.add_argument("--per-sentence", action="store_true",
                         help="also the per-sentence counts |S|, |P|, |A|, |S&A|, |P&A| and AER")
-    add_resampling_options(parser)
-    parser.add_argument("--format", default="text", choices=list(OUTPUT_FORMATS),
-                        help="output format (default: text)")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the output to FILE (atomically) instead of stdout")
-    parser.add_argument("--debug", action="store_true", help="tracebacks for internal errors")
+    add_options(parser, *RESAMPLING_OPTIONS, "format", "output", "debug", notes={
+        "format": "tsv/csv: a row per score of each system (and with --compare per pair)"})
     return parser
-
-
-def _names(parser: argparse.ArgumentParser, args, paths: List[str]) -> List[str]:
-    if args.names:
-        names = [name.strip() for name in args.names.split(",")]
-        if len(names) != len(paths) or len(set(names)) != len(names) or not all(names):
-            parser.error(f"--names: {len(paths)} distinct name(s), one per system file")
-        return names
-    for names in ([os.path.basename(p) for p in paths], list(paths)):
-        if len(set(names)) == len(names):
-            return names
-    parser.error("a system file is given twice: name the systems with --names A,B,...")
-    return []  # not reached: error() raises
 
 
 def _signature(evaluation, args, pts) -> str:
@@ -110,7 +91,8 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     from ..analyze.word_alignment import (DEFAULT_PUNCT, DEFAULT_WEIGHTS, compare_alignments,
                                           evaluate_alignments, parallel_treebank_score,
                                           parse_weights)
-    from ..report.word_alignment import alignment_record, alignment_text
+    from ..report.word_alignment import (alignment_delimited, alignment_markdown,
+                                         alignment_record, alignment_text)
     from .compare import check_resampling_options
     parser = build_alignment_parser()
     args = parser.parse_args(argv)
@@ -121,7 +103,7 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             parser.error(f"{option} applies to the parallel treebank score: give --pts too")
     weights = parse_weights(args.pts_weights) if args.pts_weights else DEFAULT_WEIGHTS
     paths = [args.system, *args.compare]
-    names = _names(parser, args, paths)
+    names = system_names(paths, args.names, parser.prog)
     evaluation = evaluate_alignments(args.gold, paths, names, args.input_format, args.null,
                                      args.source, args.target)
     pts = None
@@ -144,6 +126,13 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         import json
         text = json.dumps(alignment_record(evaluation, signature, pts, comparison,
                                            args.per_sentence), indent=1) + "\n"
+    elif args.format in DELIMITERS:
+        text = alignment_delimited(evaluation, signature, DELIMITERS[args.format], pts,
+                                   comparison, comment=args.format not in SIGNATURE_ON_STDERR)
+        if args.format in SIGNATURE_ON_STDERR:  # the CSV stays a plain table
+            stderr.write(signature + "\n")
+    elif args.format == "markdown":
+        text = alignment_markdown(evaluation, signature, pts, comparison, args.per_sentence)
     else:
         text = alignment_text(evaluation, signature, pts, comparison, args.per_sentence)
     if args.output:

@@ -8,11 +8,13 @@ import argparse
 import os
 import stat
 import sys
-from typing import Collection, List, NamedTuple, Optional, Sequence, TextIO
+from typing import Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from ..errors import UsageError
+from ..analyze.defaults import CORRECTIONS, DEFAULT_RESAMPLES, DEFAULT_SEED
+from ..errors import UsageError, ValidationFailed
 from ..evaluate import Settings
 from ..metrics import (DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name,
+                       load_weights,
                        profile_metrics)
 from ..report.tables import percent
 
@@ -127,26 +129,115 @@ class Exit(Exception):
         self.status = status
 
 
+class SharedOption(NamedTuple):
+    """One option several commands have, defined once: its flags, argparse keywords (default,
+    choices, action, metavar, type) and help.  A command may add a sentence to the help
+    (what the option does there), never change the rest."""
+
+    flags: Tuple[str, ...]
+    keywords: Mapping[str, object]
+    help: str
+
+
+def _shared(*flags: str, help: str, **keywords) -> SharedOption:
+    return SharedOption(flags, keywords, help)
+
+
+#: the --format choices of every command that formats results (validate has its own: udtools)
+FORMATS = ("text", "json", "tsv", "csv", "markdown")
+
+#: every option two or more commands share, by argparse ``dest``; each command's parser
+#: picks the ones it has with :func:`add_options` (tests/test_issue25_options.py walks them)
+SHARED_OPTIONS: Dict[str, SharedOption] = {
+    "format": _shared("--format", default="text", choices=list(FORMATS),
+                      help="output format (default: text)"),
+    "output": _shared("-o", "--output", metavar="FILE",
+                      help="write the output to FILE (atomically) instead of stdout"),
+    "quiet": _shared("-q", "--quiet", action="store_true",
+                     help="print nothing (no results, notes or failures; usage errors still "
+                          "are): only the exit status tells, as the UD validator's --quiet; "
+                          "-o FILE is still written"),
+    "debug": _shared("--debug", action="store_true", help="show tracebacks of internal errors"),
+    "names": _shared("--names", metavar="A,B,...",
+                     help="the systems' names, in order (default: each SYSTEM path's name "
+                          "without .conllu and its compression suffix, or the paths so "
+                          "shortened where two names clash)"),
+    "profile": _shared("--profile", default="conll18", choices=list(PROFILES),
+                       help="official behaviour to reproduce (default: conll18); in the "
+                            "signature"),
+    "weights": _shared("-w", "--weights", metavar="FILE",
+                       help="add WeightedLAS with 'deprel weight' lines (conll17 semantics)"),
+    "punct": _shared("--punct", default="include", choices=list(PUNCT_POLICIES),
+                     help="which words the attachment metrics (UAS, LAS, CLAS, MLAS, BLEX, "
+                          "LA) score: include (default, as the UD scorers), deprel (gold "
+                          "punct words out of recall, system punct words out of precision), "
+                          "upos (PUNCT, per side), unicode (a FORM of only Unicode "
+                          "punctuation, as CoNLL-X eval.pl and MaltEval); in the signature"),
+    "deprel": _shared("--deprel", default="universal", choices=list(DEPREL_POLICIES),
+                      help="how relations compare: universal (default: subtypes cut, as the "
+                           "UD scorers), full (subtypes kept, as eval.pl and MaltEval), v1 "
+                           "(UD v1 names renamed to v2: dobj -> obj, nsubjpass -> "
+                           "nsubj:pass, ...); in the signature"),
+    "strict": _shared("--strict", action="store_true",
+                      help="validate the files first (UD validator levels 1-2, as "
+                           "'conll_eval validate --level 2'); in the signature (strict:L2)"),
+    "metrics": _shared("--metrics", metavar="M,M,...",
+                       help="metric names, comma-separated, in any case (las = LAS); LA and, "
+                            "with -w, WeightedLAS can be named too"),
+    "fail_under": _shared("--fail-under", metavar="M=PCT,...",
+                          help="exit 1 when a score, as printed (percent, 2 decimals), is "
+                               "below its bar, e.g. LAS=80,CLAS=75 (percentages: LAS=0.8 is "
+                               "0.8 %%); metric names as --metrics takes them"),
+    "signature": _shared("--signature", action="store_true",
+                         help="print the settings signature (where the format does not "
+                              "always carry it)"),
+    "significance": _shared("--significance", action="store_true",
+                            help="bootstrap intervals and paired tests between the systems "
+                                 "(as conll_eval compare)"),
+    "baseline": _shared("--baseline", metavar="NAME",
+                        help="test every system against this one only (a name as --names "
+                             "gives or as the systems are named)"),
+    "resamples": _shared("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="R",
+                         help=f"bootstrap resamples and shuffles (default: {DEFAULT_RESAMPLES})"),
+    "seed": _shared("--seed", type=int, default=DEFAULT_SEED,
+                    help=f"random seed, in the signature (default: {DEFAULT_SEED})"),
+    "alpha": _shared("--alpha", type=float, default=0.05,
+                     help="significance level; intervals are 1 - alpha (default: 0.05)"),
+    "correction": _shared("--correction", default="holm", choices=list(CORRECTIONS),
+                          help="p-value correction over the pairs tested (default: holm)"),
+    "metadata": _shared("--metadata", metavar="FILE",
+                        help="shared-task metadata.json naming the pairs (default: "
+                             "GOLD/metadata.json when present)"),
+    "pairs": _shared("--pairs", action="append", default=[], metavar="FILE",
+                     help="a list of 'GOLD SYSTEM [NAME]' lines, one system (no GOLD SYSTEM "
+                          "paths then)"),
+}
+
+#: the options of every command that scores CoNLL-U pairs (-w only where WeightedLAS is a
+#: metric the command reports)
+SCORING_OPTIONS = ("profile", "punct", "deprel", "strict")
+#: the options of every command with significance tests
+RESAMPLING_OPTIONS = ("resamples", "seed", "alpha", "correction")
+
+
+def add_options(parser: argparse.ArgumentParser, *names: str,
+                notes: Optional[Mapping[str, str]] = None) -> None:
+    """Add the shared options ``names`` (keys of :data:`SHARED_OPTIONS`) to ``parser``;
+    ``notes`` adds a command's sentence to an option's help."""
+    notes = notes or {}
+    unknown = set(notes) - set(names)
+    if unknown:
+        raise ValueError(f"notes for options not added: {sorted(unknown)}")
+    for name in names:
+        option = SHARED_OPTIONS[name]
+        text = option.help + (f"; {notes[name]}" if name in notes else "")
+        parser.add_argument(*option.flags, dest=name, help=text, **option.keywords)
+
+
 def add_scoring_options(parser: argparse.ArgumentParser, weights_note: str = "") -> None:
-    """--profile, -w and -o, the same for one pair and for a suite."""
-    parser.add_argument("--profile", default="conll18", choices=list(PROFILES),
-                        help="official behaviour to reproduce (default: conll18)")
-    parser.add_argument("-w", "--weights", metavar="FILE",
-                        help="add WeightedLAS with 'deprel weight' lines (conll17 semantics)"
-                             + weights_note)
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the output to FILE (atomically) instead of stdout")
-    parser.add_argument("--punct", default="include", choices=list(PUNCT_POLICIES),
-                        help="which words the attachment metrics (UAS, LAS, CLAS, MLAS, BLEX, "
-                             "LA) score: include (default, as the UD scorers), deprel (gold "
-                             "punct words out of recall, system punct words out of precision), "
-                             "upos (PUNCT, per side), unicode (a FORM of only Unicode "
-                             "punctuation, as CoNLL-X eval.pl and MaltEval); in the signature")
-    parser.add_argument("--deprel", default="universal", choices=list(DEPREL_POLICIES),
-                        help="how relations compare: universal (default: subtypes cut, as the "
-                             "UD scorers), full (subtypes kept, as eval.pl and MaltEval), v1 "
-                             "(UD v1 names renamed to v2: dobj -> obj, nsubjpass -> "
-                             "nsubj:pass, ...); in the signature")
+    """--profile, -w, -o, --punct, --deprel (scoring a pair and a suite)."""
+    add_options(parser, "profile", "weights", "output", "punct", "deprel",
+                notes={"weights": weights_note.lstrip("; ")} if weights_note else None)
 
 
 def scoring_settings(args, metrics: Sequence[str] = ()) -> Settings:
@@ -154,6 +245,42 @@ def scoring_settings(args, metrics: Sequence[str] = ()) -> Settings:
     are scored too."""
     return Settings(args.profile, args.weights, getattr(args, "strict", 0), args.punct, args.deprel,
                     tuple(m for m in metrics if m in EXTRA_METRICS))
+
+
+def scoring_request(args, prog: str, scopes: Collection[str] = ("",)):
+    """(settings, requested metrics, bars) of the scoring and report options: ``--metrics``
+    and ``--fail-under`` name any metric the settings can score (LA too, WeightedLAS with
+    -w), in any case; the metrics they name beyond the profile's are scored."""
+    askable = known_metrics(scoring_settings(args), extra=True)
+    requested = (metric_list(args.metrics, askable, "--metrics", prog)
+                 if getattr(args, "metrics", None) else [])
+    bars = (thresholds(args.fail_under, askable, prog, scopes)
+            if getattr(args, "fail_under", None) else [])
+    settings = scoring_settings(args, [*requested, *(bar.metric for bar in bars)])
+    return settings, requested, bars
+
+
+def evaluate_systems(gold_path: str, system_paths: Sequence[str], settings: Settings) -> list:
+    """An Evaluation of each system file against the gold file, read once (every system into
+    its vocabulary); with ``settings.strict`` every file is validated first and any error
+    raises :class:`~conll_eval.errors.ValidationFailed` (all of them) before anything is
+    scored, as scoring one pair with --strict does."""
+    # here: the reader, the scorer and the validator cost start-up time of other commands
+    from ..evaluate import evaluate
+    from ..reader import load
+    from ..treebank import Vocab
+    if settings.strict:
+        from ..validate import iter_validate_file
+        errors = [incident for path in dict.fromkeys([gold_path, *system_paths])
+                  for incident in iter_validate_file(path, settings.strict)
+                  if incident.severity == "error"]
+        if errors:
+            raise ValidationFailed(errors)
+    vocab = Vocab()
+    gold = load(gold_path, settings.profile, vocab)
+    weights = load_weights(settings.weights_file) if settings.weights_file else None
+    return [evaluate(gold, load(path, settings.profile, vocab), settings, weights)
+            for path in system_paths]
 
 
 def write_atomically(path: str, text: str, inputs: List[str], errors: str = "strict") -> None:
@@ -206,8 +333,6 @@ def _replace_file(path: str, target: str, directory: str, text: str, errors: str
         raise
 
 
-#: the --format choices of scoring a pair and of a suite
-FORMATS = ("text", "json", "tsv", "csv", "markdown")
 #: the delimited formats and their delimiters
 DELIMITERS = {"tsv": "\t", "csv": ","}
 #: formats that print --signature on stderr: a CSV is a plain table (header first, no comment
@@ -217,12 +342,9 @@ SIGNATURE_ON_STDERR = ("csv",)
 
 def add_report_options(parser: argparse.ArgumentParser, metrics: str, fail_under: str,
                        signature: str) -> None:
-    """--format, --metrics, --fail-under and --signature (the help differs by command)."""
-    parser.add_argument("--format", default="text", choices=list(FORMATS),
-                        help="output format (default: text)")
-    parser.add_argument("--metrics", metavar="M,M,...", help=metrics)
-    parser.add_argument("--fail-under", metavar="M=PCT,...", help=fail_under)
-    parser.add_argument("--signature", action="store_true", help=signature)
+    """--format, --metrics, --fail-under and --signature, each with the command's note."""
+    add_options(parser, "format", "metrics", "fail_under", "signature",
+                notes={"metrics": metrics, "fail_under": fail_under, "signature": signature})
 
 
 def known_metrics(settings: Settings, extra: bool = False) -> List[str]:
@@ -236,20 +358,33 @@ def known_metrics(settings: Settings, extra: bool = False) -> List[str]:
     return names
 
 
+def canonical_metric(name: str, known: Sequence[str]) -> Optional[str]:
+    """``las`` -> ``LAS``: the name among ``known`` equal to ``name`` but for case; None
+    when there is none."""
+    folded = name.strip().casefold()
+    return next((m for m in known if m.casefold() == folded), None)
+
+
 def metric_list(text: str, known: List[str], option: str, prog: str) -> List[str]:
-    """``UAS,LAS`` -> the metrics, each once, in the given order; a usage error naming
-    ``prog`` (the command) for an unknown one."""
+    """``UAS,las`` -> the metrics in canonical spelling (``UAS``, ``LAS``), each once, in the
+    given order; a usage error naming ``prog`` (the command) for an unknown one."""
     names = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in known]
+    unknown = [name for name in names if canonical_metric(name, known) is None]
     if unknown or not names:
         raise UsageError(f"{prog}: {option}: unknown metric(s) {', '.join(unknown) or '(none)'}; "
                          f"choose from {', '.join(known)}")
-    return list(dict.fromkeys(names))  # a metric named twice is one column
+    return list(dict.fromkeys(canonical_metric(name, known) for name in names))
+
+
+def bar_metrics(text: str) -> List[str]:
+    """The metric names a --fail-under value names (as written; checked by
+    :func:`thresholds`), so that a bar on LA scores LA as --metrics LA would."""
+    return [item.partition("=")[0].strip().rpartition(":")[2] for item in text.split(",")]
 
 
 #: --fail-under scopes: a bar's prefix -> what it is checked against in a suite
 BAR_SCOPES = {
-    "": "every treebank and the macro-average",
+    "": "every treebank whose gold file annotates the metric, and the macro-average",
     "macro": "the macro-average only",
     "micro": "the micro-average only (counts summed over treebanks, with or without --micro)",
 }
@@ -277,6 +412,7 @@ def thresholds(text: str, known: List[str], prog: str, scopes: Collection[str] =
             raise UsageError(f"{prog}: --fail-under: {item.strip()!r}: " + (
                 "one pair has no averages, its bars take no prefix" if len(scopes) == 1 else
                 f"the prefix can be {' or '.join(s + ':' for s in scopes if s)}"))
+        name = canonical_metric(name, known) or name  # any case, printed canonically
         if not sep or name not in known:
             raise UsageError(f"{prog}: --fail-under: expected METRIC=PERCENT with METRIC one of "
                              f"{', '.join(known)}, got {item.strip()!r}")
@@ -298,6 +434,13 @@ def fraction_warning(bars: Sequence[Bar]) -> Optional[str]:
     means = " and ".join(f"{bar} means {bar.value:g} %" for bar in bars)
     meant = ",".join(str(bar._replace(value=round(100 * bar.value, 10))) for bar in bars)
     return f"conll_eval: warning: --fail-under bars are percentages; {means}, did you mean {meant}?\n"
+
+
+def meaningless_bar(prog: str, bar: Bar, why: str) -> UsageError:
+    """The usage error of a bar on a number that means nothing (n/a): never a silent pass,
+    never a failure against 0."""
+    return UsageError(f"{prog}: --fail-under: {bar}: {why}; a bar on it means nothing "
+                      "(drop it, or bar another metric)")
 
 
 def below(label: str, metric: str, f1: float, bar: float) -> Optional[str]:

@@ -3,27 +3,20 @@ intervals, and per pair of systems the difference with its interval and paired p
 from __future__ import annotations
 
 import argparse
-import os
 from typing import List, TextIO
 
-from .common import (DELIMITERS, EXIT_OK, FORMATS, SIGNATURE_ON_STDERR, Parser,
-                     add_scoring_options, known_metrics, metric_list, scoring_settings,
+from ..naming import system_names
+from .common import (DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
+                     add_options, evaluate_systems, known_metrics, scoring_request,
                      write_atomically)
 
 DEFAULT_METRICS = ("LAS", "MLAS", "BLEX", "CLAS")
 
 
 def add_resampling_options(parser: argparse.ArgumentParser) -> None:
-    """--resamples, --seed, --alpha, --correction (compare, suite --significance)."""
-    from ..analyze.defaults import CORRECTIONS, DEFAULT_RESAMPLES, DEFAULT_SEED
-    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="R",
-                        help=f"bootstrap resamples and shuffles (default: {DEFAULT_RESAMPLES})")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                        help=f"random seed, in the signature (default: {DEFAULT_SEED})")
-    parser.add_argument("--alpha", type=float, default=0.05,
-                        help="significance level; intervals are 1 - alpha (default: 0.05)")
-    parser.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
-                        help="p-value correction over the pairs tested (default: holm)")
+    """--resamples, --seed, --alpha, --correction (compare, suite --significance, report,
+    alignment --compare): the shared definitions."""
+    add_options(parser, *RESAMPLING_OPTIONS)
 
 
 def check_resampling_options(parser: argparse.ArgumentParser, args) -> None:
@@ -67,46 +60,33 @@ def build_compare_parser() -> argparse.ArgumentParser:
                "4 the results could not be written.")
     parser.add_argument("gold", metavar="GOLD", help="gold CoNLL-U file")
     parser.add_argument("systems", metavar="SYSTEM", nargs="+", help="two or more system files")
-    parser.add_argument("--names", metavar="A,B,...", help="system names (default: file names)")
-    parser.add_argument("--metrics", metavar="M,M,...",
-                        help=f"metrics to compare (default: {','.join(DEFAULT_METRICS)})")
-    parser.add_argument("--baseline", metavar="NAME", help="test every system against this one")
-    add_resampling_options(parser)
-    parser.add_argument("--format", default="text", choices=list(FORMATS),
-                        help="output format (default: text); tsv and csv: one long table, a "
-                             "row per score and per pair")
-    add_scoring_options(parser)
-    parser.add_argument("--debug", action="store_true", help="tracebacks for internal errors")
+    add_options(parser, "names", "metrics", "baseline", *RESAMPLING_OPTIONS, notes={
+        "metrics": f"the metrics compared (default: {','.join(DEFAULT_METRICS)})"})
+    add_options(parser, "format", notes={
+        "format": "tsv and csv: one long table, a row per score and per pair"})
+    add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "debug",
+                notes={"strict": "any error stops before comparing"})
     return parser
 
 
 def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     from ..analyze.comparison import compare
-    from ..evaluate import evaluate
-    from ..reader import load
-    from ..treebank import Vocab
+    from ..report.comparison import small_sample_warning
     parser = build_compare_parser()
     args = parser.parse_args(argv)
     if len(args.systems) < 2:
         parser.error("give at least two system files")
     check_resampling_options(parser, args)
-    names = args.names.split(",") if args.names else [os.path.basename(p) for p in args.systems]
-    if len(names) != len(args.systems) or len(set(names)) != len(names):
-        parser.error("--names: one distinct name per system file" if args.names else
-                     "the system files' names are not distinct: name them with --names A,B,...")
-    settings = scoring_settings(args)
+    names = system_names(args.systems, args.names, parser.prog)
+    settings, requested, _ = scoring_request(args, parser.prog)
     known = known_metrics(settings)
-    metrics = (metric_list(args.metrics, known, "--metrics", parser.prog)
-               if args.metrics else [m for m in DEFAULT_METRICS if m in known])
+    metrics = requested or [m for m in DEFAULT_METRICS if m in known]
     baseline = None
     if args.baseline is not None:
         if args.baseline not in names:
             parser.error(f"--baseline: {args.baseline!r} is none of {', '.join(names)}")
         baseline = names.index(args.baseline)
-    vocab = Vocab()  # the gold file is read once, every system into its vocabulary
-    gold = load(args.gold, settings.profile, vocab)
-    evaluations = [evaluate(gold, load(path, settings.profile, vocab), settings)
-                   for path in args.systems]
+    evaluations = evaluate_systems(args.gold, args.systems, settings)
     comparison = compare(names, evaluations, metrics, args.resamples, args.seed, args.alpha,
                          args.correction, baseline)
     signature = significance_signature(settings.signature(), args, mcnemar=True)
@@ -117,4 +97,6 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(text)
     if args.format in SIGNATURE_ON_STDERR:  # the CSV stays a plain table
         stderr.write(signature + "\n")
+        warning = small_sample_warning(comparison)
+        stderr.write(f"conll_eval compare: {warning}\n" if warning else "")
     return EXIT_OK

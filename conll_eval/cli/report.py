@@ -6,11 +6,12 @@ import argparse
 import os
 from typing import List, Sequence, TextIO
 
-from .common import EXIT_OK, Parser, add_scoring_options, known_metrics, metric_list, scoring_settings, write_atomically
+from ..naming import system_names, treebank_name
+from .common import (EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, evaluate_systems,
+                     known_metrics, scoring_request, write_atomically)
 
 
 def build_report_parser() -> argparse.ArgumentParser:
-    from .compare import add_resampling_options
     parser = Parser(
         prog="conll_eval report",
         description="Write a self-contained HTML report: the official metrics of each system "
@@ -25,62 +26,28 @@ def build_report_parser() -> argparse.ArgumentParser:
                "input, 2 usage error, 3 internal error, 4 the report could not be written.")
     parser.add_argument("gold", metavar="GOLD", help="gold CoNLL-U file")
     parser.add_argument("systems", metavar="SYSTEM", nargs="+", help="one or more system files")
-    parser.add_argument("--names", metavar="A,B,...", help="system names (default: file names)")
+    add_options(parser, "names")
     parser.add_argument("--title", help="the page title (default: the gold file's name)")
-    parser.add_argument("--significance", action="store_true",
-                        help="two or more systems: bootstrap intervals and paired tests per "
-                             "pair (as conll_eval compare) in the summary")
-    parser.add_argument("--metrics", metavar="M,M,...",
-                        help="with --significance: the metrics tested (default: LAS,MLAS,BLEX,CLAS)")
-    add_resampling_options(parser)
-    add_scoring_options(parser)
-    parser.add_argument("--debug", action="store_true", help="tracebacks for internal errors")
+    add_options(parser, "significance", "metrics", *RESAMPLING_OPTIONS, notes={
+        "significance": "two or more systems: per pair of systems, in the summary",
+        "metrics": "with --significance: the metrics tested (default: LAS,MLAS,BLEX,CLAS)"})
+    add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "debug",
+                notes={"strict": "any error stops before the report is written"})
     return parser
-
-
-def system_names(paths: Sequence[str], names: str, parser) -> List[str]:
-    """``--names`` split, or the files' names without ``.conllu`` (paths when they clash)."""
-    if names:
-        chosen = [n.strip() for n in names.split(",")]
-        if len(chosen) != len(paths) or len(set(chosen)) != len(chosen) or not all(chosen):
-            parser.error("--names: one distinct name per system file")
-        return chosen
-    stems = [os.path.basename(p) for p in paths]
-    stems = [s[:-len(".conllu")] if s.endswith(".conllu") else s for s in stems]
-    return stems if len(set(stems)) == len(stems) else list(paths)
-
-
-def treebank_name(path: str) -> str:
-    """``en_ewt-ud-test.conllu`` -> ``en_ewt-ud-test``; a file named just ``gold.conllu``
-    is named after its directory (``ud/en_ewt/gold.conllu`` -> ``en_ewt``)."""
-    stem = os.path.basename(path)
-    stem = stem[:-len(".conllu")] if stem.endswith(".conllu") else stem
-    if stem == "gold":
-        parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
-        return parent or stem
-    return stem
 
 
 def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_report_parser()
     args = parser.parse_args(argv)
-    from ..evaluate import evaluate
-    from ..reader import load
     from ..report.html import render_page, treebank_data
-    from ..treebank import Vocab
     from .compare import DEFAULT_METRICS, check_resampling_options, significance_signature
-    names = system_names(args.systems, args.names, parser)
+    names = system_names(args.systems, args.names, parser.prog)
     check_resampling_options(parser, args)
     if args.significance and len(args.systems) < 2:
         parser.error("--significance compares two or more systems")
-    settings = scoring_settings(args)
-    known = known_metrics(settings)
-    tested = (metric_list(args.metrics, known, "--metrics", parser.prog) if args.metrics
-              else [m for m in DEFAULT_METRICS if m in known])
-    vocab = Vocab()  # the gold file is read once, every system into its vocabulary
-    gold = load(args.gold, settings.profile, vocab)
-    evaluations = [evaluate(gold, load(path, settings.profile, vocab), settings)
-                   for path in args.systems]
+    settings, requested, _ = scoring_request(args, parser.prog)
+    tested = requested or [m for m in DEFAULT_METRICS if m in known_metrics(settings)]
+    evaluations = evaluate_systems(args.gold, args.systems, settings)
     significance = None
     if args.significance:
         from ..analyze.comparison import compare
@@ -168,7 +135,7 @@ def viewer_html(settings) -> str:
     for system in settings.system_files:
         pair = read_pair([gold], [system], gold, system, settings.charset, universal)
         evaluations.append(evaluate(pair.gold.treebank, pair.system.treebank, scoring))
-    names = system_names(settings.system_files, "", None)
+    names = system_names(settings.system_files, None, "conll_eval analyze")
     record = treebank_data(treebank_name(gold), evaluations, names)
     return render_page(f"conll_eval analyze -v 1: {os.path.basename(gold)}", [record],
                        scoring.signature(), generator="conll_eval analyze -v 1")

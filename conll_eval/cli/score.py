@@ -5,13 +5,13 @@ import argparse
 from typing import List, TextIO
 
 from .. import __version__
-from ..errors import UsageError
+from ..errors import ConllEvalError, UsageError
 from ..evaluate import evaluate_files
 from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
 from ..report.machine import annotation_note, exact_match_lines
-from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
-                     add_report_options, add_scoring_options, below, fraction_warning,
-                     known_metrics, metric_list, scoring_settings, thresholds,
+from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options,
+                     below, fraction_warning, known_metrics, meaningless_bar, scoring_request,
+                     scoring_settings,
                      write_atomically)
 
 
@@ -27,7 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
                "conll_eval analyze (MaltEval); is A really better than B: conll_eval compare "
                "GOLD A B... (each with --help).  Exit codes: 0 scored (and above the --fail-under "
                "bars), 1 invalid input or a bar missed, 2 usage error, 3 internal error, 4 the "
-               "results could not be written.")
+               "results could not be written.  'conll_eval score GOLD SYSTEM' is the same; a "
+               "file named like a command is scored as ./score or after --: conll_eval -- score "
+               "SYSTEM.")
     parser.add_argument("gold", help="gold-standard CoNLL-U file ('-' for stdin)")
     parser.add_argument("system", help="system CoNLL-U file ('-' for stdin)")
     parser.add_argument("-v", "--verbose", action="store_true",
@@ -35,23 +37,20 @@ def build_parser() -> argparse.ArgumentParser:
                              "accuracy; text format)")
     parser.add_argument("-c", "--counts", action="store_true",
                         help="print the table of raw counts (text format; takes precedence over -v)")
-    add_report_options(
-        parser,
-        metrics="only these metrics, in this order: the rows of the -v (implied) or -c table, of "
-                "the TSV/CSV and Markdown tables and the JSON 'metrics' (default: all)",
-        fail_under="exit 1 when a metric's F1, as printed (percent, 2 decimals), is below its "
-                   "bar, e.g. LAS=80,CLAS=75 (percentages: LAS=0.8 is 0.8 %%)",
-        signature="print the settings signature: text: a last line; tsv: a first '# ' line; "
-                  "csv: on stderr (the CSV stays a plain table); json and markdown always have it")
-    add_scoring_options(parser, weights_note="; implies -v")
-    parser.add_argument("--strict", action="store_true",
-                        help="validate both files first (UD validator levels 1-2, as "
-                             "'conll_eval validate --level 2'); any error stops before scoring")
+    add_options(parser, "format", "metrics", "fail_under", "signature", "quiet", notes={
+        "metrics": "only these metrics, in this order: the rows of the -v (implied) or -c "
+                   "table, of the TSV/CSV and Markdown tables and the JSON 'metrics' (default: "
+                   "all)",
+        "signature": "text: a last line; tsv: a first '# ' line; csv: on stderr (the CSV "
+                     "stays a plain table); json and markdown always have it"})
+    add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", notes={
+        "weights": "implies -v",
+        "strict": "any error stops before scoring"})
     parser.add_argument("--exact-match", action="store_true",
                         help="after the table, the share of gold sentences whose words are all "
                              "right (aligned, correct, no extra system word), per metric shown "
                              "(the CoNLL-X practice for UAS and LAS); JSON always has it")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    add_options(parser, "debug")
     from ..compiled import core_description
     parser.add_argument("--version", action="version",
                         version=f"conll_eval {__version__} (core: {core_description()})")
@@ -91,32 +90,38 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     args = parser.parse_args(argv)
     if args.gold == "-" and args.system == "-":
         raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
-    askable = known_metrics(scoring_settings(args), extra=True)
-    requested = metric_list(args.metrics, askable, "--metrics", parser.prog) if args.metrics else []
-    settings = scoring_settings(args, requested)
-    known = known_metrics(settings)
-    metrics = requested or known
-    bars = thresholds(args.fail_under, known, parser.prog) if args.fail_under else []
-    stderr.write(fraction_warning(bars) or "")
-    evaluation = evaluate_files(args.gold, args.system, settings=settings)
+    settings, requested, bars = scoring_request(args, parser.prog)
+    metrics = requested or known_metrics(scoring_settings(args, requested))  # not a bar's LA
+    if not args.quiet:
+        stderr.write(fraction_warning(bars) or "")
+    try:
+        evaluation = evaluate_files(args.gold, args.system, settings=settings)
+    except ConllEvalError:
+        if args.quiet and not args.debug:  # -q: only the exit status tells
+            return EXIT_INPUT
+        raise
     scores = {m: evaluation.scores[m] for m in metrics}
     signature = settings.signature()
     notes = evaluation.unannotated()
+    for bar in bars:  # before any output: a bar on an n/a score is a usage error
+        if notes.get(bar.metric, "").startswith("not annotated"):
+            raise meaningless_bar(parser.prog, bar, f"the gold file does not annotate "
+                                  f"{bar.metric} ({notes[bar.metric].split(': ', 1)[-1]})")
     text = _render(args, scores, signature, evaluation.exact_match(), notes)
     shown = {m: why for m, why in notes.items() if m in scores and (
         args.metrics or args.verbose or args.counts or args.format != "text"
         or m in DEFAULT_METRICS)}
-    if shown and args.format != "json":  # the official layouts stay as they are
+    if shown and args.format != "json" and not args.quiet:  # the official layouts stay as they are
         stderr.write(annotation_note(shown))
     if args.output:
         write_atomically(args.output, text, [args.gold, args.system])
-    else:
+    elif not args.quiet:
         stdout.write(text)
         stdout.flush()
-    if args.signature and args.format in SIGNATURE_ON_STDERR:
+    if args.signature and args.format in SIGNATURE_ON_STDERR and not args.quiet:
         stderr.write(signature + "\n")
     missed = [m for m in (below("", bar.metric, evaluation.scores[bar.metric].f1, bar.value)
                           for bar in bars) if m]
-    for message in missed:
+    for message in [] if args.quiet else missed:
         stderr.write(f"conll_eval: below --fail-under: {message}\n")
     return EXIT_INPUT if missed else EXIT_OK

@@ -6,14 +6,28 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from .tables import Num, delimited, markdown_table, text_table
+from .tables import Num, delimited, fixed, markdown_table, text_table
 
 __all__ = ["comparison_text", "comparison_markdown", "comparison_delimited",
-           "comparison_record"]
+           "comparison_record", "small_sample_warning"]
+
+
+def small_sample_warning(comparison) -> Optional[str]:
+    """``warning: only 3 gold sentences ...`` when a file (or a suite's treebank) has fewer
+    sentences than the tests need to be trusted; None otherwise."""
+    from ..analyze.comparison import MIN_SENTENCES
+    small = comparison.small_strata()
+    if not small:
+        return None
+    where = (f"only {small[0][1]} gold sentence(s)" if not small[0][0] else
+             "few gold sentences in " + ", ".join(f"{name} ({n})" for name, n in small))
+    return (f"warning: {where}: below {MIN_SENTENCES} the p-values and intervals are "
+            f"unreliable (the paired bootstrap calls equal systems different far more often "
+            f"than alpha; see the README)")
 
 
 def _pct(value: float, signed: bool = False) -> str:
-    return f"{100 * value:+.2f}" if signed else f"{100 * value:.2f}"
+    return fixed(100 * value, signed=signed)
 
 
 def _interval_text(interval, signed: bool = False) -> str:
@@ -91,17 +105,19 @@ def _matrix_cell(comparison, metric: str, i: int, j: int) -> Num:
 
 
 def comparison_text(comparison, signature: str) -> str:
-    lines: List[str] = []
+    warning = small_sample_warning(comparison)
+    lines: List[str] = [warning, ""] if warning else []
     for heading, header, rows, left in _sections(comparison):
-        lines += ([""] if lines else []) + [heading] + text_table(header, rows, left=left)
+        lines += ([""] if lines and lines[-1] else []) + [heading] + text_table(header, rows, left=left)
     lines += ["", signature]
     return "\n".join(lines) + "\n"
 
 
 def comparison_markdown(comparison, signature: str) -> str:
-    lines: List[str] = []
+    warning = small_sample_warning(comparison)
+    lines: List[str] = [f"> **{warning}**", ""] if warning else []
     for heading, header, rows, left in _sections(comparison):
-        lines += ([""] if lines else []) + [f"**{heading}**", ""]
+        lines += ([""] if lines and lines[-1] else []) + [f"**{heading}**", ""]
         lines += markdown_table(header, rows, left=left)
     lines += ["", f"<sub>`{signature}`</sub>"]
     return "\n".join(lines) + "\n"
@@ -118,7 +134,7 @@ def comparison_delimited(comparison, signature: str, delimiter: str,
     row per pair (the difference first - second, corrected p-values); values are fractions,
     as in JSON.  TSV carries the signature as a ``#`` line."""
     def number(value: Optional[float]) -> str:
-        return "" if value is None else repr(float(value))
+        return "" if value is None else repr(float(value) + 0.0)  # never -0.0
     rows = []
     for metric, intervals in comparison.intervals.items():
         for name, interval in zip(comparison.systems, intervals):
@@ -132,14 +148,17 @@ def comparison_delimited(comparison, signature: str, delimiter: str,
                          *(number(r.corrected.get(t)) for t in ("bootstrap", "randomization",
                                                                 "mcnemar")),
                          "yes" if _significant(comparison, r) else "no"])
+    warning = small_sample_warning(comparison)
+    if comment and warning:  # TSV: a second comment line; CSV stays a plain table
+        signature = f"{signature}\n# {warning}"
     return delimited(DELIMITED_HEADER, rows, delimiter, signature if comment else None)
 
 
 def comparison_record(comparison, signature: str) -> dict:
     from ..analyze.comparison import ranked_clusters
 
-    def interval(i) -> dict:
-        return {"value": i.value, "low": i.low, "high": i.high}
+    def interval(i) -> dict:  # + 0.0: no negative zero (a difference of nothing)
+        return {"value": i.value + 0.0, "low": i.low + 0.0, "high": i.high + 0.0}
     return {
         "clusters": {m: [{"ranks": [first, last],
                           "systems": [comparison.systems[k] for k in members]}
@@ -148,6 +167,9 @@ def comparison_record(comparison, signature: str) -> dict:
         "signature": signature, "systems": list(comparison.systems),
         "resamples": comparison.resamples, "seed": comparison.seed, "alpha": comparison.alpha,
         "correction": comparison.correction, "strata": comparison.strata,
+        "sentences": dict(zip(comparison.strata_names, comparison.sentences))
+        if comparison.strata_names else sum(comparison.sentences),
+        "small_sample_warning": small_sample_warning(comparison),
         "scores": {m: {comparison.systems[k]: interval(i) for k, i in enumerate(intervals)}
                    for m, intervals in comparison.intervals.items()},
         "pairs": {m: [{"first": comparison.systems[r.first],

@@ -7,7 +7,7 @@ import json
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..analyze.relations import TABLE2_COLUMNS, TABLE3_COLUMNS, RelationRow, average_rows
-from .tables import Num, delimited, markdown_table, text_table
+from .tables import Num, delimited, fixed, markdown_table, text_table
 
 __all__ = ["TABLES", "relations_text", "relations_markdown", "relations_delimited",
            "relations_json", "errors_rows", "errors_text", "errors_record"]
@@ -27,7 +27,7 @@ Row = Tuple[str, Optional[RelationRow], Optional[str]]  # treebank, its row or N
 def _number(value: Optional[float], signed: bool) -> str:
     if value is None:
         return "-"
-    return f"{value:+.2f}" if signed else f"{value:.2f}"
+    return fixed(value, signed=signed)
 
 
 def _signed(column: str) -> bool:

@@ -24,12 +24,21 @@ from __future__ import annotations
 import io
 from typing import Collection, List, NamedTuple, Optional, Sequence, Union
 
-__all__ = ["percent", "Num", "text_table", "markdown_table", "delimited"]
+__all__ = ["fixed", "percent", "Num", "text_table", "markdown_table", "delimited"]
+
+
+def fixed(value: float, decimals: int = 2, signed: bool = False) -> str:
+    """``value`` with ``decimals`` decimals (``signed``: with its sign, ``+0.50``), never a
+    negative zero: what rounds to zero prints ``0.00`` (``+0.00`` signed), whatever its sign."""
+    text = f"{value:+.{decimals}f}" if signed else f"{value:.{decimals}f}"
+    if text.startswith("-") and float(text) == 0:
+        text = ("+" if signed else "") + text[1:]
+    return text
 
 
 def percent(value: float) -> str:
-    """A fraction as the tables print it: percent, 2 decimals."""
-    return f"{100 * value:.2f}"
+    """A fraction as the tables print it: percent, 2 decimals (never ``-0.00``)."""
+    return fixed(100 * value)
 
 
 class Num(NamedTuple):

@@ -1,16 +1,17 @@
 """The output of ``conll_eval alignment``, formatting only: the link counts and scores of
 every system against the gold alignment, per-sentence counts, the parallel treebank score and
-the significance tests, as a text report or a JSON record.
+the significance tests, as a text report, Markdown, TSV/CSV or a JSON record.
 
 Percentages with 2 decimals in text; fractions in [0, 1] in JSON, as the scorer's JSON.
 """
 from __future__ import annotations
 
-from typing import List
+from typing import List, Tuple
 
-from .tables import Num, percent, text_table
+from .tables import Num, delimited, fixed, markdown_table, percent, text_table
 
-__all__ = ["SCORE_ROWS", "alignment_text", "alignment_record"]
+__all__ = ["SCORE_ROWS", "alignment_text", "alignment_markdown", "alignment_delimited",
+           "alignment_record"]
 
 #: (label, attribute of AlignmentScores, definition) in the order printed
 COUNT_ROWS = (
@@ -46,7 +47,11 @@ def _p_text(p: float) -> str:
     return f"{p:.4f}" if p >= 0.0001 else "<0.0001"
 
 
-def _scores_table(evaluation) -> List[str]:
+#: one section of the report: (heading, header, rows, left-aligned columns, rules before)
+Section = Tuple[str, List, List[List], Tuple[int, ...], Tuple[int, ...]]
+
+
+def _scores_section(evaluation) -> Section:
     systems = evaluation.systems
     totals = [s.scores for s in systems]
     gold = totals[0]
@@ -58,11 +63,10 @@ def _scores_table(evaluation) -> List[str]:
     heading = (f"Word alignment against {evaluation.gold.path}: {len(evaluation.sentences)} "
                f"sentence(s), |S| = {gold.sure} sure links, |P| = {gold.possible} possible "
                f"links (sure ones included); scores in %")
-    return [heading, *text_table(header, rows, left=(0, 1),
-                                 rules_before=(len(COUNT_ROWS), len(COUNT_ROWS) + 3))]
+    return heading, header, rows, (0, 1), (len(COUNT_ROWS), len(COUNT_ROWS) + 3)
 
 
-def _sentence_table(system) -> List[str]:
+def _sentence_section(system) -> Section:
     counts = system.counts
     rows = []
     for k, number in enumerate(counts.sentences):
@@ -70,66 +74,112 @@ def _sentence_table(system) -> List[str]:
         rows.append([Num(str(number)), *(Num(str(v)) for v in (
             scores.sure, scores.possible, scores.system, scores.sure_hits, scores.possible_hits)),
             Num(percent(scores.aer))])
-    return [f"Per sentence: {system.name}",
-            *text_table(["sentence", "|S|", "|P|", "|A|", "|S&A|", "|P&A|", "AER"], rows,
-                        left=())]
+    return (f"Per sentence: {system.name}",
+            ["sentence", "|S|", "|P|", "|A|", "|S&A|", "|P&A|", "AER"], rows, (), ())
 
 
-def _pts_table(pts, system_name: str) -> List[str]:
+def _pts_section(pts, system_name: str) -> Section:
     w_source, w_target, w_alignment = pts.weights
     rows = [["UAS source", Num(percent(pts.uas_source)), Num(_weight(w_source))],
             ["UAS target", Num(percent(pts.uas_target)), Num(_weight(w_target))],
             ["1 - AER", Num(percent(1 - pts.aer)), Num(_weight(w_alignment))],
             ["PTS", Num(percent(pts.value)), Num("")]]
-    return [f"Parallel treebank score of {system_name} (UAS with --punct {pts.punct}), in %",
-            *text_table(["part", "score", "weight"], rows, rules_before=(3,))]
+    return (f"Parallel treebank score of {system_name} (UAS with --punct {pts.punct}), in %",
+            ["part", "score", "weight"], rows, (0,), (3,))
 
 
-def _significance_tables(comparison) -> List[str]:
+def _significance_sections(comparison) -> List[Section]:
     from ..analyze.word_alignment import LOWER_IS_BETTER
     level = round(100 * (1 - comparison.alpha))
     scores = list(comparison.intervals)
-    lines = [(f"Scores in % with {level} % bootstrap intervals ({comparison.resamples} paired "
-              f"resamples of the gold sentences)")]
-    lines += text_table(["score", *comparison.systems], [
-        [score, *(Num(f"{percent(i.value)} [{percent(i.low)}, {percent(i.high)}]")
-                  for i in comparison.intervals[score])] for score in scores])
+    intervals = [[score, *(Num(f"{percent(i.value)} [{percent(i.low)}, {percent(i.high)}]")
+                           for i in comparison.intervals[score])] for score in scores]
     rows = []
     for score in scores:
         for r in comparison.pairs[score]:
             d = r.difference
             pair = f"{comparison.systems[r.first]} - {comparison.systems[r.second]}"
             significant = all(p < comparison.alpha for p in r.corrected.values())
-            rows.append([pair, score, Num(f"{100 * d.value:+.2f}"),
-                         Num(f"[{100 * d.low:+.2f}, {100 * d.high:+.2f}]"),
+            rows.append([pair, score, Num(fixed(100 * d.value, signed=True)),
+                         Num(f"[{fixed(100 * d.low, signed=True)}, "
+                             f"{fixed(100 * d.high, signed=True)}]"),
                          Num(_p_text(r.corrected["bootstrap"])),
                          Num(_p_text(r.corrected["randomization"])),
                          "yes" if significant else "no"])
     lower = ", ".join(sorted(LOWER_IS_BETTER))
-    lines += ["", (f"Differences (first - second; lower is better for {lower}), p-values "
-                   f"corrected ({comparison.correction}) over the pairs: paired bootstrap and "
-                   f"approximate randomization (sentences shuffled between the systems)")]
-    lines += text_table(["pair", "score", "difference", "interval", "bootstrap",
-                         "randomization", f"significant (p < {comparison.alpha:g} in both)"],
-                        rows, left=(0, 1, 6))
-    return lines
+    return [(f"Scores in % with {level} % bootstrap intervals ({comparison.resamples} paired "
+             f"resamples of the gold sentences)", ["score", *comparison.systems], intervals,
+             (0,), ()),
+            (f"Differences (first - second; lower is better for {lower}), p-values "
+             f"corrected ({comparison.correction}) over the pairs: paired bootstrap and "
+             f"approximate randomization (sentences shuffled between the systems)",
+             ["pair", "score", "difference", "interval", "bootstrap", "randomization",
+              f"significant (p < {comparison.alpha:g} in both)"], rows, (0, 1, 6), ())]
+
+
+def _sections(evaluation, pts, comparison, per_sentence: bool) -> List[Section]:
+    sections = [_scores_section(evaluation)]
+    if per_sentence:
+        sections += [_sentence_section(system) for system in evaluation.systems]
+    if pts is not None:
+        sections.append(_pts_section(pts, evaluation.systems[0].name))
+    if comparison is not None:
+        sections += _significance_sections(comparison)
+    return sections
 
 
 def alignment_text(evaluation, signature: str, pts=None, comparison=None,
                    per_sentence: bool = False) -> str:
     """The text report: scores of every system, then (when asked) per-sentence counts, the
-    PTS of the first system, the significance tests; the signature last."""
-    sections = [_scores_table(evaluation)]
-    if per_sentence:
-        sections += [_sentence_table(system) for system in evaluation.systems]
-    if pts is not None:
-        sections.append(_pts_table(pts, evaluation.systems[0].name))
-    if comparison is not None:
-        sections.append(_significance_tables(comparison))
+    PTS of the first system, the significance tests (after a warning when the sentences are
+    too few for them); the signature last."""
+    from .comparison import small_sample_warning
     lines: List[str] = []
-    for section in sections:
-        lines += ([""] if lines else []) + section
+    for heading, header, rows, left, rules in _sections(evaluation, pts, comparison,
+                                                         per_sentence):
+        if comparison is not None and heading.startswith("Scores in %"):
+            warning = small_sample_warning(comparison)
+            lines += ["", warning] if warning else []
+        lines += ([""] if lines else []) + [heading] + text_table(header, rows, left=left,
+                                                                  rules_before=rules)
     return "\n".join([*lines, "", signature]) + "\n"
+
+
+def alignment_markdown(evaluation, signature: str, pts=None, comparison=None,
+                       per_sentence: bool = False) -> str:
+    """The sections of the text report as GitHub Markdown tables, the signature last."""
+    from .comparison import small_sample_warning
+    lines: List[str] = []
+    for heading, header, rows, left, _ in _sections(evaluation, pts, comparison, per_sentence):
+        if comparison is not None and heading.startswith("Scores in %"):
+            warning = small_sample_warning(comparison)
+            lines += ["", f"> **{warning}**"] if warning else []
+        lines += ([""] if lines else []) + [f"**{heading}**", ""]
+        lines += markdown_table(header, rows, left=left)
+    return "\n".join([*lines, "", f"`{signature}`"]) + "\n"
+
+
+#: the columns of the delimited table after ``system``: counts, then scores in percent
+DELIMITED_COLUMNS = tuple(label for label, _, _ in COUNT_ROWS + SCORE_ROWS) + ("PTS",)
+
+
+def alignment_delimited(evaluation, signature: str, delimiter: str, pts=None, comparison=None,
+                        comment: bool = True) -> str:
+    """TSV or CSV: a row per system (its counts, its scores in percent as the text prints
+    them, PTS for the first system with --pts); with ``comparison`` instead the significance
+    tests' long table, as ``conll_eval compare`` prints it.  TSV carries the signature as a
+    ``#`` line (``comment``)."""
+    if comparison is not None:
+        from .comparison import comparison_delimited
+        return comparison_delimited(comparison, signature, delimiter, comment)
+    rows = []
+    for k, system in enumerate(evaluation.systems):
+        scores = system.scores
+        rows.append([system.name, *(str(getattr(scores, attr)) for _, attr, _ in COUNT_ROWS),
+                     *(percent(getattr(scores, attr)) for _, attr, _ in SCORE_ROWS),
+                     percent(pts.value) if pts is not None and k == 0 else ""])
+    return delimited(["system", *DELIMITED_COLUMNS], rows, delimiter,
+                     signature if comment else None)
 
 
 def _scores_record(scores) -> dict:
@@ -161,12 +211,14 @@ def _pts_record(pts) -> dict:
 def _significance_record(comparison) -> dict:
     from ..analyze.word_alignment import LOWER_IS_BETTER
 
-    def interval(i) -> dict:
-        return {"value": i.value, "low": i.low, "high": i.high}
+    def interval(i) -> dict:  # + 0.0: no negative zero (a difference of nothing)
+        return {"value": i.value + 0.0, "low": i.low + 0.0, "high": i.high + 0.0}
 
+    from .comparison import small_sample_warning
     return {
         "resamples": comparison.resamples, "seed": comparison.seed, "alpha": comparison.alpha,
-        "correction": comparison.correction,
+        "correction": comparison.correction, "sentences": sum(comparison.sentences),
+        "small_sample_warning": small_sample_warning(comparison),
         "scores": {score: {
             "lower_is_better": score in LOWER_IS_BETTER,
             "systems": [{"name": name, **interval(i)}
