@@ -10,7 +10,7 @@ import re
 from typing import List, NamedTuple, Optional, TextIO, Tuple
 
 from ..errors import UsageError, printable
-from .common import (DELIMITERS, EXIT_OK, FORMATS, SIGNATURE_ON_STDERR, Parser,
+from .common import (DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options,
                      write_atomically)
 
 __all__ = ["Mode", "choose_mode", "wants_conllu", "conllu_tagger_command",
@@ -132,9 +132,10 @@ def build_tagger_conllu_parser() -> argparse.ArgumentParser:
                     "splits may differ. Per column: correct, gold and system words, aligned "
                     "words, precision, recall, F1 and accuracy over aligned words; FEATS also "
                     "per feature. A word left unaligned counts as a token mismatch. No tree "
-                    "is needed: HEAD and DEPREL may be _ (or anything a tagger writes there), "
-                    "only the tree checks are off; everything else is read as strictly as "
-                    "for scoring. A score that means nothing (a column the gold leaves _, a "
+                    "is needed: HEAD and DEPREL may be _ (as a tagger writes them; HEAD 0 "
+                    "everywhere is fine too), only the tree checks are off, in both files; "
+                    "everything else (a HEAD neither _ nor a number included) is read as "
+                    "strictly as for scoring. A score that means nothing (a column the gold leaves _, a "
                     "feature only one file has) is n/a: '-' in text and Markdown, 'n/a' in "
                     "TSV/CSV, null in JSON.",
         epilog="Exit codes: 0 compared, 1 invalid input (file:line) or a CoNLL-U file paired "
@@ -159,18 +160,11 @@ def build_tagger_conllu_parser() -> argparse.ArgumentParser:
     parser.add_argument("--train", metavar="FILE",
                         help="a training CoNLL-U file: accuracy also for words whose gold FORM "
                              "it has (known) and has not (unknown)")
-    parser.add_argument("--format", default="text", choices=list(FORMATS),
-                        help="output format (default: text); tsv and csv hold the column "
-                             "table only")
-    parser.add_argument("--signature", action="store_true",
-                        help="print the settings signature: text: a last line; tsv: a first "
-                             "'# ' line; csv: on stderr (the CSV stays a plain table); json and "
-                             "markdown always have it")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the output to FILE (atomically) instead of stdout")
-    parser.add_argument("--profile", default="conll18", choices=["conll17", "conll18", "iwpt"],
-                        help="how the files are read and aligned (default: conll18)")
-    parser.add_argument("--debug", action="store_true", help="tracebacks for internal errors")
+    add_options(parser, "format", "signature", "output", "profile", "debug", notes={
+        "format": "tsv and csv hold the column table only",
+        "signature": "text: a last line; tsv: a first '# ' line; csv: on stderr (the CSV "
+                     "stays a plain table); json and markdown always have it",
+        "profile": "how the files are read and aligned"})
     return parser
 
 
