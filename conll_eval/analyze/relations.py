@@ -1,8 +1,8 @@
 """Where the LAS points go by relation (Nivre and Fang 2017, the CLAS paper): the five groups of
 its Table 1, LAS restricted to each group, LAS without a group or a single relation, and CLAS.
 
-Every number is a labelled F1 over universal relations (subtypes cut) computed as the CoNLL 2018
-scorer computes CLAS: gold words whose gold relation passes the filter are the recall base,
+Every number is a labelled F1 (relations compared as ``--deprel`` says: universal, subtypes
+cut, by default) computed as the CoNLL 2018 scorer computes CLAS: gold words whose gold relation passes the filter are the recall base,
 system words whose system relation passes it the precision base, and an aligned gold word that
 passes is correct when its head and relation are right.
 """
@@ -13,10 +13,12 @@ from typing import Dict, FrozenSet, List, Mapping, Optional, Tuple
 
 import numpy as np
 
+from ..evaluate import Settings
+from ..metrics import METRICS, EvaluationContext, compute_counts, profile_metrics
 from ..stats import Score
 
 __all__ = ["RELATION_GROUPS", "FUN_RELATIONS", "TABLE2_COLUMNS", "TABLE3_COLUMNS",
-           "RelationRow", "relation_row", "average_rows"]
+           "RelationRow", "relation_row", "average_rows", "averaged_over"]
 
 #: Table 1 of the paper: the 37 UD relations in five disjoint groups, in its order
 RELATION_GROUPS: Dict[str, FrozenSet[str]] = {
@@ -41,17 +43,30 @@ class RelationRow:
     """One treebank's scores: ``scores`` maps ``LAS``, ``CLAS``, a group name (LAS within the
     group) and ``without:<group or relation>`` (LAS without it) to a :class:`Score`.
     :meth:`value` gives a table column in percent: the F1, or for ``LAS-X`` the difference
-    LAS without X minus LAS, and for ``CLAS-LAS`` CLAS minus LAS."""
+    LAS without X minus LAS, and for ``CLAS-LAS`` CLAS minus LAS; None where the column
+    means nothing: an F1 over no gold and no system word, or ``LAS-X`` when no word (gold
+    or system) has X, so that leaving it out changes nothing."""
 
     scores: Mapping[str, Score]
 
-    def value(self, column: str) -> float:
-        las = self.scores["LAS"].f1
+    def _f1(self, key: str) -> Optional[float]:
+        score = self.scores[key]
+        return None if score.gold + score.system == 0 else score.f1
+
+    def value(self, column: str) -> Optional[float]:
+        las = self._f1("LAS")
         if column == "CLAS-LAS":
-            return 100 * (self.scores["CLAS"].f1 - las)
+            clas = self._f1("CLAS")
+            return None if clas is None or las is None else 100 * (clas - las)
         if column.startswith("LAS-"):
-            return 100 * (self.scores["without:" + column[4:]].f1 - las)
-        return 100 * self.scores[column].f1
+            key = "without:" + column[4:]
+            without, everything = self.scores[key], self.scores["LAS"]
+            if (without.gold, without.system) == (everything.gold, everything.system):
+                return None  # nothing has X: nothing was left out
+            rest = self._f1(key)
+            return None if rest is None or las is None else 100 * (rest - las)
+        f1 = self._f1(column)
+        return None if f1 is None else 100 * f1
 
 
 def _score(gold_in: np.ndarray, sys_in: np.ndarray, correct: np.ndarray) -> Score:
@@ -60,39 +75,52 @@ def _score(gold_in: np.ndarray, sys_in: np.ndarray, correct: np.ndarray) -> Scor
                  int(np.count_nonzero(sys_in)))
 
 
-def relation_row(gold, system, alignment) -> RelationRow:
-    """Every score of Tables 2 and 3 for one aligned pair (treebanks and their alignment)."""
-    from .counting import AnalysisPair, word_correctness
-    pair = AnalysisPair.from_treebanks(gold, system, alignment, universal_deprel=True)
-    gold_correct, _ = word_correctness("LAS", pair)  # aligned, head and relation right
+def relation_row(gold, system, alignment, settings: Optional[Settings] = None) -> RelationRow:
+    """Every score of Tables 2 and 3 for one aligned pair (treebanks and their alignment),
+    under ``settings`` (default: the UD scorers'): ``--deprel`` decides when a relation is
+    right, ``--punct`` which words count (as in LAS), the profile how CLAS is scored; the
+    groups are those of the universal relation (UD v1 names renamed under ``--deprel v1``)."""
+    settings = settings or Settings()
+    ctx = EvaluationContext(gold, system, alignment, None, settings.punct, settings.deprel)
+    gold_parent, sys_parent = ctx.mapped_parent()
+    gold_correct = np.zeros(gold.n_words, dtype=bool)  # aligned, head and relation right
+    gold_correct[ctx.ga] = (gold_parent == sys_parent) & ctx.pair_equal("udeprel")
+    gold_uni, sys_uni = ctx.column("gold", "uni"), ctx.column("system", "uni")
+    gold_scored, sys_scored = ctx.column("gold", "scored"), ctx.column("system", "scored")
     vocab = gold.vocab
-    gold_rel = pair.gold.string_column("deprel")
-    sys_rel = pair.system.string_column("deprel")
 
     def members(relations) -> Tuple[np.ndarray, np.ndarray]:
         codes = np.array([c for c in (vocab.find(r) for r in relations) if c >= 0],
                          dtype=np.int64)
-        return np.isin(gold_rel, codes), np.isin(sys_rel, codes)
+        return np.isin(gold_uni, codes), np.isin(sys_uni, codes)
 
-    everything = (np.ones(len(gold_rel), dtype=bool), np.ones(len(sys_rel), dtype=bool))
-    from ..metrics import CONTENT_DEPRELS
-    scores: Dict[str, Score] = {"LAS": _score(*everything, gold_correct),
-                                "CLAS": _score(*members(CONTENT_DEPRELS), gold_correct)}
+    clas = next(m for m in profile_metrics(settings.profile) if m.startswith("CLAS"))
+    scores: Dict[str, Score] = {"LAS": _score(gold_scored, sys_scored, gold_correct),
+                                "CLAS": compute_counts(METRICS[clas], ctx).score()}
     for name, relations in RELATION_GROUPS.items():
         gold_in, sys_in = members(relations)
-        scores[name] = _score(gold_in, sys_in, gold_correct)
-        scores["without:" + name] = _score(~gold_in, ~sys_in, gold_correct)
+        scores[name] = _score(gold_in & gold_scored, sys_in & sys_scored, gold_correct)
+        scores["without:" + name] = _score(~gold_in & gold_scored, ~sys_in & sys_scored,
+                                           gold_correct)
     for relation in FUN_RELATIONS:
         gold_in, sys_in = members([relation])
-        scores["without:" + relation] = _score(~gold_in, ~sys_in, gold_correct)
+        scores["without:" + relation] = _score(~gold_in & gold_scored, ~sys_in & sys_scored,
+                                               gold_correct)
     return RelationRow(scores)
 
 
 def average_rows(rows: List[Optional[RelationRow]], columns) -> Dict[str, Optional[float]]:
-    """The unweighted mean of each column over the treebanks that have a row (a failed one has
-    None and is left out); None when none has."""
-    present = [row for row in rows if row is not None]
-    if not present:
-        return {column: None for column in columns}
-    return {column: sum(row.value(column) for row in present) / len(present)
+    """The unweighted mean of each column over the treebanks where it means something (a
+    failed treebank, None, and a column's None are left out); None when there is none."""
+    average: Dict[str, Optional[float]] = {}
+    for column in columns:
+        values = [v for v in (row.value(column) for row in rows if row is not None)
+                  if v is not None]
+        average[column] = sum(values) / len(values) if values else None
+    return average
+
+
+def averaged_over(rows: List[Optional[RelationRow]], columns) -> Dict[str, int]:
+    """How many treebanks each column's average is over (see :func:`average_rows`)."""
+    return {column: sum(1 for row in rows if row is not None and row.value(column) is not None)
             for column in columns}

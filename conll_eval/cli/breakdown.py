@@ -7,7 +7,10 @@ from typing import List, TextIO
 
 from ..errors import ConllEvalError
 from ..evaluate import Settings
-from .common import DELIMITERS, EXIT_INPUT, EXIT_OK, FORMATS, Parser, write_atomically
+from ..naming import system_names
+from ..report.relations import TABLES
+from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, Parser, add_options, below,
+                     thresholds, write_atomically)
 
 
 def build_breakdown_parser() -> argparse.ArgumentParser:
@@ -16,18 +19,24 @@ def build_breakdown_parser() -> argparse.ArgumentParser:
         description="Where the LAS points go, by relation: LAS within each relation group of "
                     "Nivre and Fang (2017, Table 1: FUN, MWE, CORE, NON-CORE, PUNCT), LAS "
                     "without a group or a single FUN relation, and CLAS (their Tables 2 and "
-                    "3). Universal relations (subtypes cut); labelled F1 on the CoNLL 2018 "
-                    "word alignment, so raw-text parser output works.",
+                    "3). Relations compared as --deprel says (default: universal, subtypes "
+                    "cut), words counted as --punct says; labelled F1 on the CoNLL 2018 word "
+                    "alignment, so raw-text parser output works.  A column that means nothing "
+                    "(no gold and no system word in the group) is '-' and left out of the "
+                    "average.",
         epilog="GOLD and SYSTEM are two files, or two directories paired as 'conll_eval "
                "suite' pairs them (metadata.json, names, treebank codes): one row per "
                "treebank and an average row over the treebanks scored. Exit codes: 0 every "
-               "treebank scored, 1 one failed (its row shows '-', the reason is printed), "
-               "2 usage error, 3 internal error, 4 the results could not be written.")
+               "treebank scored (and above the --fail-under bars), 1 invalid input (one pair: "
+               "its error, as 'conll_eval GOLD SYSTEM' prints it; a suite: the treebank's row "
+               "shows '-' and the reason is printed) or a bar missed, 2 usage error, 3 "
+               "internal error, 4 the results could not be written.")
     parser.add_argument("gold", metavar="GOLD", nargs="?", help="gold file or directory")
     parser.add_argument("system", metavar="SYSTEM", nargs="?", help="system file or directory")
-    parser.add_argument("--metadata", metavar="FILE", help="shared-task metadata.json")
-    parser.add_argument("--pairs", metavar="FILE",
-                        help="a list of 'GOLD SYSTEM [NAME]' lines (no GOLD SYSTEM then)")
+    add_options(parser, "metadata", "pairs", "names", notes={
+        "pairs": "breakdown takes one", "names": "one system: its name in the JSON"})
+    add_options(parser, *SCORING_OPTIONS, notes={
+        "strict": "an invalid file: as any unreadable one (one pair: the error, exit 1)"})
     parser.add_argument("--tables", default="2,3", metavar="2,3",
                         help="which of the paper's tables (default: both)")
     parser.add_argument("--errors", action="store_true",
@@ -38,12 +47,16 @@ def build_breakdown_parser() -> argparse.ArgumentParser:
     parser.add_argument("--worst", type=int, default=0, metavar="N",
                         help="with --errors (implied): the N gold sentences of each treebank "
                              "with the most wrong words")
-    parser.add_argument("--format", default="text", choices=list(FORMATS),
-                        help="output format (default: text; TSV/CSV/JSON give every column "
-                             "of the chosen tables once)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write the results to FILE")
-    parser.add_argument("--debug", action="store_true", help="tracebacks for internal errors")
+    add_options(parser, "format", "fail_under", "quiet", "output", "debug", notes={
+        "format": "TSV/CSV/JSON give every column of the chosen tables once",
+        "fail_under": "bars on the tables' F1 columns (" + ", ".join(BAR_COLUMNS) + "), checked "
+                      "on every treebank and the average ('macro:LAS=80': the average only); "
+                      "a column that means nothing ('-') passes"})
     return parser
+
+
+#: the columns --fail-under can name: the F1 columns (not the differences)
+BAR_COLUMNS = ("LAS", "CLAS", "CORE", "NON-CORE", "FUN", "MWE")
 
 
 def _tables(text: str, parser) -> List[int]:
@@ -56,66 +69,119 @@ def _tables(text: str, parser) -> List[int]:
     return list(dict.fromkeys(numbers))
 
 
-def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+def _pairing(parser, args):
+    """The treebanks: --pairs, or GOLD SYSTEM as 'conll_eval suite' pairs them."""
+    from ..suite import find_pairs, read_pair_list
+    if args.pairs and (args.gold or args.system):
+        parser.error("give either GOLD SYSTEM or --pairs")
+    if len(args.pairs) > 1:
+        parser.error("--pairs: breakdown takes one list (one system)")
+    if args.pairs:
+        return read_pair_list(args.pairs[0])
+    if args.gold and args.system:
+        return find_pairs(args.gold, args.system, args.metadata)
+    parser.error("GOLD and SYSTEM (or --pairs) are required")
+    return None  # not reached: error() raises
+
+
+def _breakdown_row(entry, settings: Settings, errors: bool, worst: int):
+    """(row, worst sentences) of one treebank: its RelationRow or Decomposition."""
     from ..align import align_words, check_characters
     from ..analyze.decomposition import decompose, worst_sentences
     from ..analyze.relations import relation_row
-    from ..evaluate import load_pair
-    from ..suite import find_pairs, read_pair_list
+    from ..evaluate import load_pair, validate_pair
+    gold_path, system_path = entry.gold, entry.system
+    if settings.strict:
+        gold_path, system_path = validate_pair(gold_path, system_path, settings.strict)
+    gold, system = load_pair(gold_path, system_path, settings.profile)
+    check_characters(gold, system)
+    alignment = align_words(gold, system)
+    if not errors:
+        return relation_row(gold, system, alignment, settings), []
+    decomposition = decompose(gold, system, alignment)
+    return decomposition, worst_sentences(gold, system, decomposition, worst)
+
+
+def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    from ..suite import missing_system_file
     parser = build_breakdown_parser()
     args = parser.parse_args(argv)
     tables = _tables(args.tables, parser)
-    if args.pairs and (args.gold or args.system):
-        parser.error("give either GOLD SYSTEM or --pairs")
-    if args.pairs:
-        pairing = read_pair_list(args.pairs)
-    elif args.gold and args.system:
-        pairing = find_pairs(args.gold, args.system, args.metadata)
-    else:
-        parser.error("GOLD and SYSTEM (or --pairs) are required")
     if args.worst < 0:
         parser.error("--worst: a number of sentences, 0 or more")
     errors = args.errors or args.worst > 0
+    if errors and args.fail_under:
+        parser.error("--fail-under checks the tables' columns, which --errors does not print")
+    settings = Settings(args.profile, None, args.strict, args.punct, args.deprel)
+    pairing = _pairing(parser, args)
+    single = pairing.source == "files"  # one pair: its error as scoring it says it, no table
+    names = system_names([args.system or args.pairs[0]], args.names, parser.prog)
+    columns = [c for number in tables for c in TABLES[number][1] if c in BAR_COLUMNS]
+    bars = thresholds(args.fail_under, list(dict.fromkeys(columns)), parser.prog,
+                      ("",) if single else ("", "macro")) if args.fail_under else []
     rows, worst = [], []
     for entry in pairing.entries:
-        if entry.system is None:
-            rows.append((entry.name, None, "no system file"))
+        missing = None if single else missing_system_file(entry)
+        if missing is not None:
+            rows.append((entry.name, None, missing.message))
             continue
         try:
-            gold, system = load_pair(entry.gold, entry.system)
-            check_characters(gold, system)
-            alignment = align_words(gold, system)
-            if errors:
-                decomposition = decompose(gold, system, alignment)
-                rows.append((entry.name, decomposition, None))
-                worst.append((entry.name, worst_sentences(gold, system, decomposition,
-                                                          args.worst)))
-            else:
-                rows.append((entry.name, relation_row(gold, system, alignment), None))
+            row, sentences = _breakdown_row(entry, settings, errors, args.worst)
         except ConllEvalError as exc:
+            if single:
+                if args.quiet and not args.debug:
+                    return EXIT_INPUT
+                raise  # printed once, as 'conll_eval GOLD SYSTEM' prints it
             rows.append((entry.name, None, str(exc).splitlines()[0]))
+            continue
+        rows.append((entry.name, row, None))
+        worst.append((entry.name, sentences))
+    signature = settings.signature() + ("|breakdown:errors" if errors
+                                        else "|breakdown:relations-nivre-fang-2017")
+    fmt = args.format
     if errors:
-        text = _errors_output(rows, worst, args.format, stderr)
+        text = _errors_output(rows, worst, fmt, signature)
     else:
-        text = _tables_output(rows, tables, args.format, stderr)
+        text = _tables_output(rows, tables, fmt, signature, names[0])
     if args.output:
         write_atomically(args.output, text, [e.gold for e in pairing.entries]
                          + [e.system for e in pairing.entries if e.system])
-    else:
+    elif not args.quiet:
         stdout.write(text)
-    for name, row, failure in rows:  # also on stderr: a script reading stdout learns of it
-        if row is None:
-            stderr.write(f"{name}: not scored: {failure}\n")
+    if not args.quiet and fmt in DELIMITERS:  # the table stays a plain table
+        stderr.write(signature + "\n")
+    if not args.quiet and (args.output or fmt not in ("text", "markdown")):
+        for name, row, failure in rows:  # the text and Markdown outputs name them themselves
+            if row is None:
+                stderr.write(f"{name}: not scored: {failure}\n")
+    missed = [] if errors else _below_bars(rows, columns, bars)
+    for message in [] if args.quiet else missed:
+        stderr.write(f"conll_eval breakdown: below --fail-under: {message}\n")
     failed = [name for name, row, _ in rows if row is None]
-    return EXIT_INPUT if failed else EXIT_OK
+    return EXIT_INPUT if failed or missed else EXIT_OK
 
 
-def _errors_output(rows, worst, fmt: str, stderr) -> str:
+def _below_bars(rows, columns, bars) -> List[str]:
+    """A message per value under its bar: every treebank's and the average's (``macro:``
+    the average only); a value that means nothing (None) passes."""
+    from ..analyze.relations import average_rows
+    average = average_rows([row for _, row, _ in rows], columns) if len(rows) > 1 else {}
+    messages = []
+    for bar in bars:
+        checked = [] if bar.scope else [(f"{name}: ", row.value(bar.metric))
+                                         for name, row, _ in rows if row is not None]
+        if average:
+            checked.append(("average: ", average[bar.metric]))
+        messages += [m for m in (below(label, bar.metric, value / 100, bar.value)
+                                 for label, value in checked if value is not None) if m]
+    return messages
+
+
+def _errors_output(rows, worst, fmt: str, signature: str) -> str:
     import json
 
     from ..report.relations import errors_record, errors_rows, errors_text
     from ..report.tables import delimited, markdown_table
-    signature = Settings().signature() + "|breakdown:errors"
     if fmt == "text":
         return errors_text(rows, worst) + signature + "\n"
     if fmt == "json":
@@ -123,19 +189,16 @@ def _errors_output(rows, worst, fmt: str, stderr) -> str:
     header, body = errors_rows(rows)
     if fmt == "markdown":
         return "\n".join(markdown_table(header, body, left=(0, 1))) + f"\n\n`{signature}`\n"
-    stderr.write(signature + "\n")
     return delimited(header, body, DELIMITERS[fmt])
 
 
-def _tables_output(rows, tables, fmt: str, stderr) -> str:
+def _tables_output(rows, tables, fmt: str, signature: str, system: str) -> str:
     from ..report.relations import (relations_delimited, relations_json, relations_markdown,
                                     relations_text)
-    signature = Settings().signature() + "|breakdown:relations-nivre-fang-2017"
     if fmt == "text":
         return relations_text(rows, tables, signature)
     if fmt == "markdown":
         return relations_markdown(rows, tables, signature)
     if fmt == "json":
-        return relations_json(rows, tables, signature)
-    stderr.write(signature + "\n")
+        return relations_json(rows, tables, signature, system)
     return relations_delimited(rows, tables, DELIMITERS[fmt])

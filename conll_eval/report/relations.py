@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..analyze.relations import TABLE2_COLUMNS, TABLE3_COLUMNS, RelationRow, average_rows
+from ..analyze.relations import (TABLE2_COLUMNS, TABLE3_COLUMNS, RelationRow, average_rows,
+                                 averaged_over)
 from .tables import Num, delimited, fixed, markdown_table, text_table
 
 __all__ = ["TABLES", "relations_text", "relations_markdown", "relations_delimited",
@@ -55,6 +56,20 @@ def _failures(rows: Sequence[Row]) -> List[str]:
     return [f"{name}: not scored: {failure}" for name, row, failure in rows if row is None]
 
 
+def _average_note(rows: Sequence[Row], columns: Sequence[str]) -> List[str]:
+    """The columns whose average leaves out treebanks where they mean nothing."""
+    if len(rows) < 2:
+        return []
+    scored = sum(1 for _, row, _ in rows if row is not None)
+    counts = averaged_over([row for _, row, _ in rows], columns)
+    fewer = [f"{c} over {n}" for c, n in counts.items() if 0 < n < scored]
+    if not fewer:
+        return []
+    return [f"Averages over the treebanks where the column means something ('-': no gold and "
+            f"no system word in the group; LAS-X: no word has X): {', '.join(fewer)} of "
+            f"{scored}"]
+
+
 def relations_text(rows: Sequence[Row], tables: Sequence[int], signature: str) -> str:
     blocks = []
     for number in tables:
@@ -63,7 +78,7 @@ def relations_text(rows: Sequence[Row], tables: Sequence[int], signature: str) -
         body = [[c[0]] + [Num(x) for x in c[1:]] for c in cells]
         lines = text_table(["treebank", *header], body,
                            rules_before=[len(rows)] if len(rows) > 1 else [])
-        blocks.append("\n".join([title, *lines]))
+        blocks.append("\n".join([title, *lines, *_average_note(rows, columns)]))
     notes = _failures(rows)
     return "\n\n".join(blocks) + "\n" + "".join(f"{n}\n" for n in notes) + f"{signature}\n"
 
@@ -74,7 +89,9 @@ def relations_markdown(rows: Sequence[Row], tables: Sequence[int], signature: st
         title, columns, header = TABLES[number]
         cells = _cells(rows, columns)
         body = [[c[0]] + [Num(x) for x in c[1:]] for c in cells]
-        blocks.append("\n".join([f"**{title}**", "", *markdown_table(["treebank", *header], body)]))
+        note = _average_note(rows, columns)
+        blocks.append("\n".join([f"**{title}**", "", *markdown_table(["treebank", *header], body),
+                                 *(["", *note] if note else [])]))
     notes = _failures(rows)
     return "\n\n".join(blocks) + "\n" + "".join(f"\n{n}" for n in notes) + f"\n`{signature}`\n"
 
@@ -85,7 +102,11 @@ def relations_delimited(rows: Sequence[Row], tables: Sequence[int], delimiter: s
     return delimited(["treebank", *columns], _cells(rows, columns), delimiter)
 
 
-def relations_json(rows: Sequence[Row], tables: Sequence[int], signature: str) -> str:
+def relations_json(rows: Sequence[Row], tables: Sequence[int], signature: str,
+                   system: Optional[str] = None) -> str:
+    """Per treebank its columns (``null`` where one means nothing) and counts, the average
+    of each column over the treebanks where it means something (``null`` over none) and how
+    many those are (``average_over``); ``averaged_over``: the treebanks scored."""
     columns = list(dict.fromkeys(c for number in tables for c in TABLES[number][1]))
     treebanks = []
     for name, row, failure in rows:
@@ -93,16 +114,22 @@ def relations_json(rows: Sequence[Row], tables: Sequence[int], signature: str) -
         if row is None:
             record["failure"] = failure
         else:
-            record["columns"] = {c: round(row.value(c), 10) for c in columns}
+            record["columns"] = {c: _rounded(row.value(c)) for c in columns}
             record["counts"] = {key: {"correct": s.correct, "gold": s.gold, "system": s.system}
                                 for key, s in row.scores.items()}
         treebanks.append(record)
-    average = average_rows([row for _, row, _ in rows], columns)
-    return json.dumps({"signature": signature, "columns": columns, "treebanks": treebanks,
-                       "average": {c: (None if v is None else round(v, 10))
-                                   for c, v in average.items()},
+    present = [row for _, row, _ in rows]
+    average = average_rows(present, columns)
+    return json.dumps({"signature": signature, "system": system, "columns": columns,
+                       "treebanks": treebanks,
+                       "average": {c: _rounded(v) for c, v in average.items()},
+                       "average_over": averaged_over(present, columns),
                        "averaged_over": sum(1 for _, row, _ in rows if row is not None)},
                       indent=1) + "\n"
+
+
+def _rounded(value: Optional[float]) -> Optional[float]:
+    return None if value is None else round(value, 10) + 0.0  # + 0.0: never -0.0
 
 
 # ---- error decomposition -----------------------------------------------------------------------
