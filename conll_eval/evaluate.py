@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, BinaryIO, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .validate import ValidationIncident
 
 __all__ = ["Settings", "Evaluation", "evaluate", "evaluate_files", "validate_pair",
-           "scored_metrics"]
+           "scored_metrics", "gold_unannotated"]
 
 
 @dataclass(frozen=True)
@@ -121,31 +121,56 @@ class Evaluation:
     def unannotated(self) -> Dict[str, str]:
         """Tag metric (UPOS, XPOS, UFeats/Feats, Lemmas, as printed) -> why its number means
         nothing: the column is ``_`` on every gold word (a treebank without XPOS, lemmas or
-        features: the score reads 100.00), or on every system word (a system that predicts
-        nothing there)."""
-        notes: Dict[str, str] = {}
-        underscore = self.gold.vocab.find("_")
-        for name in self.counts:
-            spec = METRICS[name]
-            if spec.head or len(spec.columns) != 1:
-                continue  # only a tag alone reads 100.00 when nobody annotates it
-            columns = {_RAW_COLUMN[c] for c in spec.columns if c in _RAW_COLUMN}
-            for column in sorted(columns):
-                for side, treebank in (("gold", self.gold), ("system", self.system)):
-                    codes = treebank.column(column)
-                    # the first word first: most columns are annotated (a pass saved)
-                    if len(codes) and underscore >= 0 and codes[0] == underscore and \
-                            bool(np.all(codes == underscore)):
-                        what = column.upper() if column != "lemma" else "LEMMA"
-                        notes.setdefault(display_name(name), (
-                            f"not annotated: every gold {what} is _" if side == "gold" else
-                            f"the system predicts no {what} (every one is _)"))
+        features: the score reads 100.00; the reason starts with ``not annotated``), or on
+        every system word (a system that predicts nothing there)."""
+        notes = gold_unannotated(self.gold, self.counts)
+        for name, column in _tag_columns(self.counts):
+            if display_name(name) not in notes and _all_underscore(self.system, column):
+                notes[display_name(name)] = (f"the system predicts no {_column_label(column)} "
+                                             "(every one is _)")
         return notes
 
     def exact_match(self) -> Dict[str, Tuple[int, int]]:
         """Per metric (as printed): (gold sentences all right, gold sentences); see
         :meth:`conll_eval.stats.Counts.exact_match`."""
         return {display_name(name): counts.exact_match() for name, counts in self.counts.items()}
+
+
+def _tag_columns(names: Iterable[str]) -> List[Tuple[str, str]]:
+    """(metric, file column) for the metrics that compare one tag alone: only those read
+    100.00 when nobody annotates the tag."""
+    pairs = []
+    for name in names:
+        spec = METRICS[name]
+        if spec.head or len(spec.columns) != 1:
+            continue
+        pairs += [(name, column) for column in
+                  sorted({_RAW_COLUMN[c] for c in spec.columns if c in _RAW_COLUMN})]
+    return pairs
+
+
+def _all_underscore(treebank: Treebank, column: str) -> bool:
+    underscore = treebank.vocab.find("_")
+    codes = treebank.column(column)
+    # the first word first: most columns are annotated (a pass saved)
+    return bool(len(codes)) and underscore >= 0 and codes[0] == underscore and \
+        bool(np.all(codes == underscore))
+
+
+def _column_label(column: str) -> str:
+    return column.upper() if column != "lemma" else "LEMMA"
+
+
+def gold_unannotated(gold: Treebank, names: Iterable[str]) -> Dict[str, str]:
+    """Of the metrics ``names`` (registry names), the tag metrics (as printed) whose gold
+    column is ``_`` on every word, each with ``not annotated: every gold XPOS is _``.
+
+    The gold file alone decides: a failed system file does not change it (a suite's n/a)."""
+    notes: Dict[str, str] = {}
+    for name, column in _tag_columns(names):
+        if display_name(name) not in notes and _all_underscore(gold, column):
+            notes[display_name(name)] = f"not annotated: every gold {_column_label(column)} is _"
+    return notes
 
 
 def scored_metrics(settings: Settings, weights: bool) -> List[str]:

@@ -33,8 +33,9 @@ import numpy as np
 
 from .errors import (AlignmentError, ConllEvalError, EmptyFileError, FormatError, Location,
                      UsageError)
-from .evaluate import Settings, evaluate, scored_metrics, validate_pair
+from .evaluate import Settings, evaluate, gold_unannotated, scored_metrics, validate_pair
 from .metrics import METRICS, display_name, load_weights
+from .naming import treebank_name
 from .reader import load
 from .stats import Score
 from .treebank import Treebank, Vocab
@@ -43,7 +44,8 @@ from .workers import run_tasks
 __all__ = [
     "SuiteEntry", "Pairing", "Failure", "TreebankResult", "Average", "SuiteEvaluation",
     "pair_directories", "treebank_code", "read_metadata", "read_pair_list", "find_pairs", "score_entries",
-    "evaluate_suite", "rank", "tira_status", "METADATA_FILE",
+    "evaluate_suite", "rank", "tira_status", "METADATA_FILE", "MISSING_FILE", "missing_system_file",
+    "require_paths",
 ]
 
 METADATA_FILE = "metadata.json"
@@ -242,15 +244,28 @@ def _stem(path: str) -> str:
     return base
 
 
+def require_paths(paths: Sequence[str]) -> None:
+    """Raise the ``file-not-found`` :class:`FormatError` of paths named on the command line
+    that do not exist: the first one's, naming the others too (a treebank whose system file
+    is absent from a system directory is another matter: ``missing-file``)."""
+    missing = [path for path in dict.fromkeys(paths) if not os.path.exists(path)]
+    if missing:
+        others = (f" ({', '.join(missing[1:])} {'does' if len(missing) == 2 else 'do'} not exist "
+                  "either)") if len(missing) > 1 else ""
+        raise FormatError(Location(missing[0]), "file-not-found",
+                          f"no such file or directory{others}")
+
+
 def find_pairs(gold: str, system: str, metadata: Optional[str] = None) -> Pairing:
     """The pairs for ``conll_eval suite GOLD SYSTEM``.
 
     ``GOLD`` a file: one treebank (named after it) against the file ``SYSTEM``.  ``GOLD`` a
     directory: ``metadata`` if given, else ``GOLD/metadata.json`` if present, else the two
-    directories paired by file name.
+    directories paired by file name.  Raises :class:`FormatError` ``file-not-found`` when
+    ``GOLD`` or ``SYSTEM`` does not exist (see :func:`require_paths`), :class:`UsageError`
+    for a file given with a directory.
     """
-    if not os.path.exists(system):
-        raise UsageError(f"{system}: no such file or directory")
+    require_paths([gold, system])
     if metadata is not None:
         return read_metadata(metadata, system)
     if os.path.isdir(gold):
@@ -261,12 +276,10 @@ def find_pairs(gold: str, system: str, metadata: Optional[str] = None) -> Pairin
             raise UsageError(f"{gold} is a directory but {system} is a file: give two "
                              "directories or two files")
         return pair_directories(gold, system)
-    if not os.path.exists(gold):
-        raise UsageError(f"{gold}: no such file or directory")
     if os.path.isdir(system):
         raise UsageError(f"{gold} is a file but {system} is a directory: give two directories "
                          "or two files")
-    name = _stem(gold)
+    name = treebank_name(gold)  # the rule of every command (naming.py)
     return Pairing((SuiteEntry(name, gold, system, _language(name)),), (), "files")
 
 
@@ -376,6 +389,21 @@ def _missing_hint(entry: SuiteEntry) -> str:
     return f"; did you mean {' or '.join(entry.candidates)}?"
 
 
+#: the failure code of a treebank whose system file is absent from the system side of the
+#: pairing (a path named on the command line that does not exist is ``file-not-found``)
+MISSING_FILE = "missing-file"
+
+
+def missing_system_file(entry: SuiteEntry) -> Optional[Failure]:
+    """The ``missing-file`` failure of a treebank whose system file does not exist (with the
+    files that could be it), or None when it exists.  ``suite`` and ``breakdown`` both use it."""
+    if entry.system is not None and os.path.exists(entry.system):
+        return None
+    path = entry.system or f"(no system file for {entry.name})"
+    return Failure("system", MISSING_FILE, f"{path}: error [{MISSING_FILE}] no system file for "
+                   f"this treebank{_missing_hint(entry)}", Location(path), TIRA_OPEN)
+
+
 #: gold files read in this process, by file identity and profile: a leaderboard scores each
 #: gold file once per system.  Kept up to this many words (the most recently used).
 GOLD_CACHE_WORDS = 1_000_000
@@ -413,13 +441,16 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
     metrics = scored_metrics(settings, weights is not None)
     gold = system = None
 
-    def failed(failure: Failure, gold_totals: bool = True) -> TreebankResult:
-        """Zero scores; with the gold file read, its totals (gold scored against itself)."""
-        gold_eval = evaluate(gold, gold, settings, weights) if gold is not None and \
-            gold_totals else None
+    def failed(failure: Failure, gold_totals: bool = True, read_gold: bool = True) -> TreebankResult:
+        """Zero scores; with the gold file read (here if need be and ``read_gold``), the tags
+        it does not annotate (the gold file alone decides what is n/a, with or without
+        --strict) and, for a failed system side, its totals (gold scored against itself)."""
+        tree = gold if gold is not None or not read_gold else _gold_if_readable(entry, settings)
+        gold_eval = evaluate(tree, tree, settings, weights) if tree is not None and \
+            gold_totals and failure.side == "system" else None
         return TreebankResult(entry, _zero_scores(metrics, gold_eval and gold_eval.scores),
                               failure, time.perf_counter() - started,
-                              _not_annotated(gold_eval) if gold_eval is not None else ())
+                              tuple(gold_unannotated(tree, metrics)) if tree is not None else ())
 
     try:
         if settings.strict and entry.system is not None and os.path.exists(entry.system):
@@ -438,12 +469,10 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
             gold = _load_gold(entry.gold, settings.profile)
             vocab = gold.vocab
         except ConllEvalError as exc:
-            return failed(_failure("gold", exc, TIRA_GOLD))
-        if entry.system is None or not os.path.exists(entry.system):
-            path = entry.system or f"(no system file for {entry.name})"
-            return failed(Failure("system", "missing-file", f"{path}: error [missing-file] no system "
-                                  f"file for this treebank{_missing_hint(entry)}", Location(path),
-                                  TIRA_OPEN))
+            return failed(_failure("gold", exc, TIRA_GOLD), read_gold=False)
+        missing = missing_system_file(entry)
+        if missing is not None:
+            return failed(missing)
         try:
             system = load(entry.system, settings.profile, vocab)
         except ConllEvalError as exc:
@@ -460,7 +489,7 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
                         if gold.text else TIRA_INTERNAL)
             return failed(_failure("system", exc, official))
         return TreebankResult(entry, dict(evaluation.scores), None, time.perf_counter() - started,
-                              _not_annotated(evaluation),
+                              tuple(gold_unannotated(gold, metrics)),
                               _sentence_counts(evaluation, sentence_metrics))
     except (KeyboardInterrupt, MemoryError):
         raise
@@ -471,7 +500,16 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
         return failed(Failure("system" if gold is not None else "gold", "internal-error",
                               f"{where}: error [internal-error] {type(exc).__name__}: {exc} "
                               "(please report it)", Location(where or entry.gold), TIRA_INTERNAL),
-                      gold_totals=False)  # scoring itself may be what broke
+                      gold_totals=False, read_gold=False)  # scoring itself may be what broke
+
+
+def _gold_if_readable(entry: SuiteEntry, settings: Settings) -> Optional[Treebank]:
+    """The gold treebank, or None when it cannot be read (its annotation then is unknown
+    and the failed treebank counts 0 in every average, as in the shared tasks)."""
+    try:
+        return _load_gold(entry.gold, settings.profile)
+    except ConllEvalError:
+        return None
 
 
 def _sentence_counts(evaluation, metrics: Tuple[str, ...]) -> Optional[Dict[str, np.ndarray]]:
@@ -479,11 +517,6 @@ def _sentence_counts(evaluation, metrics: Tuple[str, ...]) -> Optional[Dict[str,
         return None
     by_name = {display_name(name): counts for name, counts in evaluation.counts.items()}
     return {m: by_name[m].by_sentence[:, :3].copy() for m in metrics if m in by_name}
-
-
-def _not_annotated(evaluation) -> Tuple[str, ...]:
-    return tuple(m for m, why in evaluation.unannotated().items()
-                 if why.startswith("not annotated"))
 
 
 def _task_size(entry: SuiteEntry) -> int:
@@ -551,21 +584,27 @@ def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings()
 @dataclass(frozen=True)
 class Average:
     """Mean of per-treebank precision, recall, F1 (and aligned accuracy where defined) over
-    ``count`` treebanks, failed treebanks counting 0."""
+    ``count`` treebanks, failed treebanks counting 0.  Over no treebank (no gold file
+    annotates the tag) every value is None: n/a, never 0."""
 
-    precision: float
-    recall: float
-    f1: float
+    precision: Optional[float]
+    recall: Optional[float]
+    f1: Optional[float]
     aligned_accuracy: Optional[float]
     count: int
+
+    @property
+    def defined(self) -> bool:
+        """Does the average mean something (is it over at least one treebank)?"""
+        return self.count > 0
 
     def as_dict(self) -> dict:
         return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
                 "aligned_accuracy": self.aligned_accuracy, "treebanks": self.count}
 
 
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
+def _mean(values: Sequence[float]) -> Optional[float]:
+    return sum(values) / len(values) if values else None
 
 
 def _average(results: Sequence[TreebankResult], metric: str, every: bool = False) -> Average:
@@ -615,15 +654,19 @@ class SuiteEvaluation:
         return {m: _average(self.results, m, every=True) for m in self.metrics}
 
     @cached_property
-    def micro(self) -> Dict[str, Score]:
-        totals = {}
+    def micro(self) -> Dict[str, Optional[Score]]:
+        """Per metric the counts summed over the treebanks, a tag metric only over those
+        whose gold files annotate it; None (n/a) where none does."""
+        totals: Dict[str, Optional[Score]] = {}
         for m in self.metrics:
-            scores = [r.scores[m] for r in self.results]
+            scores = [r.scores[m] for r in self.results if m not in r.unannotated]
+            if not scores:
+                totals[m] = None
+                continue
             aligned = [s.aligned for s in scores if s.aligned is not None]
-            first = scores[0] if scores else Score(0, 0, 0)
             totals[m] = Score(sum(s.correct for s in scores), sum(s.gold for s in scores),
                               sum(s.system for s in scores),
-                              sum(aligned) if aligned else None, first.has_aligned_accuracy)
+                              sum(aligned) if aligned else None, scores[0].has_aligned_accuracy)
         return totals
 
     def by_language(self) -> Dict[str, Dict[str, Average]]:
@@ -655,7 +698,13 @@ def evaluate_suite(pairing: Pairing, settings: Settings = Settings(), jobs: int 
 
 def rank(suites: Sequence[SuiteEvaluation], metric: str) -> List[Tuple[int, SuiteEvaluation]]:
     """Systems by decreasing macro F1 of ``metric``; equal values share a rank (1, 2, 2, 4),
-    ties keep the given order."""
+    ties keep the given order.  Raises :class:`UsageError` when the macro F1 is n/a for a
+    system (no gold file annotates the tag): nothing to rank by."""
+    undefined = [s.system_name for s in suites if s.macro[metric].f1 is None]
+    if undefined:
+        raise UsageError(f"no gold file annotates {metric} (every value is _), so its "
+                         f"macro-average is n/a for {', '.join(undefined)}: nothing to rank by; "
+                         "rank by another metric")
     keyed = sorted(enumerate(suites), key=lambda item: (-item[1].macro[metric].f1, item[0]))
     ranked: List[Tuple[int, SuiteEvaluation]] = []
     for position, (_, suite) in enumerate(keyed, 1):

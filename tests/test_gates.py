@@ -246,10 +246,10 @@ def test_bars_that_look_like_fractions_are_warned_about(command):
 
 
 def test_macro_bars_check_only_the_macro_average():
-    code, _, err = run_cli("suite", GOLD, SYSTEM, "--fail-under", "macro:LAS=35,macro:UAS=40", "-q")
+    code, _, err = run_cli("suite", GOLD, SYSTEM, "--fail-under", "macro:LAS=35,macro:UAS=40")
     below = [line for line in err.splitlines() if line.startswith("conll_eval: below")]
     assert code == 1 and below == ["conll_eval: below --fail-under: macro-average: UAS 35.00 < 40"]
-    _, _, err = run_cli("suite", GOLD, SYSTEM, "--fail-under", "LAS=35", "-q")
+    _, _, err = run_cli("suite", GOLD, SYSTEM, "--fail-under", "LAS=35")
     assert "conll_eval: below --fail-under: de_fische: LAS 0.00 < 35" in err  # plain: every treebank
 
 
@@ -262,7 +262,7 @@ def test_micro_bars_need_no_micro_option():
 
 
 def test_leaderboard_bars_name_the_system():
-    _, _, err = run_cli("suite", *LEADERBOARD, "--fail-under", "macro:LAS=50", "-q")
+    _, _, err = run_cli("suite", *LEADERBOARD, "--fail-under", "macro:LAS=50")
     assert "conll_eval: below --fail-under: parser macro-average: LAS 35.00 < 50" in err.splitlines()
     assert "oracle" not in err
 

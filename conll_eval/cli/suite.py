@@ -8,16 +8,18 @@ from typing import List, TextIO
 
 from ..errors import UsageError
 from ..metrics import PROFILES, load_weights
+from ..naming import system_names
 from ..report.suite import (pairing_notes, suite_delimited, suite_json, suite_markdown,
                             suite_text, tira_prototext, tira_stderr, tira_stdout)
-from ..suite import SuiteEvaluation, find_pairs, rank, read_pair_list, score_entries
+from ..suite import (SuiteEvaluation, find_pairs, rank, read_pair_list, require_paths,
+                     score_entries)
 from ..workers import usable_cpus
-from .compare import (DEFAULT_METRICS as SIGNIFICANCE_METRICS, add_resampling_options,
+from .compare import (DEFAULT_METRICS as SIGNIFICANCE_METRICS,
                       check_resampling_options, format_comparison, significance_signature)
 from .common import (BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
-                     SIGNATURE_ON_STDERR, Parser, add_report_options, add_scoring_options, below,
-                     fraction_warning, known_metrics, metric_list, progress_reporter,
-                     scoring_settings, thresholds,
+                     RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser, add_options, below,
+                     fraction_warning, known_metrics, meaningless_bar, metric_list,
+                     progress_reporter, scoring_request,
                      write_atomically)
 
 
@@ -39,42 +41,32 @@ def build_suite_parser() -> argparse.ArgumentParser:
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="GOLD SYSTEM [SYSTEM ...]: directories (or files); several SYSTEMs "
                              "make a leaderboard")
-    parser.add_argument("--metadata", metavar="FILE",
-                        help="shared-task metadata.json naming the pairs (default: "
-                             "GOLD/metadata.json when present)")
-    parser.add_argument("--pairs", action="append", default=[], metavar="FILE",
-                        help="a list of 'GOLD SYSTEM [NAME]' lines, one system; repeat for a "
-                             "leaderboard (no PATHs then)")
-    parser.add_argument("--names", metavar="A,B,...",
-                        help="names of the systems, in order (default: the SYSTEM paths' names)")
-    add_scoring_options(parser)
-    add_report_options(
-        parser,
-        metrics="columns of the text, Markdown and TSV/CSV tables (default: all metrics for one "
-                "system, the profile's headline metrics for a leaderboard)",
-        fail_under="exit 1 when a score is below its bar, in percent as printed (2 decimals; "
-                   "LAS=0.8 is 0.8 %%), e.g. LAS=80,CLAS=75: "
-                   + "; ".join(f"{scope + ':' if scope else ''}LAS=80 checks {what}"
-                               for scope, what in BAR_SCOPES.items()),
-        signature="with csv: print the signature on stderr (the CSV stays a plain table); the "
-                  "other formats always carry it")
+    add_options(parser, "metadata", "pairs", "names", notes={
+        "pairs": "repeat for a leaderboard"})
+    add_options(parser, "profile", "weights", "punct", "deprel", "strict", notes={
+        "strict": "a pair with an invalid file scores 0"})
+    add_options(parser, "format", "metrics", "fail_under", "signature", "output", notes={
+        "metrics": "the columns of the text, Markdown and TSV/CSV tables (default: all "
+                   "metrics for one system, the profile's headline metrics for a leaderboard)",
+        "fail_under": "; ".join(f"{scope + ':' if scope else ''}LAS=80 checks {what}"
+                                for scope, what in BAR_SCOPES.items()),
+        "signature": "with csv: on stderr (the CSV stays a plain table); the other formats "
+                     "always carry it"})
     parser.add_argument("--rank-by", default="LAS", metavar="METRIC",
-                        help="leaderboard order: macro F1 of this metric (default: LAS)")
+                        help="leaderboard order: macro F1 of this metric, in any case "
+                             "(default: LAS)")
     parser.add_argument("--micro", action="store_true",
                         help="also the micro-average (counts summed over treebanks)")
     parser.add_argument("--by-language", action="store_true",
                         help="also macro-averages per language (the part of the name before '_')")
-    parser.add_argument("--significance", action="store_true",
-                        help="leaderboard: each system's macro-average with a bootstrap interval "
-                             "and, per pair of systems (or against --baseline), the difference "
-                             "with its interval and paired p-values (bootstrap, approximate "
-                             "randomization), sentences resampled within each treebank, failed "
-                             "treebanks 0 in every resample; metrics: --metrics, else "
-                             f"{','.join(SIGNIFICANCE_METRICS)}.  With tsv/csv the output is the "
-                             "significance table (a row per score and per pair)")
-    parser.add_argument("--baseline", metavar="NAME",
-                        help="with --significance: test every system against this one only")
-    add_resampling_options(parser)
+    add_options(parser, "significance", "baseline", *RESAMPLING_OPTIONS, notes={
+        "significance": "a leaderboard: each system's macro-average with its interval and, "
+                        "per pair of systems (or against --baseline), the difference with its "
+                        "interval and p-values, sentences resampled within each treebank, "
+                        "failed treebanks 0 in every resample; metrics: --metrics, else "
+                        f"{','.join(SIGNIFICANCE_METRICS)}.  With tsv/csv the output is the "
+                        "significance table (a row per score and per pair)",
+        "baseline": "with --significance"})
     parser.add_argument("--tira", metavar="OUTPUT_DIR",
                         help="behave like the shared-task wrapper: its stdout and stderr lines "
                              "and OUTPUT_DIR/evaluation.prototext (one system)")
@@ -82,30 +74,75 @@ def build_suite_parser() -> argparse.ArgumentParser:
                         help="also write a self-contained HTML report to FILE: the macro-"
                              "averages, then per treebank the summary and the sentence browser "
                              "(as conll_eval report)")
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="print only failures (failed treebanks, missed bars) on stderr")
+    add_options(parser, "quiet")
     parser.add_argument("-j", "--jobs", type=int, default=usable_cpus(), metavar="N",
                         help="score in N worker processes (default: the cores this process may use)")
-    parser.add_argument("--strict", action="store_true",
-                        help="validate each pair first (UD levels 1-2); an invalid file scores 0")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    add_options(parser, "debug")
     return parser
+
+
+#: the profiles whose shared task had the TIRA wrapper --tira reproduces (REFERENCE.md b.5)
+TIRA_PROFILES = ("conll17", "conll18")
+
+
+def _find_pairs(gold: str, system: str, metadata):
+    """:func:`find_pairs`, its usage errors in the form of suite's others."""
+    try:
+        return find_pairs(gold, system, metadata)
+    except UsageError as exc:
+        raise UsageError(f"conll_eval suite: {exc}") from exc
+
+
+def _checked_values(suite: SuiteEvaluation, bar) -> List[tuple]:
+    """(label, F1) of each number ``bar`` checks in ``suite`` that means something: without
+    a prefix every treebank whose gold file annotates the metric (a failed one whose gold
+    file could not be read counts, at 0) and the macro-average; ``macro:``/``micro:`` that
+    average.  An n/a number is left out (never compared as 0)."""
+    checked = [(f"{r.entry.name}: ", r.scores[bar.metric].f1) for r in suite.results
+               if not bar.scope and bar.metric not in r.unannotated]
+    if bar.scope in ("", "macro") and suite.macro[bar.metric].defined:
+        checked.append(("macro-average: ", suite.macro[bar.metric].f1))
+    if bar.scope == "micro" and suite.micro[bar.metric] is not None:
+        checked.append(("micro-average: ", suite.micro[bar.metric].f1))
+    return checked
+
+
+def _check_bars_mean_something(suites, bars, prog: str) -> None:
+    """A usage error for a bar with nothing meaningful to check (the tag is n/a where the
+    bar looks): it would otherwise pass, or fail against a 0 that is not a score."""
+    for suite in suites:
+        for bar in bars:
+            if not _checked_values(suite, bar):
+                owner = f" of {suite.system_name}" if len(suites) > 1 else ""
+                average = f", so its {bar.scope}-average is n/a" if bar.scope else ""
+                raise meaningless_bar(prog, bar, f"no gold file{owner} annotates {bar.metric} "
+                                      f"(every value is _ in every treebank){average}")
+
+
+def _testable(suites, tested: List[str], stderr: TextIO, quiet: bool) -> List[str]:
+    """The --significance metrics whose macro-average means something for every system; a
+    note names those left out (no gold file annotates them), a usage error when none is left."""
+    left_out = [m for m in tested if not all(s.macro[m].defined for s in suites)]
+    if left_out and len(left_out) == len(tested):
+        raise UsageError(f"conll_eval suite: --significance: nothing to test: no gold file "
+                         f"annotates {', '.join(left_out)} (every value is _), so the "
+                         "macro-averages are n/a; name other --metrics")
+    if left_out and not quiet:
+        stderr.write(f"conll_eval suite: note: --significance leaves out {', '.join(left_out)}: "
+                     "no gold file annotates it (every value is _), its macro-average is n/a\n")
+    return [m for m in tested if m not in left_out]
 
 
 def _below_bars(ranked, bars) -> List[str]:
     """A message for each score below its bar (compared as printed): per bar every treebank
-    and the macro-average, or only the macro- or micro-average (``macro:``, ``micro:``)."""
+    (that annotates the metric) and the macro-average, or only the macro- or micro-average
+    (``macro:``, ``micro:``)."""
     messages = []
     for _, suite in ranked:
         owner = f"{suite.system_name} " if len(ranked) > 1 else ""
         for bar in bars:
-            checked = [(f"{r.entry.name}: ", r.scores) for r in suite.results] if not bar.scope else []
-            if bar.scope in ("", "macro"):
-                checked.append(("macro-average: ", suite.macro))
-            if bar.scope == "micro":
-                checked.append(("micro-average: ", suite.micro))
-            messages += [owner + m for m in (below(label, bar.metric, scores[bar.metric].f1, bar.value)
-                                             for label, scores in checked) if m]
+            messages += [owner + m for m in (below(label, bar.metric, f1, bar.value)
+                                             for label, f1 in _checked_values(suite, bar)) if m]
     return messages
 
 
@@ -128,22 +165,13 @@ def _with_significance(text: str, significance) -> str:
 
 
 def _system_names(args, count: int, paths: List[str]) -> List[str]:
-    if args.names:
-        names = [n.strip() for n in args.names.split(",")]
-        if len(names) != count or len(set(names)) != count or not all(names):
-            raise UsageError(f"conll_eval suite: --names needs {count} distinct names")
-        return names
-    bases = [os.path.basename(os.path.normpath(p)) for p in paths]
-    bases = [os.path.splitext(b)[0] if os.path.isfile(p) else b for b, p in zip(bases, paths)]
-    return bases if len(set(bases)) == count else [os.path.normpath(p) for p in paths]
+    return system_names(paths, args.names, "conll_eval suite")  # every command's rule
 
 
 def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_suite_parser()
     args = parser.parse_args(argv)
-    requested = metric_list(args.metrics, known_metrics(scoring_settings(args), extra=True),
-                            "--metrics", parser.prog) if args.metrics else []
-    settings = scoring_settings(args, requested)
+    settings, requested, bars = scoring_request(args, parser.prog, BAR_SCOPES)
     if args.weights is not None:
         load_weights(args.weights)  # a bad weights file stops here, not once per treebank
     known = known_metrics(settings)
@@ -158,10 +186,15 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         if len(args.paths) < 2:
             raise UsageError("conll_eval suite: give GOLD and at least one SYSTEM (or --pairs)")
         gold, system_paths = args.paths[0], args.paths[1:]
-        pairings = [find_pairs(gold, s, args.metadata) for s in system_paths]
+        require_paths([gold, *system_paths, *([args.metadata] if args.metadata else [])])
+        pairings = [_find_pairs(gold, s, args.metadata) for s in system_paths]
     names = _system_names(args, len(pairings), system_paths)
     if args.tira and len(pairings) > 1:
         raise UsageError("conll_eval suite: --tira scores one system")
+    if args.tira and args.profile not in TIRA_PROFILES:
+        raise UsageError(f"conll_eval suite: --tira reproduces the CoNLL 2017 and 2018 shared "
+                         f"tasks' wrappers (conll17_tira_eval.py, conll18_tira_eval.py), which "
+                         f"have no {args.profile} form: use --profile conll17 or conll18")
     check_resampling_options(parser, args)
     if args.significance and (len(pairings) < 2 or args.tira):
         raise UsageError("conll_eval suite: --significance compares two or more systems")
@@ -174,8 +207,10 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     metrics = metric_list(args.metrics, known, "--metrics", parser.prog) if args.metrics else default_metrics
     tested = [] if not args.significance else metrics if args.metrics else \
         [m for m in SIGNIFICANCE_METRICS if m in known]
-    bars = thresholds(args.fail_under, known, parser.prog, BAR_SCOPES) if args.fail_under else []
-    stderr.write(fraction_warning(bars) or "")
+    if len(pairings) > 1 and rank_by not in metrics:  # the ranking shows what it ranks by
+        metrics = [rank_by, *metrics]
+    if not args.quiet:
+        stderr.write(fraction_warning(bars) or "")
     if not pairings[0].entries:
         if args.tira:  # the official wrapper divides by zero here
             stderr.write("Internal error (uncaught exception) in the evaluation script.\n"
@@ -197,7 +232,12 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stop = start + len(pairing.entries)
         suites.append(SuiteEvaluation(name, tuple(results[start:stop]), settings, pairing.unpaired_system))
         start = stop
-    ranked = rank(suites, rank_by) if len(suites) > 1 else [(1, suites[0])]
+    _check_bars_mean_something(suites, bars, parser.prog)
+    tested = _testable(suites, tested, stderr, quiet=args.quiet)
+    try:
+        ranked = rank(suites, rank_by) if len(suites) > 1 else [(1, suites[0])]
+    except UsageError as exc:
+        raise UsageError(f"conll_eval suite: --rank-by {rank_by}: {exc}") from exc
 
     significance = None
     if args.tira:
@@ -236,7 +276,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                                                "conll_eval suite report"), inputs)
     if tira_errors and not args.quiet:
         stderr.write(tira_errors)
-    if args.signature and args.format in SIGNATURE_ON_STDERR and not args.tira:
+    if args.signature and args.format in SIGNATURE_ON_STDERR and not args.tira and not args.quiet:
         stderr.write((significance[1] if significance else suites[0].signature) + "\n")
     if not args.quiet and (args.output or args.tira or args.format not in ("text", "markdown")):
         for suite in suites:  # the text and Markdown outputs name these pairs themselves
@@ -244,12 +284,8 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             for note in pairing_notes(suite):
                 stderr.write(f"conll_eval suite: note: {owner}paired by treebank code: {note}\n")
     failed = [(s, r) for s in suites for r in s.results if not r.ok]
-    if args.quiet:
-        for suite, r in failed:
-            owner = f"{suite.system_name} " if len(suites) > 1 else ""
-            stderr.write(f"{owner}{r.entry.name}: {r.failure.message}\n")
     below = _below_bars(ranked, bars)
-    for message in below:
+    for message in [] if args.quiet else below:  # -q: only the exit status tells
         stderr.write(f"conll_eval: below --fail-under: {message}\n")
     if any(r.failure.code == "internal-error" for _, r in failed):
         return EXIT_INTERNAL

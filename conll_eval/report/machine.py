@@ -12,17 +12,18 @@ __all__ = ["to_json", "to_tsv", "to_delimited", "to_markdown", "score_rows", "sc
            "exact_match_lines", "annotation_note", "NOTE_PREFIX"]
 
 
-def score_record(score: Score) -> dict:
-    """Counts and scores of one metric; scores as fractions, None where undefined."""
+def score_record(score: Score, annotated: bool = True) -> dict:
+    """Counts and scores of one metric; scores as fractions, None where undefined and, for a
+    tag the gold file does not annotate (``annotated=False``), None (n/a) too: such a score
+    reads 100 and means nothing.  The counts stay."""
+    scores = {"precision": score.precision, "recall": score.recall, "f1": score.f1,
+              "aligned_accuracy": score.aligned_accuracy}
     return {
         "correct": score.correct,
         "gold": score.gold,
         "system": score.system,
         "aligned": score.aligned,
-        "precision": score.precision,
-        "recall": score.recall,
-        "f1": score.f1,
-        "aligned_accuracy": score.aligned_accuracy,
+        **{name: value if annotated else None for name, value in scores.items()},
     }
 
 
@@ -33,18 +34,22 @@ def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signatu
     """One JSON object: ``metrics`` (ordered as the table), ``settings``, ``signature``, ``files``;
     with ``exact`` each metric also gets ``exact_match``: sentences all right, of how many,
     and their share; with ``notes`` each gets ``annotated`` (false when the gold column it
-    compares is all ``_``) and, where there is one, its ``note``."""
-    records = {name: score_record(score) for name, score in scores.items()}
-    if notes is not None:
-        for name, record in records.items():
-            note = notes.get(name)
-            record["annotated"] = not (note or "").startswith("not annotated")
+    compares is all ``_``: its precision, recall, F1 and aligned accuracy are then null) and,
+    where there is one, its ``note``."""
+    records = {}
+    for name, score in scores.items():
+        note = (notes or {}).get(name)
+        annotated = not (note or "").startswith("not annotated")
+        records[name] = score_record(score, annotated)
+        if notes is not None:
+            records[name]["annotated"] = annotated
             if note:
-                record["note"] = note
+                records[name]["note"] = note
     for name, (right, total) in (exact or {}).items():
         if name in records:
+            meaningful = total and records[name]["f1"] is not None  # n/a: an unannotated tag
             records[name]["exact_match"] = {"sentences": right, "of": total,
-                                            "share": right / total if total else 0.0}
+                                            "share": right / total if meaningful else None}
     document = {
         "metrics": records,
         "settings": dict(settings),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ..stats import Score
 from ..suite import Average, SuiteEvaluation, TreebankResult, tira_status
 from .machine import score_record
 from .tables import Num, delimited, markdown_table, percent, text_table
@@ -44,7 +45,7 @@ def _average_rows(suite: SuiteEvaluation, micro: bool, by_language: bool
     """(label, metric -> F1) for the macro row and the optional micro and language rows."""
     rows = [(f"Macro ({len(suite.results)})", {m: _f1(a) for m, a in suite.macro.items()})]
     if micro:
-        rows.append(("Micro", {m: s.f1 for m, s in suite.micro.items()}))
+        rows.append(("Micro", _micro_f1(suite)))
     if by_language:
         for language, averages in suite.by_language().items():
             count = max((a.count for a in averages.values()), default=0)
@@ -55,6 +56,11 @@ def _average_rows(suite: SuiteEvaluation, micro: bool, by_language: bool
 def _f1(average) -> Optional[float]:
     """An average's F1, None over no treebank (no gold file annotates the tag)."""
     return average.f1 if average.count else None
+
+
+def _micro_f1(suite: SuiteEvaluation) -> Dict[str, Optional[float]]:
+    """Metric -> the micro-average F1, None where no gold file annotates the tag."""
+    return {m: None if s is None else s.f1 for m, s in suite.micro.items()}
 
 
 def _percent_cell(value: Optional[float], mark: str = "") -> Num:
@@ -205,9 +211,20 @@ def _treebank_record(result: TreebankResult) -> dict:
         "name": entry.name, "language": entry.language, "gold": entry.gold, "system": entry.system,
         "paired_by_code": entry.by_code, "candidates": list(entry.candidates),
         "status": result.status, "error": _failure_record(result),
-        "metrics": {name: dict(score_record(score), annotated=name not in result.unannotated)
+        "metrics": {name: dict(score_record(score, name not in result.unannotated),
+                               annotated=name not in result.unannotated)
                     for name, score in result.scores.items()},
     }
+
+
+def _micro_record(suite: SuiteEvaluation, metric: str) -> dict:
+    """The counts summed over the treebanks whose gold files annotate ``metric`` (how many:
+    ``treebanks``); over none, zero counts and null scores."""
+    score = suite.micro[metric]
+    summed = sum(metric not in r.unannotated for r in suite.results)
+    if score is None:
+        return dict(score_record(Score(0, 0, 0), annotated=False), treebanks=0)
+    return dict(score_record(score), treebanks=summed)
 
 
 def _averages_record(averages: Mapping[str, Average]) -> Dict[str, dict]:
@@ -222,7 +239,7 @@ def _suite_record(suite: SuiteEvaluation, micro: bool, by_language: bool) -> dic
         "unpaired_system": list(suite.unpaired_system),
     }
     if micro:
-        record["micro"] = {name: score_record(score) for name, score in suite.micro.items()}
+        record["micro"] = {name: _micro_record(suite, name) for name in suite.micro}
     if by_language:
         record["by_language"] = {lang: _averages_record(avg) for lang, avg in suite.by_language().items()}
     return record
@@ -234,7 +251,8 @@ def suite_json(suites: Ranked, settings: Mapping[str, object], rank_by: str, mic
     f1, aligned_accuracy, treebanks), ``failed``, ``unpaired_system`` (plus ``micro`` and
     ``by_language`` on request), ``settings``, ``signature``.  Several systems: ``systems``
     (each with ``name``, ``rank`` and the same fields), ``rank_by``, ``settings``,
-    ``signature``.  Scores are fractions in [0, 1]."""
+    ``signature``.  Scores are fractions in [0, 1], null where they mean nothing (n/a): a
+    tag the treebank's gold file does not annotate, an average over no treebank."""
     first = suites[0][1]
     if len(suites) == 1:
         document = {"name": first.system_name, **_suite_record(first, micro, by_language)}
@@ -261,7 +279,7 @@ def suite_table_rows(suites: Ranked, metrics: Sequence[str], micro: bool = False
                            for m in metrics)])
         averages = [("macro", "", {m: _f1(a) for m, a in suite.macro.items()})]
         if micro:
-            averages.append(("micro", "", {m: s.f1 for m, s in suite.micro.items()}))
+            averages.append(("micro", "", _micro_f1(suite)))
         if by_language:
             averages += [(f"lang:{lang}", lang, {m: _f1(a) for m, a in avg.items()})
                          for lang, avg in suite.by_language().items()]

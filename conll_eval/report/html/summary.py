@@ -241,6 +241,11 @@ def treebank_summary(record: dict, index: int) -> str:
     return "".join(parts)
 
 
+def _pct_or_na(value) -> str:
+    """An average in percent, ``n/a`` for None (no gold file annotates the tag)."""
+    return "n/a" if value is None else percent(value)
+
+
 def macro_table(macros: Sequence[Mapping], systems: Sequence[str], metrics: Sequence[str],
                 failures: Sequence[Sequence[str]] = ()) -> str:
     """The suite's macro-averages: a row per metric, F1 (and P, R) per system; the
@@ -249,8 +254,8 @@ def macro_table(macros: Sequence[Mapping], systems: Sequence[str], metrics: Sequ
     sub = "<th>P</th><th>R</th><th>F1</th>" * len(systems)
     rows = []
     for metric in metrics:
-        cells = "".join(f'<td>{percent(m[metric]["precision"])}</td><td>{percent(m[metric]["recall"])}'
-                        f'</td><td data-metric="{_e(metric)}"><b>{percent(m[metric]["f1"])}</b></td>'
+        cells = "".join(f'<td>{_pct_or_na(m[metric]["precision"])}</td><td>{_pct_or_na(m[metric]["recall"])}'
+                        f'</td><td data-metric="{_e(metric)}"><b>{_pct_or_na(m[metric]["f1"])}</b></td>'
                         for m in macros)
         rows.append(f'<tr><td class="l">{_e(metric)}</td>{cells}</tr>')
     notes = "".join(f'<p class="failed">{_e(line)}</p>' for group in failures for line in group)
