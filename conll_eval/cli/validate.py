@@ -9,7 +9,7 @@ import sys
 from typing import List, TextIO
 
 from ..errors import FormatError, InputError, Location, UsageError
-from .common import EXIT_INPUT, EXIT_OK, Parser, is_terminal
+from .common import EXIT_INPUT, EXIT_OK, Parser, add_options, is_terminal
 
 
 #: validation levels this program implements (the UD validator's 3-5 need its language data)
@@ -41,8 +41,7 @@ def build_validate_parser() -> argparse.ArgumentParser:
                         help="text: 'path:line: error [L2 syntax head-self-loop] ...'; json: "
                              "one document with every incident and the summary; udtools: "
                              "udvalidate's own lines")
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="print nothing; only the exit code tells")
+    add_options(parser, "quiet")
     parser.add_argument("--no-warnings", action="store_true",
                         help="neither show nor count warnings")
     parser.add_argument("-e", "--exclude", nargs="+", action="extend", default=[],
@@ -50,7 +49,7 @@ def build_validate_parser() -> argparse.ArgumentParser:
                         "or comma-separated; put -- before the FILEs that follow)")
     parser.add_argument("-i", "--include-only", nargs="+", action="extend", default=[],
                         metavar="TESTID", help="show and count only these test ids (as -e)")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    add_options(parser, "debug")
     return parser
 
 
