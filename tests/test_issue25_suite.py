@@ -288,3 +288,15 @@ def test_a_system_file_absent_from_the_system_directory_is_missing_file(tmp_path
                                           f"{SYSTEM}/en_cats.conllu", "en")) is None
     listed = evaluate_suite(Pairing((entry,)))
     assert listed.results[0].failure.code == MISSING_FILE
+
+
+@pytest.mark.parametrize("fmt, separator", [("tsv", "\t"), ("csv", ","), ("markdown", "|")])
+def test_pair_tables_print_na_for_a_tag_the_gold_does_not_annotate(fmt, separator):
+    _, out, _ = run_cli("--format", fmt, f"{MIXED_GOLD}/en_b.conllu", f"{MIXED_SYSTEM}/en_b.conllu")
+    rows = {cells[0]: cells[1:] for cells in
+            ([c.strip() for c in line.strip("|").split(separator)] for line in out.splitlines())}
+    assert rows["XPOS"][-4:] == ["n/a"] * 4 and rows["LAS"][-4:] == ["66.67"] * 4
+    _, out, _ = run_cli("--format", fmt, f"{MIXED_GOLD}/en_a.conllu", f"{MIXED_SYSTEM}/en_a.conllu")
+    rows = {cells[0]: cells[1:] for cells in
+            ([c.strip() for c in line.strip("|").split(separator)] for line in out.splitlines())}
+    assert rows["XPOS"][-4:] == ["75.00"] * 4  # annotated: a number

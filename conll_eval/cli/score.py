@@ -69,9 +69,9 @@ def _render(args, scores, signature: str, exact, notes) -> str:
                        exact=exact, notes=notes)
     if args.format in DELIMITERS:
         shown = signature if args.signature and args.format not in SIGNATURE_ON_STDERR else None
-        return to_delimited(scores, DELIMITERS[args.format], shown)
+        return to_delimited(scores, DELIMITERS[args.format], shown, notes)
     if args.format == "markdown":
-        return to_markdown(scores, signature)
+        return to_markdown(scores, signature, notes)
     if args.counts:
         text = counts_table(scores)
     elif args.verbose or args.weights is not None or args.metrics:

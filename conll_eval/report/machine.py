@@ -39,7 +39,7 @@ def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signatu
     records = {}
     for name, score in scores.items():
         note = (notes or {}).get(name)
-        annotated = not (note or "").startswith("not annotated")
+        annotated = name not in _unannotated(notes)
         records[name] = score_record(score, annotated)
         if notes is not None:
             records[name]["annotated"] = annotated
@@ -60,24 +60,38 @@ def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signatu
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def score_rows(scores: Mapping[str, Score]) -> Tuple[List[str], List[List[str]]]:
-    """Header and one row per metric: counts, then P/R/F1/AligndAcc in percent (2 decimals)."""
+#: the cell of a score that means nothing (a tag the gold file does not annotate)
+NOT_ANNOTATED = "n/a"
+
+
+def _unannotated(notes: Optional[Mapping[str, str]]) -> List[str]:
+    """The metrics whose note says the gold file does not annotate their tag (n/a)."""
+    return [name for name, why in (notes or {}).items() if why.startswith("not annotated")]
+
+
+def score_rows(scores: Mapping[str, Score], notes: Optional[Mapping[str, str]] = None
+               ) -> Tuple[List[str], List[List[str]]]:
+    """Header and one row per metric: counts, then P/R/F1/AligndAcc in percent (2 decimals),
+    ``n/a`` for a tag the gold file does not annotate (``notes``: the evaluation's
+    :meth:`~conll_eval.evaluate.Evaluation.unannotated`)."""
     header = ["metric", "correct", "gold", "system", "aligned", "precision", "recall", "f1",
               "aligned_accuracy"]
     rows = []
+    unannotated = _unannotated(notes)
     for name, s in scores.items():
         accuracy = s.aligned_accuracy
+        values = [percent(s.precision), percent(s.recall), percent(s.f1),
+                  "" if accuracy is None else percent(accuracy)]
         rows.append([name, str(s.correct), str(s.gold), str(s.system),
                      "" if s.aligned is None else str(s.aligned),
-                     percent(s.precision), percent(s.recall), percent(s.f1),
-                     "" if accuracy is None else percent(accuracy)])
+                     *(NOT_ANNOTATED if name in unannotated and value else value for value in values)])
     return header, rows
 
 
 def to_delimited(scores: Mapping[str, Score], delimiter: str = "\t",
-                 signature: Optional[str] = None) -> str:
+                 signature: Optional[str] = None, notes: Optional[Mapping[str, str]] = None) -> str:
     """TSV/CSV of :func:`score_rows`, after a ``# signature`` line when one is given."""
-    return delimited(*score_rows(scores), delimiter, comment=signature)
+    return delimited(*score_rows(scores, notes), delimiter, comment=signature)
 
 
 def to_tsv(scores: Mapping[str, Score]) -> str:
@@ -85,17 +99,19 @@ def to_tsv(scores: Mapping[str, Score]) -> str:
     return to_delimited(scores, "\t")
 
 
-def to_markdown(scores: Mapping[str, Score], signature: str) -> str:
+def to_markdown(scores: Mapping[str, Score], signature: str,
+                notes: Optional[Mapping[str, str]] = None) -> str:
     """The ``-v`` table as Markdown (for pull-request comments), the signature below::
 
         | Metric    | Precision | Recall | F1 Score | AligndAcc |
         | --------- | --------: | -----: | -------: | --------: |
         | Tokens    |    100.00 | 100.00 |   100.00 |           |
         | LAS       |     80.00 |  80.00 |    80.00 |     80.00 |
+
+    A tag the gold file does not annotate (``notes``, as :func:`score_rows`) shows ``n/a``.
     """
-    rows = [[name, Num(percent(s.precision)), Num(percent(s.recall)), Num(percent(s.f1)),
-             "" if s.aligned_accuracy is None else Num(percent(s.aligned_accuracy))]
-            for name, s in scores.items()]
+    _, table = score_rows(scores, notes)  # metric, 4 counts, then the 4 percentages
+    rows = [[row[0], *(Num(cell) if cell else "" for cell in row[5:])] for row in table]
     lines = markdown_table(["Metric", "Precision", "Recall", "F1 Score", "AligndAcc"], rows)
     return "\n".join([*lines, "", f"<sub>`{signature}`</sub>"]) + "\n"
 
