@@ -32,7 +32,7 @@ golden:
 	$(PYTHON) scripts/make_golden.py
 
 example:
-	conll_eval -v testdata/golden/mwt-resplit/gold.conllu testdata/golden/mwt-resplit/system.conllu
+	conll_eval -v testdata/example/gold.conllu testdata/example/system.conllu
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis

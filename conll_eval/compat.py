@@ -13,7 +13,9 @@ The module has the official public names: the column indices ``ID`` ... ``MISC``
 ``UNIVERSAL_FEATURES``, ``CONTENT_DEPRELS``, ``FUNCTIONAL_DEPRELS`` (frozensets here),
 ``UDError``, ``load_conllu``, ``load_conllu_file``, ``evaluate``, ``evaluate_wrapper``,
 ``build_evaluation_table`` (stanza's addition) and ``main`` (``python -m conll_eval.compat
-[-v] [-c] gold system`` prints what ``conll18_ud_eval.py`` prints).
+[-v] [-c] gold system`` prints what ``conll18_ud_eval.py`` prints; on an invalid or missing
+file the last line of its traceback, ``UDError: <official message>``, and exit 1, without the
+traceback unless ``--debug``; a reader that leaves early, ``| head``, is no error).
 
 A :class:`UDRepresentation` wraps conll_eval's columnar
 :class:`~conll_eval.treebank.Treebank`; its official attributes ``characters``, ``tokens``,
@@ -31,6 +33,8 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
+import sys
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, TextIO, Union
 
@@ -294,7 +298,38 @@ def build_evaluation_table(evaluation: Dict[str, Score], verbose: bool, counts: 
 def main(argv: Optional[Sequence[str]] = None) -> None:
     """The official script's command line (``gold_file system_file [-v] [-c]``), scored by
     conll_eval; prints what ``conll18_ud_eval.py`` prints.  Errors propagate as officially
-    (:class:`UDError`, ``OSError``); ``conll_eval`` itself reports them without a traceback."""
+    (:class:`UDError`, ``OSError``); ``python -m conll_eval.compat`` (:func:`command_line`)
+    reports them without a traceback."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    evaluation = evaluate_wrapper(args)
+    print(build_evaluation_table(evaluation, args.verbose, args.counts, profile="conll18"))
+
+
+def command_line(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m conll_eval.compat``: :func:`main`, and the exit status; an error's
+    traceback is left out (``--debug`` keeps it) but its last line, the one the official
+    script's traceback ends with (``UDError: The CoNLL-U line does not contain ...``), is
+    printed on stderr with the official status 1.  A reader that left (``| head``) ends the
+    output quietly (status 0, as ``conll_eval``)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        main([a for a in argv if a != "--debug"])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the rest goes nowhere: Python's own flush at exit would fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (UDError, OSError) as exc:
+        if debug:
+            raise
+        sys.stderr.write(f"{type(exc).__name__}: {exc}\n")
+        return 1
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description="Score a CoNLL-U system file against a gold file with conll_eval, with the "
                     "command line and output of the official CoNLL 2018 scorer.")
@@ -304,10 +339,10 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                         help="print the table of every metric")
     parser.add_argument("--counts", "-c", default=False, action="store_true",
                         help="print the raw counts (correct, gold, predicted, aligned) of every metric")
-    args = parser.parse_args(argv)
-    evaluation = evaluate_wrapper(args)
-    print(build_evaluation_table(evaluation, args.verbose, args.counts, profile="conll18"))
+    parser.epilog = ("An invalid file prints the official message (UDError: ...) and exits 1; "
+                     "--debug adds the traceback.")
+    return parser
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(command_line())

@@ -311,8 +311,22 @@ def _mcnemar_items(evaluations: Sequence[Evaluation], results: List[List[Result]
     return items
 
 
-def run(settings: Settings) -> List[Item]:
-    """Everything the command prints, in order (the argument echo is the caller's)."""
+#: why ``--stat 1`` shows only ``-`` for a system (a note for stderr; the caller prints it)
+STAT_RETOKENIZED = ("--stat 1 (McNemar) compares systems word by word and needs the gold "
+                    "tokenization: {names} (tokenized differently) get '-'; 'conll_eval compare "
+                    "GOLD A B' tests systems of any tokenization")
+
+
+def _one_to_one(pair) -> bool:
+    """Whether the system's words are the gold words, one to one (the same tokenization)."""
+    n_gold, n_system = len(pair.gold.head), len(pair.system.head)
+    return n_gold == n_system == len(pair.alignment.gold_idx)
+
+
+def run(settings: Settings, notes: Optional[List[str]] = None) -> List[Item]:
+    """Everything the command prints, in order (the argument echo is the caller's); what
+    MaltEval's output cannot say (``--stat 1`` on systems of another tokenization) is
+    appended to ``notes`` when it is given."""
     from .options import validate_evaluations
     formatting = settings.formatting
     pairs = _pairs(settings)
@@ -361,6 +375,9 @@ def run(settings: Settings) -> List[Item]:
                             ("McNemar's statistical significance test",),
                             result_file("mcnemar")))
         items += _mcnemar_items(evaluations, all_results, settings.system_files, formatting)
+        retokenized = [system for _, system, pair in loaded if not _one_to_one(pair)]
+        if retokenized and notes is not None:
+            notes.append(STAT_RETOKENIZED.format(names=", ".join(retokenized)))
     return items
 
 

@@ -61,8 +61,9 @@ def analyze_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if argv in (["--help"], ["-h"]):
         stdout.write(ANALYZE_HELP)
         return EXIT_OK
+    notes: List[str] = []
     try:
-        text = _analyze(argv)
+        text = _analyze(argv, notes)
     except Aborted as exc:
         stderr.write(_abort_text(exc.message))
         return EXIT_USAGE if exc.usage else EXIT_INPUT
@@ -76,6 +77,8 @@ def analyze_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             stderr.write(problem_line("analyze", str(exc), getattr(exc, "code", "usage")))
         return status
     stdout.write(text)
+    for note in notes:  # after the tables: stdout stays MaltEval's
+        stderr.write(f"conll_eval analyze: note: {printable(note)}\n")
     return EXIT_OK
 
 
@@ -83,7 +86,7 @@ def _unsupported(what: str) -> UsageError:
     return UsageError(f"conll_eval analyze: {what} is not supported yet")
 
 
-def _analyze(argv: List[str]) -> str:
+def _analyze(argv: List[str], notes: List[str]) -> str:
     from ..analyze.options import parse_args
     from ..analyze.run import run
     from ..report.malteval import format_items
@@ -98,7 +101,7 @@ def _analyze(argv: List[str]) -> str:
         raise _unsupported("-f (selection file)")
     if formatting.hdr_file:
         raise _unsupported("--hdr-file 1")
-    items = run(settings)
+    items = run(settings, notes)
     if settings.output_format == "json":
         import json
         from ..report.malteval import items_as_data

@@ -128,6 +128,15 @@ NOTE_PREFIX = "conll_eval: note: "
 
 
 def annotation_note(notes: Mapping[str, str]) -> str:
-    """One stderr line: which printed tag scores mean nothing, and why."""
-    return NOTE_PREFIX + "; ".join(f"{metric} {why}" for metric, why in notes.items()) + \
-        " -- these scores mean nothing\n"
+    """One stderr line per printed tag score that means nothing, saying why (``notes``: metric
+    -> :meth:`~conll_eval.evaluate.Evaluation.unannotated`'s reason)::
+
+        conll_eval: note: the XPOS score means nothing: every gold XPOS is _ (not annotated)
+        conll_eval: note: the Lemmas score means nothing: the system predicts no LEMMA (every one is _)
+    """
+    lines = []
+    for metric, why in notes.items():
+        head, _, rest = why.partition(": ")
+        reason = f"{rest} ({head})" if head == "not annotated" and rest else why
+        lines.append(f"{NOTE_PREFIX}the {metric} score means nothing: {reason}\n")
+    return "".join(lines)
