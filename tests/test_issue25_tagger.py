@@ -125,6 +125,14 @@ def test_mixed_pair_is_refused_naming_both_files(tmp_path, moot_name, conllu_nam
         assert "Disambig" not in err and err.count("\n") == 1
 
 
+def test_a_compressed_conllu_file_is_looked_into(tmp_path):
+    import gzip
+    packed = tmp_path / "gold.gz"
+    packed.write_bytes(gzip.compress((DATA / "gold.conllu").read_bytes()))
+    code, _, err = _run(packed, _moot(tmp_path / "system.wd"))
+    assert code == 1 and "[mixed-formats]" in err and f"{packed} looks like CoNLL-U" in err
+
+
 def test_mode_by_content_then_by_name(tmp_path):
     conllu = tmp_path / "gold.txt"
     conllu.write_text((DATA / "gold.conllu").read_text(encoding="utf-8"), encoding="utf-8")
