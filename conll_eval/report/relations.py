@@ -62,12 +62,11 @@ def _average_note(rows: Sequence[Row], columns: Sequence[str]) -> List[str]:
         return []
     scored = sum(1 for _, row, _ in rows if row is not None)
     counts = averaged_over([row for _, row, _ in rows], columns)
-    fewer = [f"{c} over {n}" for c, n in counts.items() if 0 < n < scored]
+    fewer = [f"{c} over {n} of {scored}" for c, n in counts.items() if 0 < n < scored]
     if not fewer:
         return []
     return [f"Averages over the treebanks where the column means something ('-': no gold and "
-            f"no system word in the group; LAS-X: no word has X): {', '.join(fewer)} of "
-            f"{scored}"]
+            f"no system word in the group; LAS-X: no word has X): {', '.join(fewer)}"]
 
 
 def relations_text(rows: Sequence[Row], tables: Sequence[int], signature: str) -> str:
