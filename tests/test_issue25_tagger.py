@@ -255,3 +255,23 @@ def test_unannotated_gold_column_and_one_sided_feature_are_na(tmp_path, tagged):
     _, out, _ = _run(tagged, system, "--format", "json")
     foo = json.loads(out)["columns"]["FEATS:Foo"]
     assert (foo["gold"], foo["recall"], foo["accuracy"], foo["precision"]) == (0, None, None, 0.0)
+
+
+def test_conllu_mode_options_are_the_shared_ones():
+    """--format, -o, --signature, --profile, --debug mean what they mean in every command
+    (cli/common.SHARED_OPTIONS); -v is the one of its own (a level, as mooteval's)."""
+    import argparse
+
+    from conll_eval.cli.common import SHARED_OPTIONS
+    from conll_eval.cli.tagger_conllu import build_tagger_conllu_parser
+    actions = {a.dest: a for a in build_tagger_conllu_parser()._actions if a.option_strings}
+    shared = [dest for dest in actions if dest in SHARED_OPTIONS]
+    assert {"format", "output", "signature", "profile", "debug"} <= set(shared)
+    for dest in shared:
+        option = SHARED_OPTIONS[dest]
+        expected = argparse.ArgumentParser().add_argument(*option.flags, dest=dest,
+                                                          **option.keywords)
+        for field in ("option_strings", "default", "choices", "type", "metavar"):
+            assert getattr(actions[dest], field) == getattr(expected, field), (dest, field)
+        assert actions[dest].help.startswith(option.help.replace("%%", "%"))
+    assert actions["verbosity"].option_strings == ["-v", "--verbosity"]
