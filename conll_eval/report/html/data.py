@@ -123,9 +123,12 @@ def treebank_data(name: str, evaluations: Sequence, system_names: Sequence[str],
         rel_conf = label_confusion(relation_names.codes(vocab, rel_g[ga]),
                               relation_names.codes(vocab, rel_s[sa]))
         tag_conf = label_confusion(tag_names.codes(vocab, g_upos[ga]), tag_names.codes(vocab, s_upos[sa]))
+        unannotated = [m for m, why in evaluation.unannotated().items()
+                       if why.startswith("not annotated")]
         record["runs"].append({
             "path": evaluation.system.path,
-            "metrics": {m: score_record(s) for m, s in evaluation.scores.items()},
+            "metrics": {m: score_record(s, m not in unannotated)  # n/a tags: null, as JSON
+                        for m, s in evaluation.scores.items()},
             "words": _system_words(evaluation, forms, labels, upos, gold_starts),
             "status": status.tolist(),
             "sentences": per_sentence,

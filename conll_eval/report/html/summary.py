@@ -38,9 +38,10 @@ def metrics_table(runs: Sequence[dict], systems: Sequence[str]) -> str:
         cells = []
         for run in runs:
             r = run["metrics"][metric]
-            cells.append(f'<td>{_pct(r["precision"])}</td><td>{_pct(r["recall"])}</td>'
-                         f'<td data-metric="{_e(metric)}"><b>{_pct(r["f1"])}</b></td>'
-                         f'<td>{_pct(r["aligned_accuracy"])}</td>')
+            shown = _pct if r["f1"] is not None else _pct_or_na  # F1 None: a tag the gold lacks
+            cells.append(f'<td>{shown(r["precision"])}</td><td>{shown(r["recall"])}</td>'
+                         f'<td data-metric="{_e(metric)}"><b>{shown(r["f1"])}</b></td>'
+                         f'<td>{shown(r["aligned_accuracy"])}</td>')
         rows.append(f'<tr><td class="l">{_e(metric)}</td>{"".join(cells)}</tr>')
     return (f'<table class="num metrics"><thead><tr><th class="l" rowspan="2">Metric</th>{head}'
             f'</tr><tr>{sub}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
