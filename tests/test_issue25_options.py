@@ -12,7 +12,7 @@ import pytest
 from conll_eval.cli import main
 from conll_eval.cli.alignment import build_alignment_parser
 from conll_eval.cli.breakdown import build_breakdown_parser
-from conll_eval.cli.common import SCORING_OPTIONS, SHARED_OPTIONS
+from conll_eval.cli.common import SCORING_OPTIONS, shared_options
 from conll_eval.cli.compare import build_compare_parser
 from conll_eval.cli.report import build_report_parser
 from conll_eval.cli.score import build_parser
@@ -37,6 +37,7 @@ SCORING = ("score", "suite", "compare", "breakdown", "report")
 #: options of one name that mean another thing, on purpose: validate's --format has the UD
 #: validator's forms (udtools); alignment's --punct is the PTS's, eval07.pl's default
 OWN_MEANING = {("validate", "format"), ("alignment", "punct")}
+SHARED = shared_options()
 
 
 def _options(parser: argparse.ArgumentParser):
@@ -58,9 +59,9 @@ def test_a_shared_option_is_the_same_everywhere():
     for command, build in PARSERS.items():
         for dest, action in _options(build()).items():
             seen.setdefault(dest, []).append(command)
-            if dest not in SHARED_OPTIONS or (command, dest) in OWN_MEANING:
+            if dest not in SHARED or (command, dest) in OWN_MEANING:
                 continue
-            shared = SHARED_OPTIONS[dest]
+            shared = SHARED[dest]
             reference = argparse.ArgumentParser()
             expected = reference.add_argument(*shared.flags, dest=dest, **shared.keywords)
             for field in ("option_strings", "default", "choices", "type", "nargs", "const",
@@ -71,7 +72,7 @@ def test_a_shared_option_is_the_same_everywhere():
                 action.help.startswith(shared.help), (command, dest)
     twice = {dest for dest, commands in seen.items() if len(commands) > 1}
     own = {dest for _, dest in OWN_MEANING}
-    assert twice - set(SHARED_OPTIONS) <= own, "an option of several commands is not shared"
+    assert twice - set(SHARED) <= own, "an option of several commands is not shared"
 
 
 def test_every_scoring_command_has_the_scoring_set_and_a_gate_has_quiet():
@@ -289,8 +290,14 @@ def test_small_sample_warning():
     code, out, _ = _run(*argv, "--format", "json")
     assert "below 20" in json.loads(out)["small_sample_warning"]
     assert json.loads(out)["sentences"] == 3
+    code, out, err = _run(*argv, "--format", "csv")
+    assert out.startswith("metric,") and "below 20" in err
     code, out, _ = _run("suite", SUITE / "gold", SUITE / "system", SUITE / "system",
                         "--names", "a,b", "--significance", "--format", "json",
                         "--resamples", "20", "-j", "1")
     warning = json.loads(out)["significance"]["small_sample_warning"]
     assert "few gold sentences in" in warning and "en_cats (" in warning
+    code, out, err = _run("suite", SUITE / "gold", SUITE / "system", SUITE / "system",
+                          "--names", "a,b", "--significance", "--format", "tsv",
+                          "--resamples", "20", "-j", "1")
+    assert out.splitlines()[1].startswith("metric\t") and "few gold sentences in" in err

@@ -93,7 +93,7 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                                           parse_weights)
     from ..report.word_alignment import (alignment_delimited, alignment_markdown,
                                          alignment_record, alignment_text)
-    from .compare import check_resampling_options
+    from .compare import check_resampling_options, small_sample_note
     parser = build_alignment_parser()
     args = parser.parse_args(argv)
     if args.compare:
@@ -131,6 +131,8 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                                    comparison, comment=args.format not in SIGNATURE_ON_STDERR)
         if args.format in SIGNATURE_ON_STDERR:  # the CSV stays a plain table
             stderr.write(signature + "\n")
+        if comparison is not None:  # a table has no place for the warning
+            stderr.write(small_sample_note(comparison))
     elif args.format == "markdown":
         text = alignment_markdown(evaluation, signature, pts, comparison, args.per_sentence)
     else:

@@ -10,7 +10,6 @@ import stat
 import sys
 from typing import Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from ..analyze.defaults import CORRECTIONS, DEFAULT_RESAMPLES, DEFAULT_SEED
 from ..errors import UsageError, ValidationFailed
 from ..evaluate import Settings
 from ..metrics import (DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name,
@@ -146,9 +145,10 @@ def _shared(*flags: str, help: str, **keywords) -> SharedOption:
 #: the --format choices of every command that formats results (validate has its own: udtools)
 FORMATS = ("text", "json", "tsv", "csv", "markdown")
 
-#: every option two or more commands share, by argparse ``dest``; each command's parser
+#: the options two or more commands share, by argparse ``dest`` (with those of
+#: :func:`_resampling_options`: all of them are :func:`shared_options`); each command's parser
 #: picks the ones it has with :func:`add_options` (tests/test_issue25_options.py walks them)
-SHARED_OPTIONS: Dict[str, SharedOption] = {
+_SHARED: Dict[str, SharedOption] = {
     "format": _shared("--format", default="text", choices=list(FORMATS),
                       help="output format (default: text)"),
     "output": _shared("-o", "--output", metavar="FILE",
@@ -197,14 +197,6 @@ SHARED_OPTIONS: Dict[str, SharedOption] = {
     "baseline": _shared("--baseline", metavar="NAME",
                         help="test every system against this one only (a name as --names "
                              "gives or as the systems are named)"),
-    "resamples": _shared("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="R",
-                         help=f"bootstrap resamples and shuffles (default: {DEFAULT_RESAMPLES})"),
-    "seed": _shared("--seed", type=int, default=DEFAULT_SEED,
-                    help=f"random seed, in the signature (default: {DEFAULT_SEED})"),
-    "alpha": _shared("--alpha", type=float, default=0.05,
-                     help="significance level; intervals are 1 - alpha (default: 0.05)"),
-    "correction": _shared("--correction", default="holm", choices=list(CORRECTIONS),
-                          help="p-value correction over the pairs tested (default: holm)"),
     "metadata": _shared("--metadata", metavar="FILE",
                         help="shared-task metadata.json naming the pairs (default: "
                              "GOLD/metadata.json when present)"),
@@ -212,6 +204,34 @@ SHARED_OPTIONS: Dict[str, SharedOption] = {
                      help="a list of 'GOLD SYSTEM [NAME]' lines, one system (no GOLD SYSTEM "
                           "paths then)"),
 }
+
+def _resampling_options() -> Dict[str, SharedOption]:
+    """The significance tests' options; their defaults are imported here, not at the top:
+    scoring a pair loads nothing of the analyses (start-up time)."""
+    from ..analyze.defaults import CORRECTIONS, DEFAULT_RESAMPLES, DEFAULT_SEED
+    return {
+        "resamples": _shared("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="R",
+                             help=f"bootstrap resamples and shuffles (default: {DEFAULT_RESAMPLES})"),
+        "seed": _shared("--seed", type=int, default=DEFAULT_SEED,
+                        help=f"random seed, in the signature (default: {DEFAULT_SEED})"),
+        "alpha": _shared("--alpha", type=float, default=0.05,
+                         help="significance level; intervals are 1 - alpha (default: 0.05)"),
+        "correction": _shared("--correction", default="holm", choices=list(CORRECTIONS),
+                              help="p-value correction over the pairs tested (default: holm)"),
+    }
+
+
+def shared_options() -> Dict[str, SharedOption]:
+    """Every shared option, by argparse ``dest``."""
+    return {**_SHARED, **_resampling_options()}
+
+
+def __getattr__(name: str):
+    """``SHARED_OPTIONS``: :func:`shared_options`, built when asked for (start-up time)."""
+    if name == "SHARED_OPTIONS":
+        return shared_options()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: the options of every command that scores CoNLL-U pairs (-w only where WeightedLAS is a
 #: metric the command reports)
@@ -222,14 +242,15 @@ RESAMPLING_OPTIONS = ("resamples", "seed", "alpha", "correction")
 
 def add_options(parser: argparse.ArgumentParser, *names: str,
                 notes: Optional[Mapping[str, str]] = None) -> None:
-    """Add the shared options ``names`` (keys of :data:`SHARED_OPTIONS`) to ``parser``;
+    """Add the shared options ``names`` (keys of :func:`shared_options`) to ``parser``;
     ``notes`` adds a command's sentence to an option's help."""
     notes = notes or {}
     unknown = set(notes) - set(names)
     if unknown:
         raise ValueError(f"notes for options not added: {sorted(unknown)}")
+    options = shared_options() if set(names) & set(RESAMPLING_OPTIONS) else _SHARED
     for name in names:
-        option = SHARED_OPTIONS[name]
+        option = options[name]
         text = option.help + (f"; {notes[name]}" if name in notes else "")
         parser.add_argument(*option.flags, dest=name, help=text, **option.keywords)
 

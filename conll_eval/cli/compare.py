@@ -32,6 +32,14 @@ def significance_signature(scoring: str, args, mcnemar: bool) -> str:
             f"alpha:{args.alpha}|correction:{args.correction}")
 
 
+def small_sample_note(comparison) -> str:
+    """The small-sample warning as a stderr line (for the formats that have no place for
+    it: TSV, CSV), or ``""``."""
+    from ..report.comparison import small_sample_warning
+    warning = small_sample_warning(comparison)
+    return f"conll_eval: {warning}\n" if warning else ""
+
+
 def format_comparison(comparison, signature: str, output_format: str) -> str:
     from ..report.comparison import (comparison_delimited, comparison_markdown,
                                      comparison_record, comparison_text)
@@ -71,7 +79,6 @@ def build_compare_parser() -> argparse.ArgumentParser:
 
 def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     from ..analyze.comparison import compare
-    from ..report.comparison import small_sample_warning
     parser = build_compare_parser()
     args = parser.parse_args(argv)
     if len(args.systems) < 2:
@@ -97,6 +104,6 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(text)
     if args.format in SIGNATURE_ON_STDERR:  # the CSV stays a plain table
         stderr.write(signature + "\n")
-        warning = small_sample_warning(comparison)
-        stderr.write(f"conll_eval compare: {warning}\n" if warning else "")
+    if args.format in DELIMITERS:  # a table has no place for the warning
+        stderr.write(small_sample_note(comparison))
     return EXIT_OK

@@ -15,7 +15,8 @@ from ..suite import (SuiteEvaluation, find_pairs, rank, read_pair_list, require_
                      score_entries)
 from ..workers import usable_cpus
 from .compare import (DEFAULT_METRICS as SIGNIFICANCE_METRICS,
-                      check_resampling_options, format_comparison, significance_signature)
+                      check_resampling_options, format_comparison, significance_signature,
+                      small_sample_note)
 from .common import (BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
                      RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser, add_options, below,
                      fraction_warning, known_metrics, meaningless_bar, metric_list,
@@ -251,6 +252,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         significance = _significance(args, suites, tested, names) if tested else None
         if significance is not None and args.format in DELIMITERS:
             text = format_comparison(*significance, args.format)
+            stderr.write("" if args.quiet else small_sample_note(significance[0]))
         elif args.format == "json":
             text = suite_json(ranked, {"profile": args.profile, "weights_file": args.weights,
                                        "rank_by": rank_by, "strict": args.strict}, rank_by, **flags)

@@ -148,9 +148,6 @@ def comparison_delimited(comparison, signature: str, delimiter: str,
                          *(number(r.corrected.get(t)) for t in ("bootstrap", "randomization",
                                                                 "mcnemar")),
                          "yes" if _significant(comparison, r) else "no"])
-    warning = small_sample_warning(comparison)
-    if comment and warning:  # TSV: a second comment line; CSV stays a plain table
-        signature = f"{signature}\n# {warning}"
     return delimited(DELIMITED_HEADER, rows, delimiter, signature if comment else None)
 
 
