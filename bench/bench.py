@@ -37,7 +37,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 SHARED_UD = os.path.join(os.path.dirname(REPO), "shared", "ud")
-INSTALL_ORACLES = os.path.join(os.path.dirname(REPO), "shared", "tools", "install-oracles.sh")
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from get_oracles import find_oracles  # noqa: E402  (the one oracle lookup: scripts/get_oracles.py)
 GOLDEN = os.path.join(REPO, "testdata", "golden")
 
 SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([km]?)\s*$", re.I)
@@ -357,21 +358,11 @@ class Runner:
 def find_official(skip):
     if skip:
         return None, "official: skipped (--skip-official)"
-    d = os.environ.get("CONLL_EVAL_ORACLES")
-    if d and os.path.isfile(os.path.join(d, "conll18_ud_eval.py")):
-        return os.path.join(d, "conll18_ud_eval.py"), f"official: {d}/conll18_ud_eval.py"
-    if not os.path.isfile(INSTALL_ORACLES):
-        return None, f"official: UNAVAILABLE ({INSTALL_ORACLES} not found, $CONLL_EVAL_ORACLES unset)"
-    try:
-        r = subprocess.run(["bash", INSTALL_ORACLES], capture_output=True, text=True, timeout=900)
-    except (OSError, subprocess.SubprocessError) as e:
-        return None, f"official: UNAVAILABLE (install-oracles.sh: {e})"
-    lines = [ln for ln in r.stdout.splitlines() if ln.strip()]
-    if r.returncode != 0 or not lines:
-        return None, f"official: UNAVAILABLE (install-oracles.sh exited {r.returncode})"
-    path = os.path.join(lines[-1].strip(), "conll18_ud_eval.py")
-    if not os.path.isfile(path):
-        return None, f"official: UNAVAILABLE ({path} missing)"
+    d = find_oracles(install=True)
+    if d is None:
+        return None, ("official: UNAVAILABLE (no oracles in $CONLL_EVAL_ORACLES or "
+                      "~/.cache/conll_eval-oracles, and 'make oracles' failed)")
+    path = os.path.join(d, "conll18_ud_eval.py")
     return path, f"official: {path}"
 
 

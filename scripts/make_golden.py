@@ -5,10 +5,10 @@ This script is the ONLY producer of ``expected*.txt`` files (``make golden`` cal
 inputs (``gold.conllu``, ``system.conllu``, ``weights.txt``, ``testdata/invalid/*.conllu``) are
 hand-written and never generated.  See ``testdata/README.md`` for what each file is.
 
-The official scorers are test oracles living outside the project tree: the directory named by
-``$CONLL_EVAL_ORACLES`` if it holds ``conll18_ud_eval.py``, otherwise whatever
-``../shared/tools/install-oracles.sh`` prints (it downloads them from PyPI).  Their code is
-never copied into this repository.
+The official scorers are test oracles living outside the project tree, found as every script
+and test finds them (``scripts/get_oracles.py``: ``$CONLL_EVAL_ORACLES``, then
+``~/.cache/conll_eval-oracles``, where ``make oracles`` puts them; fetched from PyPI into
+the latter when neither holds them).  Their code is never copied into this repository.
 
 For each ``testdata/golden/<case>/`` (run inside that directory, with this interpreter as
 ``python3``; ``$O`` = the oracle directory):
@@ -61,12 +61,13 @@ import unicodedata
 from pathlib import Path
 from typing import List, Optional, Tuple
 
+from get_oracles import find_oracles as lookup_oracles, find_validator  # scripts/ beside this
+
 PROJECT = Path(__file__).resolve().parent.parent
 TESTDATA = PROJECT / "testdata"
 GOLDEN = TESTDATA / "golden"
 INVALID = TESTDATA / "invalid"
 VALIDATE = TESTDATA / "validate"
-INSTALL_SCRIPT = PROJECT.parent / "shared" / "tools" / "install-oracles.sh"
 CLAS17_WEIGHTS = "clas17-weights.txt"  # in GOLDEN, shared by all cases
 
 CONLL18 = "conll18_ud_eval.py"
@@ -78,16 +79,15 @@ class GoldenError(Exception):
 
 
 def find_oracles() -> Path:
-    env = os.environ.get("CONLL_EVAL_ORACLES")
-    if env and (Path(env) / CONLL18).is_file():
-        return Path(env)
-    if not INSTALL_SCRIPT.is_file():
-        raise GoldenError(f"no oracles: set $CONLL_EVAL_ORACLES or provide {INSTALL_SCRIPT}")
-    proc = subprocess.run(["bash", str(INSTALL_SCRIPT)], capture_output=True, text=True)
-    lines = proc.stdout.strip().splitlines()
-    if proc.returncode != 0 or not lines or not (Path(lines[-1].strip()) / CONLL18).is_file():
-        raise GoldenError(f"installing the oracles failed (exit {proc.returncode}):\n{proc.stderr}")
-    return Path(lines[-1].strip())
+    """The oracle directory, with the UD validator in its venv (checked before anything is
+    written, so a missing piece leaves ``testdata/`` as it was)."""
+    oracles = lookup_oracles(install=True)
+    if oracles is None:
+        raise GoldenError("no oracles: run 'make oracles' (PyPI must be reachable) or set "
+                          "$CONLL_EVAL_ORACLES to a directory holding them")
+    if find_validator(oracles) is None:
+        raise GoldenError(f"no UD validator in {oracles / 'venv'}: run 'make oracles'")
+    return oracles
 
 
 def run(oracles: Path, script: str, args: List[str], cwd: Path) -> Tuple[int, bytes, str]:
@@ -184,9 +184,9 @@ def invalid_files(oracles: Path) -> None:
 
 def validator_files(oracles: Path) -> None:
     print("validate/")
-    udvalidate = oracles / "venv" / "bin" / "udvalidate"
-    if not udvalidate.is_file():
-        raise GoldenError(f"no UD validator at {udvalidate} (udtools in the oracle venv)")
+    udvalidate = find_validator(oracles)
+    if udvalidate is None:
+        raise GoldenError(f"no UD validator in {oracles / 'venv'}: run 'make oracles'")
     files = sorted(VALIDATE.glob("L*/*.conllu"))
     if not files:
         raise GoldenError(f"no files under {VALIDATE}")

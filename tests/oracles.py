@@ -1,10 +1,11 @@
 """The official scorers as test oracles, installed outside the project tree.
 
-The scripts come from PyPI wheels (see ``../shared/tools/install-oracles.sh``) and are
+The scripts come from PyPI wheels (``make oracles``: ``scripts/get_oracles.py``) and are
 loaded as modules at test time; their code is never copied into this repository.
 
 * ``oracle_dir()`` -> the directory holding ``conll18_ud_eval.py`` etc., or None when they
-  are not available (no ``$CONLL_EVAL_ORACLES``, no install script, or PyPI unreachable).
+  are not available (neither ``$CONLL_EVAL_ORACLES`` nor ``~/.cache/conll_eval-oracles``
+  holds them and PyPI is unreachable).
 * ``load_oracle(name)`` -> the module (``conll18_ud_eval``, ``conll17_ud_eval``,
   ``iwpt20_ud_eval``).
 * ``load_conll18_released()`` -> conll18_ud_eval with trankit's one-line change reverted.
@@ -15,8 +16,6 @@ loaded as modules at test time; their code is never copied into this repository.
 from __future__ import annotations
 
 import importlib.util
-import os
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -24,10 +23,9 @@ from typing import Dict, Optional
 
 ORACLE_NAMES = ("conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval")
 PROJECT = Path(__file__).resolve().parent.parent
-INSTALL_SCRIPT = PROJECT.parent / "shared" / "tools" / "install-oracles.sh"
-#: the project's own fetcher (``make oracles``), for clones without ../shared
+#: the project's fetcher (``make oracles``), which holds the one oracle lookup
 GET_ORACLES = PROJECT / "scripts" / "get_oracles.py"
-#: where the install script puts them by default
+#: where ``make oracles`` puts them by default
 DEFAULT_DEST = Path.home() / ".cache" / "conll_eval-oracles"
 
 #: the official scripts resolve heads recursively (one frame per chain link and a few more);
@@ -40,42 +38,25 @@ _modules: Dict[str, object] = {}
 _lock = threading.Lock()
 
 
-def _has_oracles(path) -> bool:
-    return path is not None and (Path(path) / "conll18_ud_eval.py").is_file()
+def _oracle_lookup():
+    """``scripts/get_oracles.py`` as a module: the lookup ``make golden`` and the benchmarks use."""
+    spec = importlib.util.spec_from_file_location("_conll_eval_get_oracles", GET_ORACLES)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def oracle_dir() -> Optional[Path]:
-    """The oracle directory, or None if unavailable.
+    """The oracle directory, or None if unavailable (looked up once per session).
 
-    ``$CONLL_EVAL_ORACLES`` if it holds the scripts; else the install script (``../shared``'s,
-    or ``scripts/get_oracles.py`` without it) is run once per session (it prints its
-    destination); if that fails, an earlier install in the default
-    destination is used.
+    ``$CONLL_EVAL_ORACLES``, then ``~/.cache/conll_eval-oracles``, where they hold the
+    scripts; else they are fetched from PyPI into the latter (``make oracles``).
     """
     global _dir_cache
     with _lock:
-        if _dir_cache is not _UNSET:
-            return _dir_cache
-        env = os.environ.get("CONLL_EVAL_ORACLES")
-        result = None
-        if _has_oracles(env):
-            result = Path(env)
-        else:
-            # ../shared's script beside a development checkout; the project's own elsewhere
-            command = (["bash", str(INSTALL_SCRIPT)] if INSTALL_SCRIPT.is_file()
-                       else [sys.executable, str(GET_ORACLES)])
-            try:
-                proc = subprocess.run(command, capture_output=True, text=True, timeout=900)
-            except (OSError, subprocess.SubprocessError):
-                proc = None
-            if proc is not None and proc.returncode == 0:
-                lines = proc.stdout.strip().splitlines()
-                if lines and _has_oracles(lines[-1].strip()):
-                    result = Path(lines[-1].strip())
-        if result is None and _has_oracles(DEFAULT_DEST):
-            result = DEFAULT_DEST  # installed by an earlier session; PyPI unreachable now
-        _dir_cache = result
-        return result
+        if _dir_cache is _UNSET:
+            _dir_cache = _oracle_lookup().find_oracles(install=True)
+        return _dir_cache
 
 
 def load_oracle(name: str):
