@@ -187,7 +187,8 @@ _SHARED: Dict[str, SharedOption] = {
     "fail_under": _shared("--fail-under", metavar="M=PCT,...",
                           help="exit 1 when a score, as printed (percent, 2 decimals), is "
                                "below its bar, e.g. LAS=80,CLAS=75 (percentages: LAS=0.8 is "
-                               "0.8 %%); metric names as --metrics takes them"),
+                               "0.8 %%); names in any case (las = LAS), every metric "
+                               "--metrics takes where the command has it"),
     "signature": _shared("--signature", action="store_true",
                          help="print the settings signature (where the format does not "
                               "always carry it)"),
