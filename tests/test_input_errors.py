@@ -420,7 +420,7 @@ def _udvalidate(path):
     directory = oracle_dir()
     program = directory / "venv" / "bin" / "udvalidate" if directory else None
     if program is None or not program.is_file():
-        pytest.skip("udvalidate (udtools) is not installed: run ../shared/tools/install-oracles.sh")
+        pytest.skip("udvalidate (udtools) is not installed: run 'make oracles'")
     done = subprocess.run([str(program), "--level", "2", "--lang", "ud", "--max-err", "0", path],
                           capture_output=True, text=True, timeout=120)
     found = re.findall(r"\[Line (\d+) Sent [^\]]*\]: \[L\d \w+ ([\w-]+)\]", done.stdout + done.stderr)

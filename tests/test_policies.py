@@ -111,7 +111,7 @@ QUICK = {"en_ewt", "fr_gsd"}
 def test_eval_pl_default_numbers(treebank, tmp_path):
     directory = oracle_dir()
     if directory is None or not (directory / "eval.pl").is_file() or shutil.which("perl") is None:
-        pytest.skip("eval.pl (../shared/tools/install-oracles.sh) or perl unavailable")
+        pytest.skip("eval.pl (make oracles) or perl unavailable")
     gold_u, system_u = SHARED_UD / treebank / "gold.conllu", SHARED_UD / treebank / "sys-gold-tok.conllu"
     _conllx(gold_u, tmp_path / "gold.conll")
     _conllx(system_u, tmp_path / "system.conll")
