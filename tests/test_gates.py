@@ -210,7 +210,7 @@ def test_pair_signature_in_every_format_or_on_stderr():
 def test_pair_fail_under():
     code, out, err = run_cli("--fail-under", "LAS=50,UAS=56.26", *PAIR)
     assert code == 1 and out.startswith("LAS F1 Score: 50.00")
-    assert err == "conll_eval: below --fail-under: UAS 56.25 < 56.26\n"  # LAS 50.00 is not below 50
+    assert err == "conll_eval: error [fail-under] UAS 56.25 < 56.26\n"  # LAS 50.00 is not below 50
     code, out, err = run_cli("--fail-under", "LAS=50,UAS=56.25", "--format", "json", *PAIR)
     assert code == 0 and err == ""
     # the bar is compared with the printed value: 56.25 (of 0.5625) is not below 56.25
@@ -247,23 +247,23 @@ def test_bars_that_look_like_fractions_are_warned_about(command):
 
 def test_macro_bars_check_only_the_macro_average():
     code, _, err = run_cli("suite", GOLD, SYSTEM, "--fail-under", "macro:LAS=35,macro:UAS=40")
-    below = [line for line in err.splitlines() if line.startswith("conll_eval: below")]
-    assert code == 1 and below == ["conll_eval: below --fail-under: macro-average: UAS 35.00 < 40"]
+    below = [line for line in err.splitlines() if "error [fail-under]" in line]
+    assert code == 1 and below == ["conll_eval suite: error [fail-under] macro-average: UAS 35.00 < 40"]
     _, _, err = run_cli("suite", GOLD, SYSTEM, "--fail-under", "LAS=35")
-    assert "conll_eval: below --fail-under: de_fische: LAS 0.00 < 35" in err  # plain: every treebank
+    assert "conll_eval suite: error [fail-under] de_fische: LAS 0.00 < 35" in err  # plain: every treebank
 
 
 def test_micro_bars_need_no_micro_option():
     code, out, err = run_cli("suite", GOLD, SYSTEM, "--fail-under", "micro:UAS=50.01", "--format", "json")
     assert code == 1 and "micro" not in json.loads(out)
-    assert "conll_eval: below --fail-under: micro-average: UAS 50.00 < 50.01" in err.splitlines()
+    assert "conll_eval suite: error [fail-under] micro-average: UAS 50.00 < 50.01" in err.splitlines()
     code, _, err = run_cli("suite", GOLD, GOLD, "--fail-under", "micro:UAS=100,macro:LAS=100")
     assert (code, err) == (0, "")
 
 
 def test_leaderboard_bars_name_the_system():
     _, _, err = run_cli("suite", *LEADERBOARD, "--fail-under", "macro:LAS=50")
-    assert "conll_eval: below --fail-under: parser macro-average: LAS 35.00 < 50" in err.splitlines()
+    assert "conll_eval suite: error [fail-under] parser macro-average: LAS 35.00 < 50" in err.splitlines()
     assert "oracle" not in err
 
 

@@ -116,7 +116,7 @@ def test_fail_under_takes_every_metric_metrics_takes(tmp_path):
     assert _run(gold, gold, "-w", weights, "--fail-under", "weightedlas=99")[0] == 0
     code, _, err = _run("suite", SUITE / "gold", SUITE / "system", "--fail-under", "macro:la=99",
                         "-j", "1")
-    assert "below --fail-under: macro-average: LA " in err
+    assert "error [fail-under] macro-average: LA " in err
 
 
 def test_quiet_prints_nothing_everywhere(tmp_path):

@@ -193,11 +193,11 @@ def test_a_bar_on_an_na_average_is_a_usage_error(bar):
 
 def test_a_plain_bar_checks_only_the_treebanks_that_annotate_the_tag():
     code, _, err = run_cli("suite", MIXED_GOLD, MIXED_SYSTEM, "--fail-under", "XPOS=50")
-    below = sorted(line for line in err.splitlines() if "below --fail-under" in line)
-    assert code == 1 and below == ["conll_eval: below --fail-under: fr_c: XPOS 0.00 < 50",
-                                   "conll_eval: below --fail-under: macro-average: XPOS 37.50 < 50"]
+    below = sorted(line for line in err.splitlines() if "error [fail-under]" in line)
+    assert code == 1 and below == ["conll_eval suite: error [fail-under] fr_c: XPOS 0.00 < 50",
+                                   "conll_eval suite: error [fail-under] macro-average: XPOS 37.50 < 50"]
     _, _, err = run_cli("suite", MIXED_GOLD, MIXED_SYSTEM, "--fail-under", "micro:XPOS=50.01")
-    assert "conll_eval: below --fail-under: micro-average: XPOS 50.00 < 50.01" in err
+    assert "conll_eval suite: error [fail-under] micro-average: XPOS 50.00 < 50.01" in err
 
 
 def test_a_plain_bar_passes_when_every_annotating_treebank_is_above(tmp_path):

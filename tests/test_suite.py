@@ -344,8 +344,8 @@ def test_cli_fail_under_names_every_treebank_and_metric_below_the_bar():
     code, out, err = run_cli("suite", GOLD, SYSTEM, "--fail-under", "LAS=75,UAS=80")
     assert code == 1
     lines = err.splitlines()
-    assert "conll_eval: below --fail-under: en_cats: UAS 75.00 < 80" in lines
-    assert "conll_eval: below --fail-under: macro-average: LAS 35.00 < 75" in lines
+    assert "conll_eval suite: error [fail-under] en_cats: UAS 75.00 < 80" in lines
+    assert "conll_eval suite: error [fail-under] macro-average: LAS 35.00 < 75" in lines
     assert not any("en_cats: LAS" in line for line in lines)  # 75.00 is not below 75
     assert any(line.startswith("  fr_oiseaux: ") and "[cycle]" in line for line in out.splitlines())
     assert run_cli("suite", GOLD, SYSTEM, "--fail-under", "LAS=75,UAS=80", "-q")[:3] == (1, "", "")

@@ -132,7 +132,7 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         if args.format in SIGNATURE_ON_STDERR:  # the CSV stays a plain table
             stderr.write(signature + "\n")
         if comparison is not None:  # a table has no place for the warning
-            stderr.write(small_sample_note(comparison))
+            stderr.write(small_sample_note(comparison, "alignment"))
     elif args.format == "markdown":
         text = alignment_markdown(evaluation, signature, pts, comparison, args.per_sentence)
     else:

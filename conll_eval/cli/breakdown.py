@@ -156,7 +156,7 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                 stderr.write(f"{name}: not scored: {failure}\n")
     missed = [] if errors else _below_bars(rows, columns, bars)
     for message in [] if args.quiet else missed:
-        stderr.write(f"conll_eval breakdown: below --fail-under: {message}\n")
+        stderr.write(f"conll_eval breakdown: error [fail-under] {message}\n")
     failed = [name for name, row, _ in rows if row is None]
     return EXIT_INPUT if failed or missed else EXIT_OK
 

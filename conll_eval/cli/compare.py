@@ -32,12 +32,12 @@ def significance_signature(scoring: str, args, mcnemar: bool) -> str:
             f"alpha:{args.alpha}|correction:{args.correction}")
 
 
-def small_sample_note(comparison) -> str:
-    """The small-sample warning as a stderr line (for the formats that have no place for
-    it: TSV, CSV), or ``""``."""
+def small_sample_note(comparison, command: str) -> str:
+    """The small-sample warning as a stderr line of ``command`` (for the formats that have no
+    place for it: TSV, CSV), or ``""``."""
     from ..report.comparison import small_sample_warning
     warning = small_sample_warning(comparison)
-    return f"conll_eval: {warning}\n" if warning else ""
+    return f"conll_eval {command}: {warning}\n" if warning else ""
 
 
 def format_comparison(comparison, signature: str, output_format: str) -> str:
@@ -105,5 +105,5 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if args.format in SIGNATURE_ON_STDERR:  # the CSV stays a plain table
         stderr.write(signature + "\n")
     if args.format in DELIMITERS:  # a table has no place for the warning
-        stderr.write(small_sample_note(comparison))
+        stderr.write(small_sample_note(comparison, "compare"))
     return EXIT_OK

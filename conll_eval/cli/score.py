@@ -123,5 +123,5 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     missed = [m for m in (below("", bar.metric, evaluation.scores[bar.metric].f1, bar.value)
                           for bar in bars) if m]
     for message in [] if args.quiet else missed:
-        stderr.write(f"conll_eval: below --fail-under: {message}\n")
+        stderr.write(f"conll_eval: error [fail-under] {message}\n")
     return EXIT_INPUT if missed else EXIT_OK

@@ -252,7 +252,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         significance = _significance(args, suites, tested, names) if tested else None
         if significance is not None and args.format in DELIMITERS:
             text = format_comparison(*significance, args.format)
-            stderr.write("" if args.quiet else small_sample_note(significance[0]))
+            stderr.write("" if args.quiet else small_sample_note(significance[0], "suite"))
         elif args.format == "json":
             text = suite_json(ranked, {"profile": args.profile, "weights_file": args.weights,
                                        "rank_by": rank_by, "strict": args.strict}, rank_by, **flags)
@@ -288,7 +288,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     failed = [(s, r) for s in suites for r in s.results if not r.ok]
     below = _below_bars(ranked, bars)
     for message in [] if args.quiet else below:  # -q: only the exit status tells
-        stderr.write(f"conll_eval: below --fail-under: {message}\n")
+        stderr.write(f"conll_eval suite: error [fail-under] {message}\n")
     if any(r.failure.code == "internal-error" for _, r in failed):
         return EXIT_INTERNAL
     if below or (failed and not args.tira):
