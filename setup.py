@@ -47,7 +47,7 @@ class BuildCompiledCore(build_ext):
         from Cython.Build import cythonize
 
         workers = usable_cpus() if self.parallel is True else int(self.parallel)
-        translated = cythonize(self.extensions, language_level=3, quiet=True, force=self.force,
+        translated = cythonize(self.extensions, language_level=3, force=self.force,
                                nthreads=workers if workers > 1 else 0)
         sources = {ext.name: ext.sources for ext in translated}
         for ext in self.extensions:  # the same objects: build_ext.finalize_options annotated them

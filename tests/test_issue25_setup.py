@@ -162,3 +162,52 @@ def test_the_scorer_found_for_make_golden_reproduces_a_golden_file(tmp_path, clo
     result = _lookup(clone, home, code)
     assert result.returncode == 0, result.stderr
     assert result.stdout == (case / "expected-conll18.txt").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# The install itself (slow: a fresh venv and a real build)
+
+def _copy_of_the_checkout(destination: Path) -> Path:
+    files = subprocess.run(["git", "ls-files"], cwd=PROJECT, capture_output=True, text=True)
+    if files.returncode != 0:
+        pytest.skip("not a git checkout")
+    for name in files.stdout.split():
+        if (PROJECT / name).is_file():
+            target = destination / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(PROJECT / name, target)
+    return destination
+
+
+@pytest.mark.slow
+def test_the_readme_install_builds_each_module_once_in_parallel(tmp_path):
+    """``pip install -e '.[test]'`` in a fresh venv (the Quick start): the modules are
+    cythonized once, in the build step (not in pip's metadata steps), compiled side by side
+    at -O2, and conll_eval runs on them."""
+    source = _copy_of_the_checkout(tmp_path / "source")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    install = subprocess.run([str(venv / "bin" / "pip"), "install", "-v", "-e", ".[test]"],
+                             cwd=source, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, timeout=900)
+    if install.returncode != 0 and "ERROR: Could not find a version" in install.stdout:
+        pytest.skip(f"pip could not install (no network?): {install.stdout[-300:]}")
+    assert install.returncode == 0, install.stdout[-2000:]
+    log = install.stdout.splitlines()  # pip's and the build's, in order
+    modules = ["_cscan", "_ccount", "_calign"]
+    build_step = next(i for i, line in enumerate(log) if "Building editable for" in line)
+    cythonized = [(i, m) for i, line in enumerate(log) for m in modules
+                  if f"Cythonizing conll_eval/{m}.pyx" in line]
+    assert sorted(m for _, m in cythonized) == sorted(modules)  # once each ...
+    assert all(i > build_step for i, _ in cythonized)  # ... when building, not for metadata
+    building = [i for i, line in enumerate(log) if re.search(r"building 'conll_eval\._c", line)]
+    compiles = [line for line in log if re.search(r"-c conll_eval/_c\w+\.c ", line)]
+    links = [i for i, line in enumerate(log) if " -shared " in line and "conll_eval/_c" in line]
+    assert len(building) == len(compiles) == len(links) == 3
+    assert all(re.findall(r" -O\d", line)[-1] == " -O2" for line in compiles)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if (cpus or 1) > 1:
+        assert building[1] < links[0]  # the second compile started before the first finished
+    version = subprocess.run([str(venv / "bin" / "conll_eval"), "--version"],
+                             capture_output=True, text=True, check=True).stdout
+    assert "core: compiled (Cython)" in version
