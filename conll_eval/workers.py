@@ -16,6 +16,11 @@ A worker that dies (killed, out of memory) loses only the task it was running; t
 tasks go on in the remaining workers.  :func:`run_tasks` returns the task numbers that got
 no result that way, for the caller to run itself.  An exception raised by ``function`` in a
 worker is raised again here, the worker's traceback attached as its cause.
+
+A forked worker takes SIGINT as its parent does: where the parent has Python's default handler,
+Ctrl-C ends the workers at once and the parent reports the interruption; where SIGINT is
+ignored (a shell without job control starts ``cmd &`` so, to keep Ctrl-C from reaching it),
+the workers ignore it too.
 """
 from __future__ import annotations
 
