@@ -12,6 +12,8 @@ test:
 test-slow:
 	$(PYTHON) -m pytest -m slow
 
+# the official scorers and the UD validator, into $CONLL_EVAL_ORACLES or ~/.cache/conll_eval-oracles,
+# where golden, bench and the tests look for them (scripts/get_oracles.py --find prints which)
 oracles:
 	$(PYTHON) scripts/get_oracles.py
 
