@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, BinaryIO, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .validate import ValidationIncident
 
 __all__ = ["Settings", "Evaluation", "evaluate", "evaluate_files", "validate_pair",
-           "scored_metrics", "gold_unannotated"]
+           "validate_files", "scored_metrics", "gold_unannotated"]
 
 
 @dataclass(frozen=True)
@@ -266,6 +266,16 @@ def validate_pair(gold_path: str, system_path: str, level: int = 2
     """Validate both files (UD validator levels 1-``level``, each file on its own) and raise
     :class:`ValidationFailed` holding every error of both when there is any.
 
+    Returns what to read next for each file (see :func:`validate_files`).
+    """
+    gold, system = validate_files([gold_path, system_path], level)
+    return gold, system
+
+
+def validate_files(paths: Sequence[str], level: int = 2) -> List[Source]:
+    """Validate each file on its own (UD validator levels 1-``level``) and raise
+    :class:`ValidationFailed` holding every error of all of them when there is any.
+
     Returns what to read next for each file: the path, or for stdin ('-') an in-memory copy
     (stdin can be read only once).  Files are streamed, so this costs one more read;
     compressed ones (gzip, bzip2, xz) are decompressed as the scorer reads them.  A missing
@@ -274,7 +284,7 @@ def validate_pair(gold_path: str, system_path: str, level: int = 2
     from .validate import iter_validate_file, validate_bytes  # the validator only loads when asked
     errors: List["ValidationIncident"] = []
     sources: List[Source] = []
-    for path in (gold_path, system_path):
+    for path in paths:
         if path == "-":
             data = read_stdin()
             incidents = validate_bytes(data, "-", level)
@@ -287,7 +297,7 @@ def validate_pair(gold_path: str, system_path: str, level: int = 2
         errors.extend(i for i in incidents if i.severity == "error")
     if errors:
         raise ValidationFailed(errors)
-    return sources[0], sources[1]
+    return sources
 
 
 def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",

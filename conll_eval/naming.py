@@ -39,7 +39,9 @@ def treebank_name(path: str) -> str:
 
 def _system_stem(path: str) -> str:
     """``runs/a/pred.conllu`` -> ``runs/a/pred``: the path without its file's extension (and
-    compression suffix); a directory's path as it is."""
+    compression suffix); a directory's path as it is; ``-`` is ``stdin``."""
+    if path == "-":
+        return "stdin"
     path = os.path.normpath(path)
     if not os.path.isfile(path):
         return path

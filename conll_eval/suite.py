@@ -35,7 +35,7 @@ from .errors import (AlignmentError, ConllEvalError, EmptyFileError, FormatError
                      UsageError)
 from .evaluate import Settings, evaluate, gold_unannotated, scored_metrics, validate_pair
 from .metrics import METRICS, display_name, load_weights
-from .naming import treebank_name
+from .naming import CONLLU_SUFFIX, file_stem, treebank_name
 from .reader import load
 from .stats import Score
 from .treebank import Treebank, Vocab
@@ -49,7 +49,6 @@ __all__ = [
 ]
 
 METADATA_FILE = "metadata.json"
-CONLLU_SUFFIX = ".conllu"
 
 
 @dataclass(frozen=True)
@@ -88,7 +87,7 @@ def _conllu_files(directory: str) -> Dict[str, str]:
         raise UsageError(f"cannot list {directory}: {exc.strerror or exc}") from exc
     files: Dict[str, str] = {}
     for name in sorted(names):
-        stem = _stem(name)
+        stem = file_stem(name)
         path = os.path.join(directory, name)
         if stem == name or not os.path.isfile(path):
             continue
@@ -222,7 +221,7 @@ def read_pair_list(path: str) -> Pairing:
             raise FormatError(Location(path, number), "bad-pair-list",
                               f"expected 'GOLD SYSTEM [NAME]', found {len(fields)} fields")
         gold, system = (os.path.join(base, f) for f in fields[:2])
-        name = fields[2] if len(fields) == 3 else _stem(fields[0])
+        name = fields[2] if len(fields) == 3 else file_stem(fields[0])
         if name in seen:
             raise FormatError(Location(path, number), "bad-pair-list",
                               f"treebank name {name!r} is used twice (give a third field)")
@@ -232,18 +231,6 @@ def read_pair_list(path: str) -> Pairing:
 
 
 #: compressed CoNLL-U files a directory may hold beside plain ones (read transparently)
-COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
-
-
-def _stem(path: str) -> str:
-    """A file's name without ``.conllu`` (or ``.conllu.gz``, ``.bz2``, ``.xz``)."""
-    base = os.path.basename(path)
-    for suffix in (CONLLU_SUFFIX,) + tuple(CONLLU_SUFFIX + c for c in COMPRESSED_SUFFIXES):
-        if base.endswith(suffix):
-            return base[:-len(suffix)]
-    return base
-
-
 def require_paths(paths: Sequence[str]) -> None:
     """Raise the ``file-not-found`` :class:`FormatError` of paths named on the command line
     that do not exist: the first one's, naming the others too (a treebank whose system file

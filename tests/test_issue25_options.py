@@ -148,6 +148,22 @@ def test_strict_in_compare_report_and_breakdown(tmp_path):
                                                                "relations-nivre-fang-2017")
 
 
+def test_strict_reads_a_system_from_stdin_once(monkeypatch):
+    """--strict validates stdin and then scores the copy it read (stdin is read only once)."""
+    gold = GOLDEN / "mwt-resplit" / "gold.conllu"
+    system = GOLDEN / "mwt-resplit" / "system.conllu"
+    expected = _run("compare", gold, system, gold, "--format", "json", "--resamples", "10")[1]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(system.read_bytes())))
+    code, out, _ = _run("compare", gold, "-", gold, "--strict", "--format", "json",
+                        "--resamples", "10")
+    record, reference = json.loads(out), json.loads(expected)
+    assert code == 0 and record["systems"] == ["stdin", "gold"]
+    assert [[v["value"] for v in m.values()] for m in record["scores"].values()] == \
+        [[v["value"] for v in m.values()] for m in reference["scores"].values()]
+    code, _, err = _run("compare", gold, "-", "-", "--names", "a,b", "--strict")
+    assert code == 2 and "stdin" in err
+
+
 # ---- point 14: one naming rule ------------------------------------------------------------------
 
 def test_system_names_one_rule(tmp_path):

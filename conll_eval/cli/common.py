@@ -10,12 +10,14 @@ import stat
 import sys
 from typing import Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from ..errors import UsageError, ValidationFailed
-from ..evaluate import Settings
+from ..errors import UsageError
+from ..evaluate import Settings, evaluate, validate_files
 from ..metrics import (DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name,
                        load_weights,
                        profile_metrics)
+from ..reader import load
 from ..report.tables import percent
+from ..treebank import Vocab
 
 #: 0 done, 1 invalid input / failed verdict, 2 usage, 3 internal error, 4 the results could not
 #: be written (``-o`` path, disk full, closed stdout); 130 interrupted
@@ -287,22 +289,16 @@ def evaluate_systems(gold_path: str, system_paths: Sequence[str], settings: Sett
     its vocabulary); with ``settings.strict`` every file is validated first and any error
     raises :class:`~conll_eval.errors.ValidationFailed` (all of them) before anything is
     scored, as scoring one pair with --strict does."""
-    # here: the reader, the scorer and the validator cost start-up time of other commands
-    from ..evaluate import evaluate
-    from ..reader import load
-    from ..treebank import Vocab
-    if settings.strict:
-        from ..validate import iter_validate_file
-        errors = [incident for path in dict.fromkeys([gold_path, *system_paths])
-                  for incident in iter_validate_file(path, settings.strict)
-                  if incident.severity == "error"]
-        if errors:
-            raise ValidationFailed(errors)
+    paths = [gold_path, *system_paths]
+    if paths.count("-") > 1:
+        raise UsageError("only one input can be read from stdin ('-')")
+    # validated first, every error of every file at once; stdin then comes from its copy
+    sources = validate_files(paths, settings.strict) if settings.strict else paths
     vocab = Vocab()
-    gold = load(gold_path, settings.profile, vocab)
+    gold = load(sources[0], settings.profile, vocab)
     weights = load_weights(settings.weights_file) if settings.weights_file else None
-    return [evaluate(gold, load(path, settings.profile, vocab), settings, weights)
-            for path in system_paths]
+    return [evaluate(gold, load(source, settings.profile, vocab), settings, weights)
+            for source in sources[1:]]
 
 
 def write_atomically(path: str, text: str, inputs: List[str], errors: str = "strict") -> None:
