@@ -208,6 +208,7 @@ _SHARED: Dict[str, SharedOption] = {
                           "paths then)"),
 }
 
+
 def _resampling_options() -> Dict[str, SharedOption]:
     """The significance tests' options; their defaults are imported here, not at the top:
     scoring a pair loads nothing of the analyses (start-up time)."""

@@ -9,6 +9,7 @@ import os
 import re
 from typing import List, NamedTuple, Optional, TextIO, Tuple
 
+from ..analyze.tagger.sniff import CONLLU, MOOT, SNIFF_BYTES, Look, look_of
 from ..errors import UsageError, printable
 from .common import (DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options,
                      write_atomically)
@@ -63,7 +64,6 @@ class Mode(NamedTuple):
 def _look(path: str):
     """What the file looks like (:func:`~conll_eval.analyze.tagger.sniff.look_of`); nothing
     to tell for standard input, a missing or unreadable file (each mode reports those)."""
-    from ..analyze.tagger.sniff import SNIFF_BYTES, Look, look_of
     if path == "-" or not os.path.isfile(path):
         return Look(None)
     try:
@@ -92,7 +92,6 @@ def choose_mode(argv: List[str]) -> Mode:
         return Mode("native")
     if all(name.lower().endswith(".conllu") for name in files):
         return Mode("conllu")
-    from ..analyze.tagger.sniff import CONLLU, MOOT
     looks = [_look(name) for name in files]
     kinds = [look.kind for look in looks]
     if kinds[0] is None and kinds[1] is None:

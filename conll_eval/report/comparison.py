@@ -15,7 +15,7 @@ __all__ = ["comparison_text", "comparison_markdown", "comparison_delimited",
 def small_sample_warning(comparison) -> Optional[str]:
     """``warning: only 3 gold sentences ...`` when a file (or a suite's treebank) has fewer
     sentences than the tests need to be trusted; None otherwise."""
-    from ..analyze.comparison import MIN_SENTENCES
+    from ..analyze.comparison import MIN_SENTENCES  # here: the analyses load only when asked
     small = comparison.small_strata()
     if not small:
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
+from .comparison import comparison_delimited, small_sample_warning
 from .tables import Num, delimited, fixed, markdown_table, percent, text_table
 
 __all__ = ["SCORE_ROWS", "alignment_text", "alignment_markdown", "alignment_delimited",
@@ -133,7 +134,6 @@ def alignment_text(evaluation, signature: str, pts=None, comparison=None,
     """The text report: scores of every system, then (when asked) per-sentence counts, the
     PTS of the first system, the significance tests (after a warning when the sentences are
     too few for them); the signature last."""
-    from .comparison import small_sample_warning
     lines: List[str] = []
     for heading, header, rows, left, rules in _sections(evaluation, pts, comparison,
                                                          per_sentence):
@@ -148,7 +148,6 @@ def alignment_text(evaluation, signature: str, pts=None, comparison=None,
 def alignment_markdown(evaluation, signature: str, pts=None, comparison=None,
                        per_sentence: bool = False) -> str:
     """The sections of the text report as GitHub Markdown tables, the signature last."""
-    from .comparison import small_sample_warning
     lines: List[str] = []
     for heading, header, rows, left, _ in _sections(evaluation, pts, comparison, per_sentence):
         if comparison is not None and heading.startswith("Scores in %"):
@@ -170,7 +169,6 @@ def alignment_delimited(evaluation, signature: str, delimiter: str, pts=None, co
     tests' long table, as ``conll_eval compare`` prints it.  TSV carries the signature as a
     ``#`` line (``comment``)."""
     if comparison is not None:
-        from .comparison import comparison_delimited
         return comparison_delimited(comparison, signature, delimiter, comment)
     rows = []
     for k, system in enumerate(evaluation.systems):
@@ -214,7 +212,6 @@ def _significance_record(comparison) -> dict:
     def interval(i) -> dict:  # + 0.0: no negative zero (a difference of nothing)
         return {"value": i.value + 0.0, "low": i.low + 0.0, "high": i.high + 0.0}
 
-    from .comparison import small_sample_warning
     return {
         "resamples": comparison.resamples, "seed": comparison.seed, "alpha": comparison.alpha,
         "correction": comparison.correction, "sentences": sum(comparison.sentences),
