@@ -40,7 +40,7 @@ from typing import Dict, List, Optional, Sequence, TextIO, Union
 
 import numpy as np
 
-from .errors import AlignmentError, ConllEvalError, InputError, UsageError
+from .errors import AlignmentError, ConllEvalError, InputError, UsageError, printable
 from .evaluate import Settings, evaluate as _evaluate
 from .metrics import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, UNIVERSAL_FEATURES
 from .report.official import counts_table, default_lines, verbose_table
@@ -324,7 +324,8 @@ def command_line(argv: Optional[Sequence[str]] = None) -> int:
     except (UDError, OSError) as exc:
         if debug:
             raise
-        sys.stderr.write(f"{type(exc).__name__}: {exc}\n")
+        # the official text, with what a terminal would act on spelt out (\x1b, ...)
+        sys.stderr.write(printable(f"{type(exc).__name__}: {exc}", keep_newlines=True) + "\n")
         return 1
     return 0
 

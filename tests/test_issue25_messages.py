@@ -248,6 +248,14 @@ def test_compat_invalid_file_has_the_official_last_line_and_status(tmp_path):
     assert proc.returncode == 1 and "Traceback" in proc.stderr
 
 
+def test_compat_spells_out_control_bytes_of_the_input(tmp_path):
+    bad = tmp_path / "bad.conllu"
+    bad.write_bytes(b"x\x1b[31mred\n\n")
+    proc = _compat(GOLD, bad)
+    assert proc.returncode == 1 and "\x1b" not in proc.stderr
+    assert proc.stderr.rstrip("\n").endswith("'x\\x1b[31mred'")
+
+
 def test_compat_text_mismatch_equals_the_official_script(tmp_path):
     directory = oracles.oracle_dir()
     if directory is None:
