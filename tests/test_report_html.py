@@ -135,7 +135,11 @@ def test_significance_where_asked(tmp_path):
     expected = json.loads(out)
     assert significance["pairs"] == expected["pairs"]
     assert significance["scores"] == expected["scores"]
-    assert "p bootstrap" in (tmp_path / "report.html").read_text(encoding="utf-8")
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "p bootstrap" in html
+    # the example files are a few sentences: the page warns as compare does
+    assert expected["small_sample_warning"] and significance["small_sample_warning"] == \
+        expected["small_sample_warning"] and 'class="note warning"' in html
 
 
 def test_stdout_and_help(tmp_path):

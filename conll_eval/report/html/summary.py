@@ -182,6 +182,8 @@ def significance_table(record: Mapping) -> str:
     """Each system's F1 interval, and per pair the difference, its interval, corrected
     p-values and the verdict (``conll_eval compare``'s JSON)."""
     parts = [f'<p class="sig">{_e(record["signature"])}</p>']
+    if record.get("small_sample_warning"):  # few sentences: the p-values are not to be trusted
+        parts.append(f'<p class="note warning">{_e(record["small_sample_warning"])}</p>')
     head = ("<tr><th class='l'>metric</th><th class='l'>A</th><th class='l'>B</th><th>A - B</th>"
             "<th>interval</th><th>p bootstrap</th><th>p randomization</th><th>p McNemar</th>"
             "<th class='l'>significant</th></tr>")
