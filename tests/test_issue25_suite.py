@@ -253,6 +253,13 @@ def test_tira_refuses_profiles_without_a_wrapper(tmp_path, profile):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("option", [["--punct", "upos"], ["--deprel", "full"], ["--strict"]])
+def test_tira_refuses_what_would_change_its_numbers_without_a_trace(tmp_path, option):
+    code, out, err = run_cli("suite", GOLD, SYSTEM, "--tira", tmp_path / "out", *option)
+    assert (code, out) == (2, "") and option[0] in err and "error [usage]" in err
+    assert not (tmp_path / "out").exists()
+
+
 # ---------------------------------------------------------------------------------------------
 # Points 15 and 19: paths that do not exist, a file with a directory
 

@@ -196,6 +196,13 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(f"conll_eval suite: --tira reproduces the CoNLL 2017 and 2018 shared "
                          f"tasks' wrappers (conll17_tira_eval.py, conll18_tira_eval.py), which "
                          f"have no {args.profile} form: use --profile conll17 or conll18")
+    changed = [option for option, changes in (("--punct", args.punct != "include"),
+                                              ("--deprel", args.deprel != "universal"),
+                                              ("--strict", args.strict)) if changes]
+    if args.tira and changed:  # the wrapper's files have no place for the signature
+        raise UsageError(f"conll_eval suite: --tira writes the official wrapper's outputs, whose "
+                         f"numbers {' and '.join(changed)} would change without a trace; "
+                         f"score without them, or without --tira")
     check_resampling_options(parser, args)
     if args.significance and (len(pairings) < 2 or args.tira):
         raise UsageError("conll_eval suite: --significance compares two or more systems")
