@@ -282,7 +282,10 @@ def test_breakdown_fail_under():
     assert code == 0 and err == ""
     code, _, err = _run("breakdown", SUITE / "gold", SUITE / "system", "--fail-under",
                         "macro:las=90,FUN=1")
-    assert "average: LAS 87.50 < 90" in err and "FUN" not in err  # en_dogs' '-' passes
+    assert "average: LAS 87.50 < 90" in err and "FUN" not in err  # en_dogs' '-' is not checked
+    for bar in ("MWE=50", "macro:MWE=50"):  # '-' in every treebank and in the average
+        code, out, err = _run("breakdown", SUITE / "gold", SUITE / "system", "--fail-under", bar)
+        assert (code, out) == (2, "") and "error [usage]" in err and "means nothing" in err
 
 
 # ---- point 20 (part): no negative zero, few sentences -------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import List, TextIO
 
-from ..errors import ConllEvalError
+from ..errors import ConllEvalError, UsageError
 from ..evaluate import Settings
 from ..naming import system_names
 from ..report.relations import TABLES
@@ -136,6 +136,7 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             continue
         rows.append((entry.name, row, None))
         worst.append((entry.name, sentences))
+    missed = [] if errors else _below_bars(rows, columns, bars)  # before any output
     signature = settings.signature() + ("|breakdown:errors" if errors
                                         else "|breakdown:relations-nivre-fang-2017")
     fmt = args.format
@@ -154,7 +155,6 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         for name, row, failure in rows:  # the text and Markdown outputs name them themselves
             if row is None:
                 stderr.write(f"{name}: not scored: {failure}\n")
-    missed = [] if errors else _below_bars(rows, columns, bars)
     for message in [] if args.quiet else missed:
         stderr.write(f"conll_eval breakdown: error [fail-under] {message}\n")
     failed = [name for name, row, _ in rows if row is None]
@@ -163,7 +163,9 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
 
 def _below_bars(rows, columns, bars) -> List[str]:
     """A message per value under its bar: every treebank's and the average's (``macro:``
-    the average only); a value that means nothing (None) passes."""
+    the average only).  A value that means nothing (None: ``-``) is not checked, as a suite
+    checks a tag only where the gold annotates it; a bar with nothing to check at all is a
+    usage error saying why (never a silent pass)."""
     from ..analyze.relations import average_rows
     average = average_rows([row for _, row, _ in rows], columns) if len(rows) > 1 else {}
     messages = []
@@ -172,8 +174,14 @@ def _below_bars(rows, columns, bars) -> List[str]:
                                          for name, row, _ in rows if row is not None]
         if average:
             checked.append(("average: ", average[bar.metric]))
+        defined = [(label, value) for label, value in checked if value is not None]
+        if checked and not defined:
+            where = "its average is" if bar.scope else "it is - everywhere it would check"
+            raise UsageError(f"conll_eval breakdown: --fail-under: {bar}: {where} - (no gold "
+                             f"and no system word in {bar.metric}): a bar on it means nothing "
+                             f"(drop it, or bar another column)")
         messages += [m for m in (below(label, bar.metric, value / 100, bar.value)
-                                 for label, value in checked if value is not None) if m]
+                                 for label, value in defined) if m]
     return messages
 
 
