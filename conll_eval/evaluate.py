@@ -10,12 +10,15 @@ import numpy as np
 
 from . import __version__
 from .align import Alignment, align_words, check_characters
-from .errors import UsageError, ValidationFailed
-from .metrics import (DEPREL_POLICIES, EXTRA_METRICS, METRICS, PROFILES, PUNCT_POLICIES,
+from .empty_nodes import load_source
+from .enhanced import ENHANCEMENT_DIGITS, EnhancedOptions, check_empty_nodes, enhanced_graph
+from .errors import ConllEvalError, InputError, UsageError, ValidationFailed
+from .metrics import (DEPREL_POLICIES, ENHANCED_METRICS, EXTRA_METRICS, METRICS, PROFILES,
+                      PUNCT_POLICIES,
                       EvaluationContext, compiled_counts, compute_counts, display_name,
                       load_weights,
                       profile_metrics)
-from .reader import load, read_stdin
+from .reader import decompress, load, read_bytes, read_lines, read_stdin
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
 from .workers import usable_cpus
@@ -43,8 +46,17 @@ class Settings:
     #: scorers' and change nothing
     punct: str = "include"
     deprel: str = "universal"
-    #: metrics beyond the profile's rows (``LA``)
+    #: metrics beyond the profile's rows (``LA``, ``ELAS``, ``EULAS``)
     extra_metrics: Tuple[str, ...] = ()
+    #: the enhanced switches of the IWPT scorer and udeval (``--enhancements``,
+    #: ``--no-enhanced``, ``--no-empty-nodes``, ``--multiple-roots-okay``)
+    enhancements: str = "0"
+    enhanced: bool = True
+    no_empty_nodes: bool = False
+    multiple_roots_okay: bool = False
+    #: ``--collapse-empty-nodes``: paths through empty nodes become edges before reading
+    #: (:mod:`conll_eval.empty_nodes`)
+    collapse_empty_nodes: bool = False
 
     def __post_init__(self):
         if self.profile not in PROFILES:
@@ -59,6 +71,10 @@ class Settings:
         if unknown:
             raise UsageError(f"unknown extra metric(s) {', '.join(unknown)}; choose from "
                              f"{', '.join(EXTRA_METRICS)}")
+        if not self.enhancements or set(self.enhancements) - set("0" + "".join(ENHANCEMENT_DIGITS)):
+            raise UsageError(f"--enhancements {self.enhancements!r}: expected digits 0-6 "
+                             "(1 no gapping, 2 no shared parents, 3 no shared dependents, 4 no "
+                             "control, 5 no external arguments, 6 no case information; 0 all)")
         if isinstance(self.strict, bool):
             object.__setattr__(self, "strict", STRICT_LEVEL if self.strict else 0)
         if self.strict not in range(STRICT_LEVEL + 1):
@@ -84,7 +100,23 @@ class Settings:
             parts.append(f"strict:L{self.strict}")
         if self.punct != "include":
             parts.append(f"punct:{self.punct}")
+        if any(m in ENHANCED_METRICS for m in scored_metrics(self, False)):
+            parts.append(f"elas:{PROFILES[p].enhanced}")
+            if set(self.enhancements) - {"0"}:
+                parts.append(f"enhancements:{''.join(sorted(set(self.enhancements) - {'0'}))}")
+        if not self.enhanced and any(m in ENHANCED_METRICS for m in PROFILES[p].metrics):
+            parts.append("enhanced:off")
+        if self.no_empty_nodes:
+            parts.append("empty_nodes:error")
+        if self.multiple_roots_okay:
+            parts.append("roots:multiple")
+        if self.collapse_empty_nodes:
+            parts.append("empty:collapsed")
         return "|".join(parts)
+
+    @property
+    def enhanced_options(self) -> EnhancedOptions:
+        return EnhancedOptions(self.enhancements, self.no_empty_nodes)
 
 
 #: compared derived column -> the file column it comes from (for "not annotated")
@@ -176,7 +208,7 @@ def gold_unannotated(gold: Treebank, names: Iterable[str]) -> Dict[str, str]:
 def scored_metrics(settings: Settings, weights: bool) -> List[str]:
     """Registry names of what ``settings`` scores: the profile's rows (WeightedLAS with
     weights) and the extra metrics asked for."""
-    names = profile_metrics(settings.profile, weights=weights)
+    names = profile_metrics(settings.profile, weights=weights, enhanced=settings.enhanced)
     return names + [m for m in settings.extra_metrics if m not in names]
 
 
@@ -187,13 +219,17 @@ TRIM_MIN_WORDS = 200_000
 def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
              weights: Optional[Mapping[str, float]] = None) -> Evaluation:
     """Score a system Treebank against a gold one (both read with the same Vocab)."""
+    names = scored_metrics(settings, weights is not None or settings.weights_file is not None)
+    enhanced = any(name in ENHANCED_METRICS for name in names)
+    graphs = {}
+    for side, treebank in (("gold", gold), ("system", system)):  # load-time errors: gold first
+        graphs[side] = _check_enhanced(treebank, settings, enhanced)
     check_characters(gold, system)
     alignment = align_words(gold, system)
     if gold.n_words + system.n_words >= TRIM_MIN_WORDS:
         release_freed_memory()  # the walk's temporaries: the metrics need the room
     if weights is None and settings.weights_file is not None:
         weights = load_weights(settings.weights_file)
-    names = scored_metrics(settings, weights is not None)
     # the compiled counter does what it can in one pass; the numpy metrics the rest
     done = compiled_counts(names, gold, system, alignment, settings.punct, settings.deprel)
     ctx = None
@@ -202,8 +238,40 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
         if name not in done and ctx is None:
             ctx = EvaluationContext(gold, system, alignment, weights, settings.punct,
                                     settings.deprel)
+            ctx.enhanced_mode = PROFILES[settings.profile].enhanced
+            ctx.enhanced_options = settings.enhanced_options
+            for side, graph in graphs.items():
+                ctx._cache[(side, "enhanced")] = graph
         counts[name] = done[name] if name in done else compute_counts(METRICS[name], ctx)
     return Evaluation(gold, system, settings, alignment, counts)
+
+
+def _check_enhanced(treebank: Treebank, settings: Settings, enhanced: bool):
+    """The enhanced graph when an enhanced metric is scored (None otherwise), after the
+    --no-empty-nodes check; of two errors the one on the earlier line, as the scripts read."""
+    errors = []
+    graph = None
+    if enhanced:
+        try:
+            graph = enhanced_graph(treebank, settings.enhanced_options)
+        except InputError as exc:
+            errors.append(exc)
+    if settings.no_empty_nodes:
+        try:
+            check_empty_nodes(treebank, lambda line: _line_text(treebank.path, line))
+        except InputError as exc:
+            errors.append(exc)
+    if errors:
+        raise min(errors, key=lambda e: e.location.line or 0)
+    return graph
+
+
+def _line_text(path: str, line: int) -> str:
+    """Line ``line`` of the file (only for an error message; '' where it cannot be read again)."""
+    try:
+        return read_lines(decompress(read_bytes(path), path), path)[line - 1]
+    except (ConllEvalError, OSError, IndexError):
+        return ""
 
 
 #: Below this combined size (bytes) a second thread costs more than it saves.
@@ -234,8 +302,10 @@ def release_freed_memory() -> None:
 
 
 def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
-              parallel: Optional[bool] = None) -> Tuple[Treebank, Treebank]:
-    """Read gold and system into one shared Vocab (equal codes mean equal strings).
+              parallel: Optional[bool] = None, multiple_roots: bool = False,
+              collapse: bool = False) -> Tuple[Treebank, Treebank]:
+    """Read gold and system into one shared Vocab (equal codes mean equal strings);
+    ``collapse``: their empty nodes collapsed first (``--collapse-empty-nodes``).
 
     Large files are read in two threads (numpy releases the GIL for the bulk of the
     work), the system file with its own Vocab, rebased afterwards.  Errors come in the
@@ -245,13 +315,18 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
     if parallel is None:
         parallel = _parallel_worth_it([gold_path, system_path])
     if not parallel:
-        gold, system = load(gold_path, profile, vocab), load(system_path, profile, vocab)
+        gold = load_source(gold_path, profile, vocab, multiple_roots=multiple_roots,
+                           collapse=collapse)
+        system = load_source(system_path, profile, vocab, multiple_roots=multiple_roots,
+                             collapse=collapse)
     else:
         from concurrent.futures import ThreadPoolExecutor  # only large pairs need it
         with ThreadPoolExecutor(max_workers=1) as pool:
-            pending = pool.submit(load, system_path, profile, Vocab())
+            pending = pool.submit(load_source, system_path, profile, Vocab(), True,
+                                  multiple_roots, collapse=collapse)
             try:
-                gold = load(gold_path, profile, vocab)
+                gold = load_source(gold_path, profile, vocab, multiple_roots=multiple_roots,
+                                   collapse=collapse)
             except BaseException:
                 pending.cancel()
                 raise
@@ -322,5 +397,7 @@ def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",
     system_source: Source = system_path
     if strict:
         gold_source, system_source = validate_pair(gold_path, system_path)
-    gold, system = load_pair(gold_source, system_source, profile)
+    gold, system = load_pair(gold_source, system_source, profile,
+                             multiple_roots=settings.multiple_roots_okay,
+                             collapse=settings.collapse_empty_nodes)
     return evaluate(gold, system, settings, weight_table)

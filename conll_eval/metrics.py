@@ -19,6 +19,7 @@ import numpy as np
 
 from .align import Alignment, span_matches
 from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
+from .enhanced import EnhancedGraph, EnhancedOptions, enhanced_counts, enhanced_graph
 from .reader import LazyRegex
 from .stats import Counts
 from .treebank import Treebank, _distinct
@@ -55,6 +56,8 @@ class MetricSpec:
     correspond.  ``word_filter``: ``content`` (2018 content relations) or None.
     ``weights``: ``clas17`` (zero weights of conll17 CLAS) or ``file`` (``-w`` weights).
     ``functional_children``: MLAS's comparison of functional children.
+    ``kind`` ``enhanced``: the DEPS graphs' edges (ELAS; ``universal``: each label step cut at
+    its first ``:``, EULAS), see :mod:`conll_eval.enhanced`.
     """
 
     name: str
@@ -65,6 +68,7 @@ class MetricSpec:
     word_filter: Optional[str] = None
     weights: Optional[str] = None
     functional_children: bool = False
+    universal: bool = False
 
     @property
     def has_aligned_accuracy(self) -> bool:
@@ -80,6 +84,9 @@ class Profile:
     metrics: Tuple[str, ...]
     table_header: str
     default_lines: Tuple[Tuple[str, str], ...]
+    #: how ELAS/EULAS count: ``official`` (the scripts' nested count) in the profiles that
+    #: score them by default; ``set`` (distinct edges) where --metrics asks for them
+    enhanced: str = "set"
 
 
 METRICS: Dict[str, MetricSpec] = {}
@@ -125,9 +132,14 @@ for _spec in (
     register_metric(_spec)
 
 #: metrics outside every profile, scored when asked for (``--metrics LA``)
-EXTRA_METRICS = ("LA",)
+EXTRA_METRICS = ("LA", "ELAS", "EULAS")
 register_metric(MetricSpec("LA", "relation only (label accuracy, CoNLL-X eval.pl)",
                            columns=("udeprel",)))
+register_metric(MetricSpec("ELAS", "enhanced graph edges: head and whole DEPS relation", "enhanced"))
+register_metric(MetricSpec("EULAS", "enhanced graph edges: head and universal DEPS relation",
+                           "enhanced", universal=True))
+#: the enhanced metrics (dropped from a profile's rows by --no-enhanced)
+ENHANCED_METRICS = ("ELAS", "EULAS")
 
 #: ``--punct``: which words the attachment metrics score (include: all, as the UD scorers)
 PUNCT_POLICIES = ("include", "deprel", "upos", "unicode")
@@ -154,10 +166,17 @@ register_profile(Profile(
     "conll18", "CoNLL 2018 shared task (conll18_ud_eval.py)", _C18_ROWS,
     "Metric     | Precision |    Recall |  F1 Score | AligndAcc",
     (("LAS", "LAS F1 Score: {:.2f}"), ("MLAS", "MLAS Score: {:.2f}"), ("BLEX", "BLEX Score: {:.2f}"))))
+_ENHANCED_LINES = (("LAS", "LAS F1 Score: {:.2f}"), ("MLAS", "MLAS Score: {:.2f}"),
+                   ("BLEX", "BLEX Score: {:.2f}"), ("ELAS", "ELAS F1 Score: {:.2f}"),
+                   ("EULAS", "EULAS F1 Score: {:.2f}"))
 register_profile(Profile(
-    "iwpt", "IWPT 2020/2021 shared task (iwpt20_xud_eval.py), basic metrics", _C18_ROWS,
-    "Metric     | Precision |    Recall |  F1 Score | AligndAcc",
-    (("LAS", "LAS F1 Score: {:.2f}"), ("MLAS", "MLAS Score: {:.2f}"), ("BLEX", "BLEX Score: {:.2f}"))))
+    "iwpt", "IWPT 2020/2021 shared task (iwpt20_ud_eval.py), with ELAS and EULAS",
+    _C18_ROWS + ENHANCED_METRICS, "Metric     | Precision |    Recall |  F1 Score | AligndAcc",
+    _ENHANCED_LINES, "official"))
+register_profile(Profile(
+    "udeval", "the UD scorer udeval (udtools 0.2.9), with ELAS and EULAS",
+    _C18_ROWS + ENHANCED_METRICS, "Metric     | Precision |    Recall |  F1 Score | AligndAcc",
+    _ENHANCED_LINES, "official"))
 
 
 def display_name(metric: str) -> str:
@@ -230,6 +249,16 @@ class EvaluationContext:
         self.ga = alignment.gold_idx
         self.sa = alignment.sys_idx
         self.tallies: dict = {}  # shared per-sentence tallies of the index arrays below
+        #: how ELAS/EULAS count (``official`` or ``set``) and the enhanced switches
+        self.enhanced_mode = "set"
+        self.enhanced_options = EnhancedOptions()
+
+    def enhanced_graph(self, side: str) -> EnhancedGraph:
+        """The enhanced graph of one side (parsed once for ELAS and EULAS)."""
+        if (side, "enhanced") not in self._cache:
+            self._cache[(side, "enhanced")] = enhanced_graph(
+                self.gold if side == "gold" else self.system, self.enhanced_options)
+        return self._cache[(side, "enhanced")]
 
     @cached_property
     def sys_word_sent(self) -> np.ndarray:
@@ -391,6 +420,10 @@ def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
     cache = ctx.tallies
     if spec.kind == "words":
         return Counts.from_parts(n, a_sent, g_sent, s_sent, a_sent, has_aligned_accuracy=False, cache=cache)
+    if spec.kind == "enhanced":
+        return enhanced_counts(spec.universal, gold, system, ctx.enhanced_graph("gold"),
+                               ctx.enhanced_graph("system"), ctx.alignment.sys_to_gold,
+                               ctx.sys_word_sent, ctx.enhanced_mode)
 
     if ctx.punct != "include" and (spec.head or "udeprel" in spec.columns):
         return _policy_counts(spec, ctx)
@@ -524,9 +557,10 @@ def compiled_counts(names: List[str], gold: Treebank, system: Treebank, alignmen
     return counts
 
 
-def profile_metrics(profile: str, weights: bool = False) -> List[str]:
-    """Registry names of a profile's rows (plus WeightedLAS when weights are given)."""
-    names = list(PROFILES[profile].metrics)
+def profile_metrics(profile: str, weights: bool = False, enhanced: bool = True) -> List[str]:
+    """Registry names of a profile's rows (plus WeightedLAS when weights are given; without
+    ELAS and EULAS when not ``enhanced``, --no-enhanced)."""
+    names = [m for m in PROFILES[profile].metrics if enhanced or m not in ENHANCED_METRICS]
     if weights:
         names.append("WeightedLAS")
     return names

@@ -41,7 +41,9 @@ __all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message
            "describe_non_conllu", "explain_error", "SNIFF_BYTES"]
 
 #: Profiles the reader knows; which characters it removes from FORM.
-PROFILE_NAMES = ("conll17", "conll18", "iwpt")
+PROFILE_NAMES = ("conll17", "conll18", "iwpt", "udeval")
+#: profiles with the IWPT 2020 reader's messages (udeval is its descendant)
+_IWPT_READERS = ("iwpt", "udeval")
 
 
 class LazyRegex:
@@ -85,7 +87,9 @@ def _check_profile(profile: str) -> None:
 def official_message(profile: str, kind: str, line: Optional[int], **kw) -> str:
     """The text of the official script's UDError for ``kind`` (see :mod:`conll_eval.compat`)."""
     at = "" if profile == "conll17" or line is None else f" at line {line}"
-    if kind == "columns":
+    if kind == "unfinished-mwt" and profile == "udeval":
+        return f"The CoNLL-U file ends in an unfinished MWT at line {line}"
+    if kind in ("columns", "unfinished-mwt"):
         if kw.get("in_mwt") and profile == "conll18":
             at = ""
         return f"The CoNLL-U line does not contain 10 tab-separated columns{at}: '{kw['text']}'"
@@ -102,18 +106,18 @@ def official_message(profile: str, kind: str, line: Optional[int], **kw) -> str:
     if kind == "head-negative":
         return f"HEAD cannot be negative{at}"
     if kind == "head-range":
-        if profile == "iwpt":
+        if profile in _IWPT_READERS:
             return f"HEAD '{kw['head']}' points outside of the sentence that ends at line {line}"
         return f"HEAD '{kw['head']}' points outside of the sentence{at}"
     if kind == "cycle":
-        if profile == "iwpt":
+        if profile in _IWPT_READERS:
             return f"There is a cycle in the sentence that ends at line {line}"
         return f"There is a cycle in a sentence{at}"
     if kind == "roots":
         roots = kw["roots"]
         if profile == "conll17":
             return "There are multiple roots in a sentence"
-        if profile == "iwpt":
+        if profile in _IWPT_READERS:
             if kw.get("words") == 0:
                 return f"There is a sentence with 0 tokens (possibly a double blank line) at line {line}"
             if roots == 0:
@@ -374,7 +378,8 @@ def read_lines(data: bytes, path: str) -> List[str]:
 
 
 def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
-         vocab: Optional[Vocab] = None, trees: bool = True) -> Treebank:
+         vocab: Optional[Vocab] = None, trees: bool = True,
+         multiple_roots: bool = False) -> Treebank:
     """Read a CoNLL-U file (path, ``-`` for stdin, or a binary file object) into a Treebank.
 
     Raises :class:`~conll_eval.errors.InputError` (with ``path:line`` and a stable code)
@@ -385,17 +390,18 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
     ``trees=False`` (tagger output, which needs no tree) drops only the tree checks: HEAD
     may be ``_``, and a sentence without exactly one root, with a cycle or a HEAD outside
     it is read with every ``head`` -1 (no tree); everything else is checked as usual.
+    ``multiple_roots`` (``--multiple-roots-okay``) accepts a sentence with several roots.
     """
     _check_profile(profile)
     if vocab is None:
         vocab = Vocab()
-        treebank = load(source, profile, vocab, trees)
+        treebank = load(source, profile, vocab, trees, multiple_roots)
         vocab.drop_reader_state()
         return treebank
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path != "-" and os.path.isfile(path):
-            return _load_regular_file(path, profile, vocab, trees)
+            return _load_regular_file(path, profile, vocab, trees, multiple_roots)
         data = read_bytes(path)
     else:
         path = getattr(source, "name", "<stream>")
@@ -403,10 +409,11 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
         data = source.read()
         if isinstance(data, str):
             data = data.encode("utf-8")
-    return parse_bytes(data, path, profile, vocab, trees)
+    return parse_bytes(data, path, profile, vocab, trees, multiple_roots)
 
 
-def _load_regular_file(path: str, profile: str, vocab: Vocab, trees: bool = True) -> Treebank:
+def _load_regular_file(path: str, profile: str, vocab: Vocab, trees: bool = True,
+                       multiple_roots: bool = False) -> Treebank:
     """A file on disk, scanned piece by piece (bounded memory); if it is not regular, read
     whole and parsed the exact way (which reports every error).  A gzip, bzip2 or xz file
     (by its magic number) is decompressed on the fly; its DEPS, MISC and comments are then
@@ -426,16 +433,17 @@ def _load_regular_file(path: str, profile: str, vocab: Vocab, trees: bool = True
         except OSError as exc:
             raise os_error(path, exc) from exc
     if columns is None:
-        columns = _parse_exact(data, path, profile, trees)
+        columns = _parse_exact(data, path, profile, trees, multiple_roots)
     return _build(columns, path, vocab)
 
 
-def _parse_exact(data: bytes, path: str, profile: str, trees: bool = True) -> Columns:
+def _parse_exact(data: bytes, path: str, profile: str, trees: bool = True,
+                 multiple_roots: bool = False) -> Columns:
     """The exact parser, which decides every error (read_lines checks the UTF-8 and says
     where it is wrong); in a file that is obviously not CoNLL-U the error says what the file
     looks like instead (:func:`explain_error`).  ``trees``: see :func:`load`."""
     try:
-        return _ExactParser(read_lines(data, path), path, profile, trees).run()
+        return _ExactParser(read_lines(data, path), path, profile, trees, multiple_roots).run()
     except InputError as exc:
         clearer = explain_error(exc, data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
         if clearer is None:
@@ -451,7 +459,7 @@ def load_text(text: str, profile: str = "conll18", path: str = "<string>",
 
 
 def parse_bytes(data: bytes, path: str, profile: str, vocab: Optional[Vocab] = None,
-                trees: bool = True) -> Treebank:
+                trees: bool = True, multiple_roots: bool = False) -> Treebank:
     """Bytes of a CoNLL-U file -> Treebank: the vectorised scan first, the exact parser if
     irregular (the scan only accepts valid trees, so ``trees`` only matters there)."""
     vocab = Vocab() if vocab is None else vocab
@@ -463,7 +471,7 @@ def parse_bytes(data: bytes, path: str, profile: str, vocab: Optional[Vocab] = N
     else:
         columns = scan(data, _space_pattern(profile), vocab)
     if columns is None:
-        columns = _parse_exact(data, path, profile, trees)
+        columns = _parse_exact(data, path, profile, trees, multiple_roots)
     return _build(columns, path, vocab)
 
 
@@ -635,7 +643,9 @@ _EMPTY_NAMES = {"id": ID, **_COLUMN_NAMES}
 # Exact line-by-line parser (mirrors the official reader, including error precedence)
 
 class _ExactParser:
-    def __init__(self, lines: List[str], path: str, profile: str, trees: bool = True):
+    def __init__(self, lines: List[str], path: str, profile: str, trees: bool = True,
+                 multiple_roots: bool = False):
+        self.multiple_roots = multiple_roots
         self.lines = lines
         self.path = path
         self.profile = profile
@@ -789,7 +799,12 @@ class _ExactParser:
                     raise self._format_error(lineno, "invalid-mwt-id",
                                              f"cannot parse multi-word token ID {columns[ID]!r}",
                                              "mwt-id", id=columns[ID]) from exc
-                for _ in range(first, last + 1):
+                needed = last - first + 1
+                while needed > 0:
+                    if self.profile == "udeval" and (i >= n_lines or not lines[i]):
+                        raise self._format_error(
+                            i, "unfinished-mwt", f"multi-word token {columns[ID]} (line {lineno}) "
+                            f"is not followed by its {last - first + 1} word lines", "unfinished-mwt")
                     if i >= n_lines:
                         raise self._format_error(
                             lineno, "unfinished-mwt",
@@ -801,6 +816,15 @@ class _ExactParser:
                     word_columns = word_text.split("\t")
                     if len(word_columns) != 10:
                         raise self._columns_error(i, word_text, in_mwt=True)
+                    if "." in word_columns[ID] and self.profile == "udeval":
+                        # udeval skips an empty node among a token's words
+                        empty_sent.append(len(sent_word_start) - 1)
+                        empty_after.append(len(heads))
+                        empty_line.append(i)
+                        for name, col in _EMPTY_NAMES.items():
+                            empty_cols[name].append(word_columns[col])
+                        continue
+                    needed -= 1
                     if "." in word_columns[ID] and self.empty_in_mwt is None:
                         # Taken as one of the token's words, like the official reader does;
                         # an error later in this sentence is blamed on this line (_blame).
@@ -961,7 +985,7 @@ class _ExactParser:
             for x in path:
                 state[x] = 2
         roots = [k + 1 for k in range(n) if resolved[k] == 0]
-        if len(roots) != 1:
+        if len(roots) != 1 and not (self.multiple_roots and len(roots) > 1):
             if n == 0:
                 code, msg = "empty-sentence", ("empty sentence: a blank line with no word lines before it "
                                                "(a double blank line, or a blank line after comments)")

@@ -10,12 +10,12 @@ import stat
 import sys
 from typing import Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
+from ..empty_nodes import load_source
 from ..errors import UsageError
 from ..evaluate import Settings, evaluate, validate_files
 from ..metrics import (DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name,
                        load_weights,
                        profile_metrics)
-from ..reader import load
 from ..report.tables import percent
 from ..treebank import Vocab
 
@@ -183,6 +183,29 @@ _SHARED: Dict[str, SharedOption] = {
     "strict": _shared("--strict", action="store_true",
                       help="validate the files first (UD validator levels 1-2, as "
                            "'conll_eval validate --level 2'); in the signature (strict:L2)"),
+    "enhancements": _shared("--enhancements", default="0", metavar="DIGITS",
+                            help="enhancement types the gold treebank lacks, turned off in both "
+                                 "files before ELAS/EULAS: 1 gapping, 2 shared parents, 3 shared "
+                                 "dependents, 4 control, 5 external arguments of relative "
+                                 "clauses, 6 case information; 12 = 1 and 2 (default: 0, all; "
+                                 "as the IWPT scorer and udeval); in the signature"),
+    "no_enhanced": _shared("--no-enhanced", action="store_true",
+                           help="leave ELAS and EULAS out of the iwpt and udeval profiles' rows "
+                                "(as the scripts' --no-enhanced); in the signature"),
+    "no_empty_nodes": _shared("--no-empty-nodes", nargs="?", const=True, default=False,
+                              metavar="VALUE",
+                              help="empty nodes are collapsed: an empty node line or a DEPS head "
+                                   "naming one is an error (a VALUE, which udeval's option "
+                                   "takes, is accepted and ignored); in the signature"),
+    "multiple_roots_okay": _shared("--multiple-roots-okay", action="store_true",
+                                   help="a sentence may have several words with HEAD 0 (as "
+                                        "the IWPT scorer and udeval); in the signature"),
+    "collapse_empty_nodes": _shared("--collapse-empty-nodes", action="store_true",
+                                    help="collapse the empty nodes of both files before "
+                                         "reading them, as the UD tools' "
+                                         "enhanced_collapse_empty_nodes.pl does (paths through "
+                                         "them become edges such as 5:conj>obj); in the "
+                                         "signature (empty:collapsed)"),
     "metrics": _shared("--metrics", metavar="M,M,...",
                        help="metric names, comma-separated, in any case (las = LAS); LA and, "
                             "with -w, WeightedLAS can be named too"),
@@ -240,6 +263,8 @@ def __getattr__(name: str):
 #: the options of every command that scores CoNLL-U pairs (-w only where WeightedLAS is a
 #: metric the command reports)
 SCORING_OPTIONS = ("profile", "punct", "deprel", "strict")
+#: the enhanced-dependency switches (the IWPT scorer's and udeval's)
+ENHANCED_OPTIONS = ("enhancements", "no_enhanced", "no_empty_nodes", "multiple_roots_okay")
 #: the options of every command with significance tests
 RESAMPLING_OPTIONS = ("resamples", "seed", "alpha", "correction")
 
@@ -269,7 +294,12 @@ def scoring_settings(args, metrics: Sequence[str] = ()) -> Settings:
     """The Settings of the scoring options; ``metrics`` asked for beyond the profile's (LA)
     are scored too."""
     return Settings(args.profile, args.weights, getattr(args, "strict", 0), args.punct, args.deprel,
-                    tuple(m for m in metrics if m in EXTRA_METRICS))
+                    enhancements=getattr(args, "enhancements", "0"),
+                    enhanced=not getattr(args, "no_enhanced", False),
+                    no_empty_nodes=bool(getattr(args, "no_empty_nodes", False)),
+                    multiple_roots_okay=getattr(args, "multiple_roots_okay", False),
+                    collapse_empty_nodes=getattr(args, "collapse_empty_nodes", False),
+                    extra_metrics=tuple(m for m in metrics if m in EXTRA_METRICS))
 
 
 def scoring_request(args, prog: str, scopes: Collection[str] = ("",)):
@@ -296,9 +326,12 @@ def evaluate_systems(gold_path: str, system_paths: Sequence[str], settings: Sett
     # validated first, every error of every file at once; stdin then comes from its copy
     sources = validate_files(paths, settings.strict) if settings.strict else paths
     vocab = Vocab()
-    gold = load(sources[0], settings.profile, vocab)
+    options = {"multiple_roots": settings.multiple_roots_okay,
+               "collapse": settings.collapse_empty_nodes}
+    gold = load_source(sources[0], settings.profile, vocab, **options)
     weights = load_weights(settings.weights_file) if settings.weights_file else None
-    return [evaluate(gold, load(source, settings.profile, vocab), settings, weights)
+    return [evaluate(gold, load_source(source, settings.profile, vocab, **options), settings,
+                     weights)
             for source in sources[1:]]
 
 
@@ -370,7 +403,8 @@ def known_metrics(settings: Settings, extra: bool = False) -> List[str]:
     """The metric names the settings score, as printed (``UFeats``, ``WeightedLAS``); with
     ``extra`` also those that can be asked for (``LA``)."""
     names = [display_name(n) for n in profile_metrics(settings.profile,
-                                                      weights=settings.weights_file is not None)]
+                                                      weights=settings.weights_file is not None,
+                                                      enhanced=settings.enhanced)]
     names += [m for m in settings.extra_metrics if m not in names]
     if extra:
         names += [m for m in EXTRA_METRICS if m not in names]

@@ -9,7 +9,7 @@ from ..errors import ConllEvalError, UsageError
 from ..evaluate import evaluate_files
 from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
 from ..report.machine import annotation_note, exact_match_lines
-from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options,
+from .common import (DELIMITERS, ENHANCED_OPTIONS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options,
                      below, fraction_warning, known_metrics, meaningless_bar, scoring_request,
                      scoring_settings,
                      write_atomically)
@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", notes={
         "weights": "implies -v",
         "strict": "any error stops before scoring"})
+    add_options(parser, *ENHANCED_OPTIONS)
+    add_options(parser, "collapse_empty_nodes")
     parser.add_argument("--exact-match", action="store_true",
                         help="after the table, the share of gold sentences whose words are all "
                              "right (aligned, correct, no extra system word), per metric shown "
@@ -58,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: the metrics of the default lines (no -v): notes about others would concern nothing shown
-DEFAULT_METRICS = ("LAS", "MLAS", "BLEX")
+DEFAULT_METRICS = ("LAS", "MLAS", "BLEX", "ELAS", "EULAS")
 
 
 def _render(args, scores, signature: str, exact, notes) -> str:

@@ -1,0 +1,312 @@
+"""Enhanced dependencies (the DEPS column): ELAS and EULAS as the IWPT 2020 scorer and udtools'
+``udeval`` compute them (REFERENCE.md b.4), and as sets of edges.
+
+A treebank's enhanced graph is kept in edge arrays (:class:`EnhancedGraph`): the word each
+edge belongs to, its head (a global word index, :data:`ROOT` for 0) and its label path as a
+vocabulary code (``conj:en>obl:voor``, steps joined by ``>``; the universal path cuts each step
+at its first ``:``).  Each *distinct* DEPS string is parsed once; words only index into that
+table.  The ``--enhancements`` switches (turning enhancement types off in both files) are the
+scripts' per-word rules, applied only when asked for.
+
+Counting (:func:`enhanced_counts`): ``official`` is the scripts' nested count -- for each
+aligned pair, every gold edge against every system edge, so a duplicated system edge counts
+twice -- with no aligned accuracy; ``set`` scores each side's distinct edges (no
+over-counting) and has an aligned accuracy (correct / distinct gold edges of aligned words).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .errors import FormatError, Location
+from .stats import Counts
+from .treebank import Treebank
+
+__all__ = ["ROOT", "ENHANCEMENT_DIGITS", "EnhancedOptions", "EnhancedGraph", "enhanced_graph",
+           "enhanced_counts", "check_empty_nodes"]
+
+ROOT = -1
+#: the head of an edge the scripts give the basic parent of a root word (None there): never
+#: matches anything, not even another such edge
+NO_PARENT = -3
+#: a system head with no gold partner (never equal to a gold head)
+UNMATCHED = -2
+#: a DEPS head naming an empty node (``8.1``): skipped, or an error with --no-empty-nodes
+EMPTY_REF = -4
+
+#: ``--enhancements`` digits: the enhancement type each one turns off
+ENHANCEMENT_DIGITS = {"1": "gapping", "2": "shared parents in coordination",
+                      "3": "shared dependents in coordination", "4": "control",
+                      "5": "external arguments of relative clauses", "6": "case information"}
+CASE_DEPRELS = frozenset({"obl", "nmod", "conj", "advcl"})
+UNIVERSAL_DEPREL_EXTENSIONS = frozenset({"pass", "relcl", "xsubj"})
+
+
+@dataclass(frozen=True)
+class EnhancedOptions:
+    """The enhanced switches: ``enhancements`` (digits of :data:`ENHANCEMENT_DIGITS`; ``0`` or
+    other characters change nothing, as in the scripts) and ``no_empty_nodes``."""
+
+    enhancements: str = "0"
+    no_empty_nodes: bool = False
+
+    def off(self, digit: str) -> bool:
+        return digit in self.enhancements
+
+
+@dataclass(frozen=True)
+class EnhancedGraph:
+    """Edges of one treebank, in file order (word, then DEPS order)."""
+
+    word: np.ndarray   # int64 global word index
+    head: np.ndarray   # int64 global word index, ROOT or NO_PARENT
+    label: np.ndarray  # int64 vocab code of the label path as written
+    ulabel: np.ndarray  # int64 vocab code of the universal label path
+
+
+class _BadDeps(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _parse_deps(text: str) -> List[Tuple[int, str]]:
+    """``2:nsubj|4:conj:en>obl:voor`` -> [(2, 'nsubj'), (4, 'conj:en>obl:voor')]; ``_`` and
+    empty -> []; a head naming an empty node -> EMPTY_REF.  Raises _BadDeps."""
+    if text in ("", "_"):
+        return []
+    edges = []
+    for item in text.split("|"):
+        head, colon, path = item.partition(":")
+        if not colon:
+            raise _BadDeps("invalid-deps", f"DEPS item {item!r} has no ':' between head and "
+                           "relation (the official scripts crash here)")
+        if not path or "" in path.split(">") or any(not step.partition(":")[0] for step in path.split(">")):
+            raise _BadDeps("invalid-deps", f"DEPS item {item!r} has an empty relation")
+        if "." in head:
+            edges.append((EMPTY_REF, path))
+            continue
+        try:
+            number = int(head)
+        except ValueError:
+            raise _BadDeps("invalid-deps-head", f"DEPS head {head!r} is not a word ID (the "
+                           "official scripts crash here)") from None
+        if number < 0:
+            raise _BadDeps("deps-head-out-of-range", f"DEPS head {head!r} is negative (the "
+                           "official scripts take a word of another sentence)")
+        edges.append((number, path))
+    return edges
+
+
+def _universal_path(path: str) -> str:
+    return ">".join(step.split(":")[0] for step in path.split(">"))
+
+
+def _error(tb: Treebank, word: int, code: str, message: str) -> FormatError:
+    return FormatError(Location(tb.path, int(tb.word_line[word])), code, message, official=None)
+
+
+def enhanced_graph(tb: Treebank, options: EnhancedOptions = EnhancedOptions()) -> EnhancedGraph:
+    """The enhanced graph of ``tb`` (see :class:`EnhancedGraph`); malformed DEPS raise
+    :class:`~conll_eval.errors.FormatError` at the first bad word's line."""
+    vocab = tb.vocab
+    deps = tb.deps
+    distinct, inverse = np.unique(deps, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    parsed: List[List[Tuple[int, str]]] = []
+    bad: Dict[int, _BadDeps] = {}
+    for k, code in enumerate(distinct.tolist()):
+        try:
+            parsed.append(_parse_deps(vocab.strings[code]))
+        except _BadDeps as exc:
+            bad[k] = exc
+            parsed.append([])
+    n_edges = np.array([len(p) for p in parsed], dtype=np.int64)
+    table_head = np.array([h for p in parsed for h, _ in p], dtype=np.int64)
+    paths = [path for p in parsed for _, path in p]
+    table_label = vocab.encode(paths).astype(np.int64) if paths else np.zeros(0, np.int64)
+    table_ulabel = (vocab.encode([_universal_path(p) for p in paths]).astype(np.int64)
+                    if paths else np.zeros(0, np.int64))
+    table_start = np.concatenate([[0], np.cumsum(n_edges)[:-1]]) if len(n_edges) else n_edges
+
+    per_word = n_edges[inverse] if len(inverse) else np.zeros(0, np.int64)
+    word = np.repeat(np.arange(tb.n_words, dtype=np.int64), per_word)
+    within = np.arange(len(word), dtype=np.int64) - np.repeat(np.cumsum(per_word) - per_word, per_word)
+    entry = table_start[inverse[word]] + within if len(word) else np.zeros(0, np.int64)
+    rel_head = table_head[entry]
+    sent_start = tb.sent_word_start[tb.word_sent[word]].astype(np.int64)
+    sent_len = (tb.sent_word_start[tb.word_sent[word] + 1] - tb.sent_word_start[tb.word_sent[word]]
+                ).astype(np.int64)
+    out_of_range = rel_head > sent_len
+    bad_words = np.flatnonzero(np.isin(inverse, np.array(list(bad), dtype=np.int64)))
+    first_bad = int(bad_words[0]) if len(bad_words) else None
+    if out_of_range.any():
+        w = int(word[np.argmax(out_of_range)])
+        if first_bad is None or tb.word_line[w] < tb.word_line[first_bad]:
+            raise _error(tb, w, "deps-head-out-of-range",
+                         f"DEPS head {int(rel_head[np.argmax(out_of_range)])} points outside the "
+                         f"sentence of {int(sent_len[np.argmax(out_of_range)])} words (the official "
+                         "scripts crash here)")
+    if first_bad is not None:
+        exc = bad[int(inverse[first_bad])]
+        raise _error(tb, first_bad, exc.code, exc.message)
+    empty_ref = rel_head == EMPTY_REF
+    if options.no_empty_nodes and empty_ref.any():
+        sentence = int(tb.word_sent[word[np.argmax(empty_ref)]])
+        line = int(tb.sent_end_line[sentence])
+        raise FormatError(Location(tb.path, line), "empty-node-reference",
+                          "DEPS of this sentence name an empty node though --no-empty-nodes "
+                          "says they are collapsed",
+                          official="The collapsed CoNLL-U file still contains references to "
+                                   f"empty nodes at line {line}: ")
+    keep = ~empty_ref
+    head = np.where(rel_head == 0, ROOT, sent_start + rel_head - 1)
+    graph = EnhancedGraph(word[keep], head[keep], table_label[entry][keep], table_ulabel[entry][keep])
+    if any(options.off(d) for d in "12456"):
+        graph = _switch_off(tb, graph, options)
+    return graph
+
+
+def check_empty_nodes(tb: Treebank, text_of_line) -> None:
+    """--no-empty-nodes: an empty node line is an error (the scripts' message needs the line,
+    ``text_of_line(number)``)."""
+    if len(tb.empty_line):
+        line = int(tb.empty_line[0])
+        raise FormatError(Location(tb.path, line), "empty-node",
+                          "an empty node, though --no-empty-nodes says they are collapsed",
+                          official="The collapsed CoNLL-U line still contains empty nodes at "
+                                   f"line {line}: {text_of_line(line)}")
+
+
+def _switch_off(tb: Treebank, graph: EnhancedGraph, options: EnhancedOptions) -> EnhancedGraph:
+    """The scripts' ``--enhancements`` rules, word by word in their order (1, 2, 3, 4, 5, 6);
+    only run when asked for.  Quirks kept: 1 and 5 give a root word's replacement edge no
+    parent (it never matches); 3 changes nothing (the scripts compare a word with a string);
+    5 drops edges from an ``acl*`` parent whose HEAD equals the word's 0-based position."""
+    vocab = tb.vocab
+    strings = vocab.strings
+    udeprel = [strings[c].split(":")[0] for c in tb.deprel.tolist()]
+    basic = tb.head.tolist()
+    sent_start = tb.sent_word_start.tolist()
+    word_sent = tb.word_sent.tolist()
+    words, heads, paths = [], [], []
+    bounds = np.flatnonzero(np.diff(graph.word)) + 1
+    starts = [0, *bounds.tolist()]
+    ends = [*bounds.tolist(), len(graph.word)]
+    g_word, g_head, g_label = graph.word.tolist(), graph.head.tolist(), graph.label.tolist()
+    for a, b in zip(starts, ends):
+        if a == b:
+            continue
+        w = g_word[a]
+        parent = basic[w] if basic[w] >= 0 else NO_PARENT
+        edges = [(g_head[i], strings[g_label[i]].split(">")) for i in range(a, b)]
+        if options.off("1"):
+            kept: list = []
+            for h, steps in edges:
+                if len(steps) > 1:
+                    kept.append((parent, [udeprel[w]]))
+                elif (h, steps) not in kept:
+                    kept.append((h, steps))
+            edges = kept
+        if options.off("2"):
+            for h, steps in list(edges):
+                if len(steps) == 1 and steps[0].startswith("conj"):
+                    edges = [(h, steps)]
+        if options.off("4"):
+            edges = [(h, steps) for h, steps in edges
+                     if not (h >= 0 and udeprel[h] == "xcomp" and any(s.startswith("nsubj") for s in steps))]
+        if options.off("5"):
+            position = w - sent_start[word_sent[w]]
+            kept = []
+            for h, steps in edges:
+                if steps[0] == "ref":
+                    kept.append((parent, [udeprel[w]]))
+                elif h >= 0 and udeprel[h].startswith("acl") and \
+                        (basic[h] - sent_start[word_sent[h]] + 1 if basic[h] >= 0 else 0) == position:
+                    continue
+                else:
+                    kept.append((h, steps))
+            edges = kept
+        if options.off("6"):
+            edges = [(h, [_no_case(s) for s in steps]) for h, steps in edges]
+        for h, steps in edges:
+            words.append(w)
+            heads.append(h)
+            paths.append(">".join(steps))
+    label = vocab.encode(paths).astype(np.int64) if paths else np.zeros(0, np.int64)
+    ulabel = (vocab.encode([_universal_path(p) for p in paths]).astype(np.int64)
+              if paths else np.zeros(0, np.int64))
+    return EnhancedGraph(np.array(words, dtype=np.int64), np.array(heads, dtype=np.int64), label, ulabel)
+
+
+def _no_case(step: str) -> str:
+    parts = step.split(":")
+    if parts[0] in CASE_DEPRELS and len(parts) == 2 and parts[1] not in UNIVERSAL_DEPREL_EXTENSIONS:
+        return parts[0]
+    return step
+
+
+def _keys(word: np.ndarray, head: np.ndarray, label: np.ndarray, n_words: int,
+          label_range: int) -> np.ndarray:
+    """One int64 key per edge (word, head, label; labels below ``label_range``); rows of a
+    2-D array if that would overflow (keys built with the same ranges compare)."""
+    head_range = n_words + 4  # heads are >= -4
+    if (n_words + 1) * head_range * label_range < 2 ** 62:
+        return (word * head_range + (head + 4)) * label_range + label
+    return np.stack([word, head, label], axis=1)
+
+
+def _unique(keys: np.ndarray):
+    if keys.ndim == 2:
+        return np.unique(keys, axis=0, return_index=True, return_counts=True)
+    return np.unique(keys, return_index=True, return_counts=True)
+
+
+def enhanced_counts(universal: bool, gold: Treebank, system: Treebank, gold_graph: EnhancedGraph,
+                    system_graph: EnhancedGraph, sys_to_gold: np.ndarray, sys_word_sent: np.ndarray,
+                    mode: str = "official") -> Counts:
+    """Per-gold-sentence counts of ELAS (``universal`` False) or EULAS; ``mode`` ``official``
+    (nested count, no aligned accuracy) or ``set`` (distinct edges, aligned accuracy)."""
+    n = gold.n_sentences
+    g_label = gold_graph.ulabel if universal else gold_graph.label
+    s_label = system_graph.ulabel if universal else system_graph.label
+    partner = sys_to_gold[system_graph.word] if len(system_graph.word) else np.zeros(0, np.int64)
+    s_head = system_graph.head
+    head_partner = sys_to_gold[np.maximum(s_head, 0)] if len(s_head) else s_head
+    mapped_head = np.where(s_head == ROOT, ROOT,
+                           np.where((s_head >= 0) & (head_partner >= 0), head_partner, UNMATCHED))
+    aligned = partner >= 0
+    labels = len(gold.vocab)
+    g_keys = _keys(gold_graph.word, gold_graph.head, g_label, gold.n_words, labels)
+    s_keys = _keys(partner[aligned], mapped_head[aligned], s_label[aligned], gold.n_words, labels)
+    g_sent_all = gold.word_sent[gold_graph.word].astype(np.int64)
+    s_sent_all = sys_word_sent[system_graph.word].astype(np.int64)
+    if mode == "set":
+        g_u, g_first, _ = _unique(g_keys)
+        sys_u, _, _ = _unique(s_keys)
+        _, g_at, _ = _intersect(g_u, sys_u)
+        g_sent = g_sent_all[g_first]
+        gold_word_aligned = np.zeros(gold.n_words, bool)
+        gold_word_aligned[sys_to_gold[sys_to_gold >= 0]] = True
+        a_sent = g_sent[gold_word_aligned[gold_graph.word[g_first]]]
+        own = _keys(system_graph.word, s_head, s_label, system.n_words, labels)
+        _, s_first, _ = _unique(own)
+        return Counts.from_parts(n, g_sent[g_at], g_sent, s_sent_all[s_first], a_sent)
+    g_u, g_first, g_count = _unique(g_keys)
+    s_u, _, s_count = _unique(s_keys)
+    _, g_at, s_at = _intersect(g_u, s_u)
+    pairs = g_count[g_at] * s_count[s_at]
+    correct_sent = np.repeat(g_sent_all[g_first][g_at], pairs)
+    return Counts.from_parts(n, correct_sent, g_sent_all, s_sent_all, has_aligned_accuracy=False)
+
+
+def _intersect(a: np.ndarray, b: np.ndarray):
+    """(common, index in a, index in b) of two arrays of distinct keys (1-D or rows)."""
+    if a.ndim == 2:
+        a_view = np.ascontiguousarray(a).view([("", a.dtype)] * a.shape[1]).reshape(-1)
+        b_view = np.ascontiguousarray(b).view([("", b.dtype)] * b.shape[1]).reshape(-1)
+        return np.intersect1d(a_view, b_view, assume_unique=True, return_indices=True)
+    return np.intersect1d(a, b, assume_unique=True, return_indices=True)
