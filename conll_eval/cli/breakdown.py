@@ -37,6 +37,7 @@ def build_breakdown_parser() -> argparse.ArgumentParser:
         "pairs": "breakdown takes one", "names": "one system: its name in the JSON"})
     add_options(parser, *SCORING_OPTIONS, notes={
         "strict": "an invalid file: as any unreadable one (one pair: the error, exit 1)"})
+    add_options(parser, "collapse_empty_nodes")
     parser.add_argument("--tables", default="2,3", metavar="2,3",
                         help="which of the paper's tables (default: both)")
     parser.add_argument("--errors", action="store_true",
@@ -93,7 +94,8 @@ def _breakdown_row(entry, settings: Settings, errors: bool, worst: int):
     gold_path, system_path = entry.gold, entry.system
     if settings.strict:
         gold_path, system_path = validate_pair(gold_path, system_path, settings.strict)
-    gold, system = load_pair(gold_path, system_path, settings.profile)
+    gold, system = load_pair(gold_path, system_path, settings.profile,
+                             collapse=settings.collapse_empty_nodes)
     check_characters(gold, system)
     alignment = align_words(gold, system)
     if not errors:
@@ -112,7 +114,8 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     errors = args.errors or args.worst > 0
     if errors and args.fail_under:
         parser.error("--fail-under checks the tables' columns, which --errors does not print")
-    settings = Settings(args.profile, None, args.strict, args.punct, args.deprel)
+    settings = Settings(args.profile, None, args.strict, args.punct, args.deprel,
+                        collapse_empty_nodes=args.collapse_empty_nodes)
     pairing = _pairing(parser, args)
     single = pairing.source == "files"  # one pair: its error as scoring it says it, no table
     names = system_names([args.system or args.pairs[0]], args.names, parser.prog)

@@ -74,6 +74,7 @@ def build_compare_parser() -> argparse.ArgumentParser:
         "format": "tsv and csv: one long table, a row per score and per pair"})
     add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "debug",
                 notes={"strict": "any error stops before comparing"})
+    add_options(parser, "collapse_empty_nodes")
     return parser
 
 

@@ -33,6 +33,7 @@ def build_report_parser() -> argparse.ArgumentParser:
         "metrics": "with --significance: the metrics tested (default: LAS,MLAS,BLEX,CLAS)"})
     add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "debug",
                 notes={"strict": "any error stops before the report is written"})
+    add_options(parser, "collapse_empty_nodes")
     return parser
 
 
@@ -73,7 +74,7 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str) -
     suite scores in worker processes, which keep no treebank)."""
     from ..errors import ConllEvalError
     from ..evaluate import evaluate
-    from ..reader import load
+    from ..empty_nodes import load_source
     from ..report.html import render_page, treebank_data
     from ..treebank import Vocab
     records, failures = [], []
@@ -87,8 +88,10 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str) -
             continue
         try:
             vocab = Vocab()
-            gold = load(first.entry.gold, settings.profile, vocab)
-            evaluations = [evaluate(gold, load(path, settings.profile, vocab), settings)
+            collapse = settings.collapse_empty_nodes
+            gold = load_source(first.entry.gold, settings.profile, vocab, collapse=collapse)
+            evaluations = [evaluate(gold, load_source(path, settings.profile, vocab,
+                                                      collapse=collapse), settings)
                            for _, path in usable]
         except ConllEvalError as exc:  # scored in a worker, so unlikely; the suite said why
             failures.append([f"{first.entry.name}: not in the report: {str(exc).splitlines()[0]}"])

@@ -46,6 +46,7 @@ def build_suite_parser() -> argparse.ArgumentParser:
         "pairs": "repeat for a leaderboard"})
     add_options(parser, "profile", "weights", "punct", "deprel", "strict", notes={
         "strict": "a pair with an invalid file scores 0"})
+    add_options(parser, "collapse_empty_nodes")
     add_options(parser, "format", "metrics", "fail_under", "signature", "output", notes={
         "metrics": "the columns of the text, Markdown and TSV/CSV tables (default: all "
                    "metrics for one system, the profile's headline metrics for a leaderboard)",

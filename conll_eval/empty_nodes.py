@@ -1,0 +1,393 @@
+"""Collapsing empty nodes (``--collapse-empty-nodes``): every path of the enhanced graph that
+runs through empty nodes becomes one edge labelled with the path (``5:conj>obj``), and the
+empty nodes go, as the UD tools' ``enhanced_collapse_empty_nodes.pl`` does before the IWPT
+scorer reads a file.
+
+Only sentences holding an empty node are touched (found with one bytes search); in them
+the empty-node lines are removed and every word's DEPS is written as the script writes it
+(sorted by head, then relation; repeated edges once); every other byte stays as it was.
+The script also rewrites the sentences without empty nodes (FEATS re-sorted, DEPS sorted,
+unknown features dropped); that changes no score and is not done here.  Line numbers of
+everything read afterwards are mapped back to the original file (:class:`LineMap`).
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+from typing import BinaryIO, Callable, Dict, Iterator, List, Optional, Tuple, Union
+
+import numpy as np
+
+from .errors import FormatError, InputError, Location, TreeError
+from .reader import load, open_input, parse_bytes
+from .treebank import Treebank, Vocab
+
+__all__ = ["collapse_empty_nodes", "iter_collapsed", "LineMap", "load_collapsed"]
+
+#: an empty-node line starts with digits and a dot (the one bytes search per chunk)
+_EMPTY_NODE_LINE = re.compile(rb"^[0-9]+\.", re.M)
+#: a blank line (LF or CRLF) ends a sentence
+_BLANK_LINE = re.compile(rb"\n\r?\n")
+#: a valid empty node ID: word number (0 before the first word), dot, 1, 2, ...
+_EMPTY_ID = re.compile(rb"(?:0|[1-9][0-9]*)\.[1-9][0-9]*")
+_WORD_ID = re.compile(rb"[1-9][0-9]*")
+#: the script's test of an ID in a path: an empty node
+_EMPTY_IN_PATH = re.compile(rb"[0-9]+\.[0-9]+")
+#: the script's removal of the empty nodes' IDs from a collapsed label ("conj>33.1>obj")
+_ID_IN_LABEL = re.compile(rb">[0-9]+\.[0-9]+>")
+#: bytes read at a time when streaming
+CHUNK_BYTES = 1 << 20
+
+
+class LineMap:
+    """Line numbers of the collapsed text -> line numbers of the original file (the removed
+    empty-node lines are counted back in)."""
+
+    def __init__(self) -> None:
+        self._removed: List[int] = []  # original numbers of the removed lines, ascending
+        self._keys: List[int] = []  # where each would sit in the collapsed numbering
+
+    def remove(self, original_line: int) -> None:
+        self._keys.append(original_line - len(self._removed))
+        self._removed.append(original_line)
+
+    @property
+    def removed(self) -> int:
+        return len(self._removed)
+
+    def original(self, line: int) -> int:
+        """The original line of collapsed line ``line`` (1-based)."""
+        return line + bisect.bisect_right(self._keys, line)
+
+    def originals(self, lines: np.ndarray) -> np.ndarray:
+        """:meth:`original` of every element (lines 0 or below stay as they are)."""
+        if not self._keys:
+            return lines
+        lines = np.asarray(lines)
+        shift = np.searchsorted(np.asarray(self._keys, dtype=np.int64), lines, side="right")
+        return np.where(lines > 0, lines + shift, lines).astype(lines.dtype, copy=False)
+
+
+class _Node:
+    """One empty node or word of a sentence being collapsed: its line, and its incoming
+    enhanced edges (head ID, relation) as the script keeps them."""
+
+    __slots__ = ("line", "deps")
+
+    def __init__(self, line: int):
+        self.line = line
+        self.deps: List[Tuple[bytes, bytes]] = []
+
+
+def _id_key(node_id: bytes) -> Tuple[int, int]:
+    """The script's order of IDs: word number, then empty-node number (3.2 before 3.10)."""
+    major, _, minor = node_id.partition(b".")
+    return int(major), int(minor or 0)
+
+
+class _Sentence:
+    """One sentence holding an empty node, collapsed the way the script does."""
+
+    def __init__(self, lines: List[bytes], first_line: int, path: str):
+        self.lines = lines
+        self.first_line = first_line
+        self.path = path
+        self.sent_id: Optional[str] = None
+        self.nodes: Dict[bytes, _Node] = {}
+        self.words: List[Tuple[int, bytes, List[bytes]]] = []  # (index, ID, columns)
+        self.empty: List[int] = []  # indices of the empty-node lines
+
+    def _location(self, index: int) -> Location:
+        return Location(self.path, self.first_line + index, self.sent_id)
+
+    def _error(self, cls, index: int, code: str, message: str) -> InputError:
+        return cls(self._location(index), code, message)
+
+    def read(self) -> None:
+        """Index the nodes (IDs checked) and parse every node's DEPS (heads checked)."""
+        pending = []
+        for index, line in enumerate(self.lines):
+            text = line.rstrip(b"\r\n")
+            if text.startswith(b"#"):
+                if self.sent_id is None and text.startswith(b"# sent_id"):
+                    self.sent_id = text.partition(b"=")[2].strip().decode("utf-8", "replace")
+                continue
+            if not text[:1].isdigit():
+                continue  # not a node line: the reader says what is wrong with it
+            columns = text.split(b"\t")
+            node_id = columns[0]
+            if b"-" in node_id and b"." not in node_id:
+                continue  # a multi-word token: no node
+            is_empty = b"." in node_id
+            if is_empty and not _EMPTY_ID.fullmatch(node_id):
+                raise self._error(FormatError, index, "empty-node-id",
+                                  f"invalid empty node ID {_show(node_id)} (expected N.M, "
+                                  "M from 1, e.g. 3.1)")
+            if len(columns) != 10:
+                if not is_empty:
+                    continue  # the reader reports it where it is
+                raise self._error(FormatError, index, "wrong-column-count",
+                                  f"the empty node {_show(node_id)} has {len(columns)} "
+                                  "tab-separated columns, not 10")
+            if not is_empty and not _WORD_ID.fullmatch(node_id):
+                continue  # the reader reports it
+            if node_id in self.nodes:
+                raise self._error(FormatError, index, "duplicate-node-id",
+                                  f"a second node with ID {_show(node_id)} in the sentence")
+            self.nodes[node_id] = _Node(index)
+            (self.empty.append(index) if is_empty else self.words.append((index, node_id, columns)))
+            pending.append((index, node_id, columns[8]))
+        for index, node_id, deps in pending:
+            self._parse_deps(index, self.nodes[node_id], deps)
+
+    def _parse_deps(self, index: int, node: _Node, deps: bytes) -> None:
+        if deps in (b"_", b""):
+            return
+        seen = set()
+        for item in deps.split(b"|"):
+            head, colon, relation = item.partition(b":")
+            if not colon or not relation:
+                raise self._error(FormatError, index, "invalid-deps",
+                                  f"DEPS item {_show(item)} is not HEAD:RELATION")
+            if not (_WORD_ID.fullmatch(head) or head == b"0" or _EMPTY_ID.fullmatch(head)):
+                raise self._error(FormatError, index, "invalid-deps-head",
+                                  f"DEPS head {_show(head)} is neither a word nor an empty "
+                                  "node ID")
+            if head != b"0" and head not in self.nodes:
+                empty = b"." in head
+                raise self._error(FormatError, index,
+                                  "unknown-empty-node" if empty else "deps-head-out-of-range",
+                                  f"DEPS item {_show(item)} names "
+                                  f"{'empty node' if empty else 'word'} {_show(head)}, which "
+                                  "is not in the sentence")
+            # the script compares heads as numbers here: 3.1 and 3.10 are one head
+            key = (float(head), relation)
+            if key not in seen:
+                seen.add(key)
+                node.deps.append((head, relation))
+
+    def check_cycles(self) -> None:
+        """A cycle made of empty nodes only is an error (the script warns and drops paths)."""
+        empty_ids = [self.lines[i].split(b"\t", 1)[0] for i in self.empty]
+        children: Dict[bytes, List[bytes]] = {e: [] for e in empty_ids}
+        for child in empty_ids:
+            for head, _ in self.nodes[child].deps:
+                if head in children:
+                    children[head].append(child)
+        state: Dict[bytes, int] = {}  # 1 on the current path, 2 done
+        for start in empty_ids:
+            if start in state:
+                continue
+            stack = [(start, iter(children[start]))]
+            state[start] = 1
+            while stack:
+                node_id, pending = stack[-1]
+                child = next(pending, None)
+                if child is None:
+                    state[node_id] = 2
+                    stack.pop()
+                elif state.get(child) == 1:
+                    raise self._error(TreeError, self.nodes[child].line, "empty-node-cycle",
+                                      f"the empty node {_show(child)} depends on itself "
+                                      "through empty nodes only in the enhanced graph")
+                elif child not in state:
+                    state[child] = 1
+                    stack.append((child, iter(children[child])))
+
+    def collapsed_edges(self) -> Dict[bytes, List[Tuple[bytes, bytes]]]:
+        """Per word ID, the edges the script adds: (head, relation with the path)."""
+        edges = []  # [head, relation, ..., child], nodes in the script's order
+        for node_id in sorted(self.nodes, key=_id_key):
+            edges += [(head, relation, node_id) for head, relation in self.nodes[node_id].deps]
+        empty = _EMPTY_IN_PATH.fullmatch
+        ok = [e for e in edges if not empty(e[0]) and not empty(e[-1])]
+        queue = [e for e in edges if empty(e[0])]
+        into_empty = [e for e in edges if empty(e[-1])]
+        queued = set(queue)
+        first_into_empty = set(into_empty)  # the script never adds to this set
+        position = 0
+        while position < len(queue):
+            out_path = queue[position]
+            position += 1
+            for in_path in [e for e in into_empty if e[-1] == out_path[0]]:
+                path = in_path[:-1] + out_path
+                if not empty(path[0]) and not empty(path[-1]):
+                    ok.append(path)
+                    continue
+                nodes = path[::2]
+                if len(set(nodes)) != len(nodes):
+                    continue  # a cycle: not used to build longer paths
+                if empty(path[0]) and path not in queued:
+                    queue.append(path)
+                    queued.add(path)
+                if empty(path[-1]) and path not in first_into_empty:
+                    into_empty.append(path)
+        added: Dict[bytes, List[Tuple[bytes, bytes]]] = {}
+        for path in ok:
+            if len(path) > 3:
+                label = _ID_IN_LABEL.sub(b">", b">".join(path[1:-1]))
+                added.setdefault(path[-1], []).append((path[0], label))
+        return added
+
+    def output(self) -> List[bytes]:
+        """The sentence's lines, collapsed: empty-node lines out, every word's DEPS rewritten."""
+        added = self.collapsed_edges()
+        lines = list(self.lines)
+        for index, node_id, columns in self.words:
+            kept = [(h, r) for h, r in self.nodes[node_id].deps if not _EMPTY_IN_PATH.fullmatch(h)]
+            for edge in added.get(node_id, ()):
+                if edge not in kept:
+                    kept.append(edge)
+            kept.sort(key=lambda edge: (_id_key(edge[0]), edge[1]))
+            columns = list(columns)
+            columns[8] = b"|".join(h + b":" + r for h, r in kept) if kept else b"_"
+            line = lines[index]
+            ending = line[len(line.rstrip(b"\r\n")):]
+            lines[index] = b"\t".join(columns) + ending
+        for index in self.empty:
+            lines[index] = None
+        return lines
+
+
+def _show(value: bytes) -> str:
+    return repr(value.decode("utf-8", "replace"))
+
+
+def _collapse_sentence(block: bytes, first_line: int, path: str, line_map: LineMap) -> bytes:
+    lines = block.splitlines(keepends=True)
+    sentence = _Sentence(lines, first_line, path)
+    sentence.read()
+    sentence.check_cycles()
+    out = sentence.output()
+    for index, line in enumerate(out):
+        if line is None:
+            line_map.remove(first_line + index)
+    return b"".join(line for line in out if line is not None)
+
+
+def _collapse_block(data: bytes, first_line: int, path: str, line_map: LineMap) -> bytes:
+    """``data`` (whole sentences) with every sentence holding an empty node collapsed;
+    ``first_line``: the line number of its first byte."""
+    parts = []
+    done = 0  # bytes of data handled
+    line = first_line  # the line number at ``done``
+    match = _EMPTY_NODE_LINE.search(data)
+    while match is not None:
+        start = max(data.rfind(b"\n\n", done, match.start()),
+                    data.rfind(b"\n\r\n", done, match.start()))
+        start = done if start < 0 else data.index(b"\n", start + 1) + 1
+        end_match = _BLANK_LINE.search(data, match.start() - 1 if match.start() else 0)
+        end = len(data) if end_match is None else end_match.start() + 1
+        line += data.count(b"\n", done, start)
+        parts.append(data[done:start])
+        parts.append(_collapse_sentence(data[start:end], line, path, line_map))
+        line += data.count(b"\n", start, end)
+        done = end
+        match = _EMPTY_NODE_LINE.search(data, end)
+    parts.append(data[done:])
+    return b"".join(parts) if len(parts) > 1 else data
+
+
+def iter_collapsed(read: Callable[[int], bytes], path: str = "<bytes>",
+                   line_map: Optional[LineMap] = None) -> Iterator[bytes]:
+    """The collapsed bytes of the stream ``read`` reads, in pieces, sentence by sentence
+    (memory: one chunk and the sentence it ends in); ``line_map`` records the lines removed.
+    Malformed empty nodes raise :class:`~conll_eval.errors.InputError` naming ``path:line``."""
+    line_map = LineMap() if line_map is None else line_map
+    pending: List[bytes] = []  # read, not passed on yet: no blank line in them
+    line = 1
+    while True:
+        chunk = read(CHUNK_BYTES)
+        if not chunk:
+            break
+        tail = b"".join(pending[-2:])[-2:]  # a blank line may start there
+        window = tail + chunk
+        found = max(window.rfind(b"\n\n"), window.rfind(b"\n\r\n"))
+        pending.append(chunk)
+        if found < 0:
+            continue
+        data = b"".join(pending)
+        cut = data.index(b"\n", len(data) - len(window) + found + 1) + 1
+        yield _collapse_block(data[:cut], line, path, line_map)
+        line += data.count(b"\n", 0, cut)
+        pending = [data[cut:]] if cut < len(data) else []
+    if pending:
+        yield _collapse_block(b"".join(pending), line, path, line_map)
+
+
+def collapse_empty_nodes(data: bytes, path: str = "<bytes>",
+                         line_map: Optional[LineMap] = None) -> bytes:
+    """``data`` (a CoNLL-U file's bytes) with its empty nodes collapsed (see the module's
+    docstring); ``data`` itself when it has none.
+
+    >>> text = (b"1\\tA\\ta\\tX\\t_\\t_\\t0\\troot\\t0:root\\t_\\n"
+    ...         b"1.1\\tB\\tb\\tX\\t_\\t_\\t_\\t_\\t1:conj\\t_\\n"
+    ...         b"2\\tC\\tc\\tX\\t_\\t_\\t1\\tobj\\t1.1:obj\\t_\\n\\n")
+    >>> print(collapse_empty_nodes(text).decode().replace("\\t", " "), end="")
+    1 A a X _ _ 0 root 0:root _
+    2 C c X _ _ 1 obj 1:conj>obj _
+    <BLANKLINE>
+    """
+    if _EMPTY_NODE_LINE.search(data) is None:
+        return data
+    return _collapse_block(data, 1, path, LineMap() if line_map is None else line_map)
+
+
+def remap_lines(treebank: Treebank, line_map: LineMap) -> Treebank:
+    """``treebank`` (read from collapsed text) with its line numbers those of the original."""
+    if not line_map.removed:
+        return treebank
+    fields = ("tok_line", "word_line", "sent_first_line", "sent_end_line", "empty_line")
+    return dataclasses.replace(treebank, **{name: line_map.originals(getattr(treebank, name))
+                                            for name in fields})
+
+
+_LINE_IN_MESSAGE = re.compile(r"(\bline(?: no\.)? )(\d+)")
+
+
+def _remapped_error(exc: InputError, path: str, line_map: LineMap) -> InputError:
+    location = exc.location
+    if location is None or location.path != path or not location.line:
+        return exc
+    new_location = dataclasses.replace(location, line=line_map.original(location.line))
+
+    def fix(text):
+        if not text:
+            return text
+        return _LINE_IN_MESSAGE.sub(lambda m: m.group(1) + str(line_map.original(int(m.group(2)))),
+                                    text)
+    remapped = type(exc)(new_location, exc.code, fix(exc.message), fix(exc.official))
+    return remapped
+
+
+def load_collapsed(source: Union[str, BinaryIO], profile: str = "conll18",
+                   vocab: Optional[Vocab] = None, *args, **kwargs) -> Treebank:
+    """Like :func:`conll_eval.reader.load` (the same further arguments), with the empty
+    nodes collapsed first; line numbers (of the Treebank and of any error) are the original
+    file's."""
+    if isinstance(source, str):
+        path = source
+        stream, _ = open_input(path)
+    else:
+        path = getattr(source, "name", "<stream>")
+        path = path if isinstance(path, str) else "<stream>"
+        stream = source
+    line_map = LineMap()
+    try:
+        data = b"".join(iter_collapsed(stream.read, path, line_map))
+    finally:
+        if isinstance(source, str):
+            stream.close()
+    try:
+        treebank = parse_bytes(data, path, profile, vocab, *args, **kwargs)
+    except InputError as exc:
+        raise _remapped_error(exc, path, line_map) from exc
+    return remap_lines(treebank, line_map)
+
+
+def load_source(source: Union[str, BinaryIO], profile: str = "conll18",
+                vocab: Optional[Vocab] = None, *args, collapse: bool = False,
+                **kwargs) -> Treebank:
+    """:func:`load_collapsed` with ``collapse``, else :func:`conll_eval.reader.load`."""
+    return (load_collapsed if collapse else load)(source, profile, vocab, *args, **kwargs)
