@@ -196,7 +196,8 @@ _SHARED: Dict[str, SharedOption] = {
                               metavar="VALUE",
                               help="empty nodes are collapsed: an empty node line or a DEPS head "
                                    "naming one is an error (a VALUE, which udeval's option "
-                                   "takes, is accepted and ignored); in the signature"),
+                                   "takes, is accepted and ignored: give the flag after the files, or with "
+                                   "a value); in the signature"),
     "multiple_roots_okay": _shared("--multiple-roots-okay", action="store_true",
                                    help="a sentence may have several words with HEAD 0 (as "
                                         "the IWPT scorer and udeval); in the signature"),

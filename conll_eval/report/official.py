@@ -47,6 +47,7 @@ def counts_table(scores: Mapping[str, Score]) -> str:
 
 
 def default_lines(scores: Mapping[str, Score], profile: str) -> str:
-    """The lines printed without options (conll17: LAS; conll18/iwpt: LAS, MLAS, BLEX)."""
+    """The lines printed without options (conll17: LAS; conll18: LAS, MLAS, BLEX; iwpt and
+    udeval: those, then ELAS and EULAS unless --no-enhanced left them out of ``scores``)."""
     return "".join(template.format(100 * scores[metric].f1) + "\n"
-                   for metric, template in PROFILES[profile].default_lines)
+                   for metric, template in PROFILES[profile].default_lines if metric in scores)
