@@ -398,20 +398,22 @@ GOLD_CACHE_WORDS = 1_000_000
 _gold_cache: "OrderedDict[tuple, Treebank]" = OrderedDict()
 
 
-def _load_gold(path: str, profile: str, collapse: bool = False) -> Treebank:
+def _load_gold(path: str, profile: str, collapse: bool = False,
+               multiple_roots: bool = False) -> Treebank:
     """The gold treebank of ``path``, read once while the file stays the same (its size,
     modification time and inode); the system is then read into its vocabulary.
-    ``collapse``: its empty nodes collapsed first (``--collapse-empty-nodes``)."""
+    ``collapse``: its empty nodes collapsed first (``--collapse-empty-nodes``);
+    ``multiple_roots``: several HEAD 0 words allowed (``--multiple-roots-okay``)."""
     try:
         st = os.stat(path)
         key: Optional[tuple] = (os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_ino,
-                                profile, collapse)
+                                profile, collapse, multiple_roots)
     except OSError:
         key = None  # load() says what is wrong
     if key is not None and key in _gold_cache:
         _gold_cache.move_to_end(key)
         return _gold_cache[key]
-    gold = load_source(path, profile, Vocab(), collapse=collapse)
+    gold = load_source(path, profile, Vocab(), collapse=collapse, multiple_roots=multiple_roots)
     if key is not None and gold.n_words <= GOLD_CACHE_WORDS:
         _gold_cache[key] = gold
         while sum(tb.n_words for tb in _gold_cache.values()) > GOLD_CACHE_WORDS:
@@ -455,7 +457,8 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
                 return failed(Failure(side, code, message, location,
                                       TIRA_GOLD if side == "gold" else TIRA_FORMAT))
         try:
-            gold = _load_gold(entry.gold, settings.profile, settings.collapse_empty_nodes)
+            gold = _load_gold(entry.gold, settings.profile, settings.collapse_empty_nodes,
+                              settings.multiple_roots_okay)
             vocab = gold.vocab
         except ConllEvalError as exc:
             return failed(_failure("gold", exc, TIRA_GOLD), read_gold=False)
@@ -464,7 +467,8 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
             return failed(missing)
         try:
             system = load_source(entry.system, settings.profile, vocab,
-                                 collapse=settings.collapse_empty_nodes)
+                                 collapse=settings.collapse_empty_nodes,
+                                 multiple_roots=settings.multiple_roots_okay)
         except ConllEvalError as exc:
             return failed(_failure("system", exc, _system_read_status(exc)))
         if not system.text or not gold.text:  # the pair scorer's empty-file error
@@ -497,7 +501,8 @@ def _gold_if_readable(entry: SuiteEntry, settings: Settings) -> Optional[Treeban
     """The gold treebank, or None when it cannot be read (its annotation then is unknown
     and the failed treebank counts 0 in every average, as in the shared tasks)."""
     try:
-        return _load_gold(entry.gold, settings.profile, settings.collapse_empty_nodes)
+        return _load_gold(entry.gold, settings.profile, settings.collapse_empty_nodes,
+                          settings.multiple_roots_okay)
     except ConllEvalError:
         return None
 

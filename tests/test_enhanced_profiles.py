@@ -8,6 +8,7 @@ so, when they are absent.
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -157,11 +158,31 @@ def test_no_empty_nodes_takes_an_optional_value(workdir):
     g, s = _write(workdir, GOLD, SYSTEM)
     flag = run_ours(["--profile", "udeval", g, s, "--no-empty-nodes"])
     assert flag[0] == 0 and flag == run_ours(["--profile", "udeval", "--no-empty-nodes", "yes", g, s])
+    # before the files, the flag alone never takes the gold file for its value
+    assert flag == run_ours(["--profile", "udeval", "--no-empty-nodes", g, s])
+    assert flag == run_ours(["--profile", "udeval", "--no-empty-nodes=1", g, s])
     empty = GOLD.replace("3\tsat", "2.1\tx\tx\tX\t_\t_\t_\t_\t2:dep\t_\n3\tsat")
     g, s = _write(workdir, empty, SYSTEM)
     check_against_script("udeval", workdir, empty, SYSTEM, ["--no-empty-nodes", "1"])
     status, _, err = run_ours(["--profile", "udeval", g, s, "--no-empty-nodes"])
     assert status == 1 and err.startswith(f"{g}:3: error [empty-node]"), err
+
+
+@pytest.mark.parametrize("command", ["suite", "compare", "report"])
+def test_every_scoring_command_takes_the_enhanced_switches(workdir, command):
+    g, s = _write(workdir, GOLD, SYSTEM)
+    switches = ["--profile", "udeval", "--enhancements", "12", "--multiple-roots-okay",
+                "--no-empty-nodes", "1"]
+    systems = [s] if command == "suite" else [s, s]
+    extra = {"suite": ["--format", "json"], "compare": ["--names", "a,b", "--format", "json",
+                                                        "--resamples", "5"],
+             "report": ["--names", "a,b", "-o", str(workdir / "r.html")]}[command]
+    status, out, err = run_ours([command, *switches, g, *systems, *extra])
+    assert status == 0, err
+    if command != "report":
+        signature = json.loads(out)["signature"]
+        assert "enhancements:12" in signature and "roots:multiple" in signature \
+            and "empty_nodes:error" in signature
 
 
 def test_bad_enhancements_is_a_usage_error(workdir):

@@ -108,6 +108,10 @@ class Parser(argparse.ArgumentParser):
 
     streams: Optional[tuple] = None  # (stdout, stderr) of the running main()
 
+    def parse_known_args(self, args=None, namespace=None):
+        args = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(drop_ignored_values(args), namespace)
+
     def error(self, message):
         raise UsageError(f"{self.prog}: error: {message}")
 
@@ -123,6 +127,29 @@ class Parser(argparse.ArgumentParser):
             super()._print_message(message, file)
         except (OSError, AttributeError):
             pass
+
+
+#: flags whose peer takes a value we accept and ignore (udeval's ``--no-empty-nodes VALUE``)
+FLAGS_WITH_IGNORED_VALUE = ("--no-empty-nodes",)
+
+
+def drop_ignored_values(argv: Sequence[str]) -> List[str]:
+    """``argv`` without the values given to :data:`FLAGS_WITH_IGNORED_VALUE` (``--flag=VALUE``,
+    or ``--flag VALUE`` where VALUE is neither an option, ``-``, nor an existing path): the
+    flag alone then, so a flag written before the file names never takes a file for its
+    value."""
+    kept: List[str] = []
+    may_take_value = False  # the token before was such a flag, alone
+    for position, token in enumerate(argv):
+        if token == "--":  # the rest are file names
+            return kept + list(argv[position:])
+        if may_take_value and not (token.startswith("-") or os.path.exists(token)):
+            may_take_value = False
+            continue  # udeval's value: accepted, ignored
+        flag, equals, _ = token.partition("=")
+        kept.append(flag if equals and flag in FLAGS_WITH_IGNORED_VALUE else token)
+        may_take_value = token in FLAGS_WITH_IGNORED_VALUE
+    return kept
 
 
 class Exit(Exception):
@@ -192,12 +219,11 @@ _SHARED: Dict[str, SharedOption] = {
     "no_enhanced": _shared("--no-enhanced", action="store_true",
                            help="leave ELAS and EULAS out of the iwpt and udeval profiles' rows "
                                 "(as the scripts' --no-enhanced); in the signature"),
-    "no_empty_nodes": _shared("--no-empty-nodes", nargs="?", const=True, default=False,
-                              metavar="VALUE",
+    "no_empty_nodes": _shared("--no-empty-nodes", action="store_true",
                               help="empty nodes are collapsed: an empty node line or a DEPS head "
-                                   "naming one is an error (a VALUE, which udeval's option "
-                                   "takes, is accepted and ignored: give the flag after the files, or with "
-                                   "a value); in the signature"),
+                                   "naming one is an error (udeval's VALUE, as in "
+                                   "--no-empty-nodes 1, is accepted and ignored); in the "
+                                   "signature"),
     "multiple_roots_okay": _shared("--multiple-roots-okay", action="store_true",
                                    help="a sentence may have several words with HEAD 0 (as "
                                         "the IWPT scorer and udeval); in the signature"),
@@ -264,8 +290,9 @@ def __getattr__(name: str):
 #: the options of every command that scores CoNLL-U pairs (-w only where WeightedLAS is a
 #: metric the command reports)
 SCORING_OPTIONS = ("profile", "punct", "deprel", "strict")
-#: the enhanced-dependency switches (the IWPT scorer's and udeval's)
-ENHANCED_OPTIONS = ("enhancements", "no_enhanced", "no_empty_nodes", "multiple_roots_okay")
+#: the enhanced-dependency and empty-node switches (the IWPT scorer's and udeval's, and ours)
+ENHANCED_OPTIONS = ("enhancements", "no_enhanced", "no_empty_nodes", "multiple_roots_okay",
+                    "collapse_empty_nodes")
 #: the options of every command with significance tests
 RESAMPLING_OPTIONS = ("resamples", "seed", "alpha", "correction")
 

@@ -6,7 +6,7 @@ import argparse
 from typing import List, TextIO
 
 from ..naming import system_names
-from .common import (DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
+from .common import (ENHANCED_OPTIONS, DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
                      add_options, evaluate_systems, known_metrics, scoring_request,
                      write_atomically)
 
@@ -74,7 +74,7 @@ def build_compare_parser() -> argparse.ArgumentParser:
         "format": "tsv and csv: one long table, a row per score and per pair"})
     add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "debug",
                 notes={"strict": "any error stops before comparing"})
-    add_options(parser, "collapse_empty_nodes")
+    add_options(parser, *ENHANCED_OPTIONS)
     return parser
 
 

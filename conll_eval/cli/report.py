@@ -7,7 +7,7 @@ import os
 from typing import List, Sequence, TextIO
 
 from ..naming import system_names, treebank_name
-from .common import (EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, evaluate_systems,
+from .common import (ENHANCED_OPTIONS, EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, evaluate_systems,
                      known_metrics, scoring_request, write_atomically)
 
 
@@ -33,7 +33,7 @@ def build_report_parser() -> argparse.ArgumentParser:
         "metrics": "with --significance: the metrics tested (default: LAS,MLAS,BLEX,CLAS)"})
     add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "debug",
                 notes={"strict": "any error stops before the report is written"})
-    add_options(parser, "collapse_empty_nodes")
+    add_options(parser, *ENHANCED_OPTIONS)
     return parser
 
 
@@ -88,10 +88,11 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str) -
             continue
         try:
             vocab = Vocab()
-            collapse = settings.collapse_empty_nodes
-            gold = load_source(first.entry.gold, settings.profile, vocab, collapse=collapse)
-            evaluations = [evaluate(gold, load_source(path, settings.profile, vocab,
-                                                      collapse=collapse), settings)
+            options = {"collapse": settings.collapse_empty_nodes,
+                       "multiple_roots": settings.multiple_roots_okay}
+            gold = load_source(first.entry.gold, settings.profile, vocab, **options)
+            evaluations = [evaluate(gold, load_source(path, settings.profile, vocab, **options),
+                                    settings)
                            for _, path in usable]
         except ConllEvalError as exc:  # scored in a worker, so unlikely; the suite said why
             failures.append([f"{first.entry.name}: not in the report: {str(exc).splitlines()[0]}"])

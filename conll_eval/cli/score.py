@@ -47,7 +47,6 @@ def build_parser() -> argparse.ArgumentParser:
         "weights": "implies -v",
         "strict": "any error stops before scoring"})
     add_options(parser, *ENHANCED_OPTIONS)
-    add_options(parser, "collapse_empty_nodes")
     parser.add_argument("--exact-match", action="store_true",
                         help="after the table, the share of gold sentences whose words are all "
                              "right (aligned, correct, no extra system word), per metric shown "

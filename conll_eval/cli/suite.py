@@ -17,7 +17,7 @@ from ..workers import usable_cpus
 from .compare import (DEFAULT_METRICS as SIGNIFICANCE_METRICS,
                       check_resampling_options, format_comparison, significance_signature,
                       small_sample_note)
-from .common import (BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
+from .common import (ENHANCED_OPTIONS, BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
                      RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser, add_options, below,
                      fraction_warning, known_metrics, meaningless_bar, metric_list,
                      progress_reporter, scoring_request,
@@ -46,7 +46,7 @@ def build_suite_parser() -> argparse.ArgumentParser:
         "pairs": "repeat for a leaderboard"})
     add_options(parser, "profile", "weights", "punct", "deprel", "strict", notes={
         "strict": "a pair with an invalid file scores 0"})
-    add_options(parser, "collapse_empty_nodes")
+    add_options(parser, *ENHANCED_OPTIONS)
     add_options(parser, "format", "metrics", "fail_under", "signature", "output", notes={
         "metrics": "the columns of the text, Markdown and TSV/CSV tables (default: all "
                    "metrics for one system, the profile's headline metrics for a leaderboard)",
