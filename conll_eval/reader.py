@@ -719,6 +719,15 @@ class _ExactParser:
         empty_sent: List[int] = []
         empty_after: List[int] = []
         empty_line: List[int] = []
+
+        def keep_empty_node(columns: List[str], lineno: int) -> None:
+            """An empty node's line, kept aside (after the words read so far)."""
+            empty_sent.append(len(sent_word_start) - 1)
+            empty_after.append(len(heads))
+            empty_line.append(lineno)
+            for name, col in _EMPTY_NAMES.items():
+                empty_cols[name].append(columns[col])
+
         sent_word_start: List[int] = []
         sent_char_start: List[int] = []
         sent_char_end: List[int] = []
@@ -769,11 +778,7 @@ class _ExactParser:
             if len(columns) != 10:
                 raise self._columns_error(lineno, line)
             if "." in columns[ID]:
-                empty_sent.append(len(sent_word_start) - 1)
-                empty_after.append(len(heads))
-                empty_line.append(lineno)
-                for name, col in _EMPTY_NAMES.items():
-                    empty_cols[name].append(columns[col])
+                keep_empty_node(columns, lineno)
                 continue
             form = columns[FORM]
             if space.search(form):
@@ -817,12 +822,7 @@ class _ExactParser:
                     if len(word_columns) != 10:
                         raise self._columns_error(i, word_text, in_mwt=True)
                     if "." in word_columns[ID] and self.profile == "udeval":
-                        # udeval skips an empty node among a token's words
-                        empty_sent.append(len(sent_word_start) - 1)
-                        empty_after.append(len(heads))
-                        empty_line.append(i)
-                        for name, col in _EMPTY_NAMES.items():
-                            empty_cols[name].append(word_columns[col])
+                        keep_empty_node(word_columns, i)  # udeval skips it among the words
                         continue
                     needed -= 1
                     if "." in word_columns[ID] and self.empty_in_mwt is None:
