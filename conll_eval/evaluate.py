@@ -156,7 +156,7 @@ class Evaluation:
         features: the score reads 100.00; the reason starts with ``not annotated``), or on
         every system word (a system that predicts nothing there)."""
         notes = gold_unannotated(self.gold, self.counts)
-        for name, column in _tag_columns(self.counts):
+        for name, column in _tag_columns(self.counts) + _enhanced_columns(self.counts):
             if display_name(name) not in notes and _all_underscore(self.system, column):
                 notes[display_name(name)] = (f"the system predicts no {_column_label(column)} "
                                              "(every one is _)")
@@ -190,7 +190,7 @@ def _all_underscore(treebank: Treebank, column: str) -> bool:
 
 
 def _column_label(column: str) -> str:
-    return column.upper() if column != "lemma" else "LEMMA"
+    return column.upper()
 
 
 def gold_unannotated(gold: Treebank, names: Iterable[str]) -> Dict[str, str]:
@@ -199,10 +199,16 @@ def gold_unannotated(gold: Treebank, names: Iterable[str]) -> Dict[str, str]:
 
     The gold file alone decides: a failed system file does not change it (a suite's n/a)."""
     notes: Dict[str, str] = {}
-    for name, column in _tag_columns(names):
+    for name, column in _tag_columns(names) + _enhanced_columns(names):
         if display_name(name) not in notes and _all_underscore(gold, column):
             notes[display_name(name)] = f"not annotated: every gold {_column_label(column)} is _"
     return notes
+
+
+def _enhanced_columns(names: Iterable[str]) -> List[Tuple[str, str]]:
+    """(metric, "deps") for the enhanced metrics among ``names``: a file whose DEPS are all
+    ``_`` has no enhanced graph, so ELAS/EULAS mean nothing (the scripts print 0.00)."""
+    return [(name, "deps") for name in names if name in ENHANCED_METRICS]
 
 
 def scored_metrics(settings: Settings, weights: bool) -> List[str]:

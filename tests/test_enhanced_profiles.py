@@ -234,3 +234,20 @@ def test_non_utf8_is_a_clean_error(workdir):
     Path(s).write_bytes(GOLD.replace("2:det", "2:d\udcffet").encode("utf-8", "surrogateescape"))
     status, _, err = run_ours(["--profile", "udeval", g, s])
     assert status == 1 and "Traceback" not in err and "[invalid-utf8]" in err
+
+
+def test_a_gold_file_without_deps_makes_elas_meaningless(workdir):
+    """DEPS all _ in the gold file: the official layouts keep the scripts' 0.00 (with a note on
+    stderr), the other formats say n/a / null, a suite's average is n/a."""
+    plain = "\n".join("\t".join(line.split("\t")[:8] + ["_", line.split("\t")[9]])
+                      if line and not line.startswith("#") else line
+                      for line in GOLD.split("\n"))
+    g, s = _write(workdir, plain, SYSTEM)
+    status, out, err = run_ours(["--profile", "iwpt", g, s])
+    assert status == 0 and "ELAS F1 Score: 0.00" in out
+    assert "the ELAS score means nothing: every gold DEPS is _" in err
+    status, out, _ = run_ours(["--profile", "udeval", "--format", "json", g, s])
+    elas = json.loads(out)["metrics"]["ELAS"]
+    assert (elas["f1"], elas["annotated"]) == (None, False)
+    status, out, _ = run_ours(["suite", "--metrics", "LAS,ELAS", "--format", "json", g, s])
+    assert json.loads(out)["macro"]["ELAS"]["f1"] is None
