@@ -20,7 +20,7 @@ from typing import BinaryIO, Callable, Dict, Iterator, List, Optional, Tuple, Un
 import numpy as np
 
 from .errors import FormatError, InputError, Location, TreeError
-from .reader import load, open_input, parse_bytes
+from .reader import open_input, parse_bytes
 from .treebank import Treebank, Vocab
 
 __all__ = ["collapse_empty_nodes", "iter_collapsed", "LineMap", "load_collapsed"]
@@ -384,10 +384,3 @@ def load_collapsed(source: Union[str, BinaryIO], profile: str = "conll18",
     except InputError as exc:
         raise _remapped_error(exc, path, line_map) from exc
     return remap_lines(treebank, line_map)
-
-
-def load_source(source: Union[str, BinaryIO], profile: str = "conll18",
-                vocab: Optional[Vocab] = None, *args, collapse: bool = False,
-                **kwargs) -> Treebank:
-    """:func:`load_collapsed` with ``collapse``, else :func:`conll_eval.reader.load`."""
-    return (load_collapsed if collapse else load)(source, profile, vocab, *args, **kwargs)

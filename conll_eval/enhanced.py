@@ -16,11 +16,12 @@ over-counting) and has an aligned accuracy (correct / distinct gold edges of ali
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 import numpy as np
 
 from .errors import FormatError, Location
+from .metrics import ENHANCEMENT_DIGITS, EnhancedOptions
 from .stats import Counts
 from .treebank import Treebank
 
@@ -36,24 +37,8 @@ UNMATCHED = -2
 #: a DEPS head naming an empty node (``8.1``): skipped, or an error with --no-empty-nodes
 EMPTY_REF = -4
 
-#: ``--enhancements`` digits: the enhancement type each one turns off
-ENHANCEMENT_DIGITS = {"1": "gapping", "2": "shared parents in coordination",
-                      "3": "shared dependents in coordination", "4": "control",
-                      "5": "external arguments of relative clauses", "6": "case information"}
 CASE_DEPRELS = frozenset({"obl", "nmod", "conj", "advcl"})
 UNIVERSAL_DEPREL_EXTENSIONS = frozenset({"pass", "relcl", "xsubj"})
-
-
-@dataclass(frozen=True)
-class EnhancedOptions:
-    """The enhanced switches: ``enhancements`` (digits of :data:`ENHANCEMENT_DIGITS`; ``0`` or
-    other characters change nothing, as in the scripts) and ``no_empty_nodes``."""
-
-    enhancements: str = "0"
-    no_empty_nodes: bool = False
-
-    def off(self, digit: str) -> bool:
-        return digit in self.enhancements
 
 
 @dataclass(frozen=True)

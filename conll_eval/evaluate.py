@@ -10,15 +10,13 @@ import numpy as np
 
 from . import __version__
 from .align import Alignment, align_words, check_characters
-from .empty_nodes import load_source
-from .enhanced import ENHANCEMENT_DIGITS, EnhancedOptions, check_empty_nodes, enhanced_graph
 from .errors import ConllEvalError, InputError, UsageError, ValidationFailed
-from .metrics import (DEPREL_POLICIES, ENHANCED_METRICS, EXTRA_METRICS, METRICS, PROFILES,
+from .metrics import (DEPREL_POLICIES, ENHANCED_METRICS, ENHANCEMENT_DIGITS, EnhancedOptions, EXTRA_METRICS, METRICS, PROFILES,
                       PUNCT_POLICIES,
                       EvaluationContext, compiled_counts, compute_counts, display_name,
                       load_weights,
                       profile_metrics)
-from .reader import decompress, load, read_bytes, read_lines, read_stdin
+from .reader import decompress, load_source, read_bytes, read_lines, read_stdin
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
 from .workers import usable_cpus
@@ -228,8 +226,11 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
     names = scored_metrics(settings, weights is not None or settings.weights_file is not None)
     enhanced = any(name in ENHANCED_METRICS for name in names)
     graphs = {}
-    for side, treebank in (("gold", gold), ("system", system)):  # load-time errors: gold first
-        graphs[side] = _check_enhanced(treebank, settings, enhanced)
+    if enhanced or settings.no_empty_nodes:
+        for side, treebank in (("gold", gold), ("system", system)):  # load-time errors: gold first
+            graph = _check_enhanced(treebank, settings, enhanced)
+            if graph is not None:
+                graphs[side] = graph
     check_characters(gold, system)
     alignment = align_words(gold, system)
     if gold.n_words + system.n_words >= TRIM_MIN_WORDS:
@@ -255,6 +256,8 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
 def _check_enhanced(treebank: Treebank, settings: Settings, enhanced: bool):
     """The enhanced graph when an enhanced metric is scored (None otherwise), after the
     --no-empty-nodes check; of two errors the one on the earlier line, as the scripts read."""
+    # only when ELAS/EULAS are scored or empty nodes checked (start-up time of the rest)
+    from .enhanced import check_empty_nodes, enhanced_graph
     errors = []
     graph = None
     if enhanced:

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
 from .align import Alignment, span_matches
 from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
-from .enhanced import EnhancedGraph, EnhancedOptions, enhanced_counts, enhanced_graph
 from .reader import LazyRegex
 from .stats import Counts
 from .treebank import Treebank, _distinct
+
+if TYPE_CHECKING:  # the enhanced graphs are built only when ELAS/EULAS are scored
+    from .enhanced import EnhancedGraph
 
 __all__ = [
     "UNIVERSAL_FEATURES", "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "CLAS17_ZERO_WEIGHT",
@@ -132,6 +134,25 @@ for _spec in (
     register_metric(_spec)
 
 #: metrics outside every profile, scored when asked for (``--metrics LA``)
+#: ``--enhancements`` digits: the enhancement type each one turns off (conll_eval.enhanced
+#: applies them)
+ENHANCEMENT_DIGITS = {"1": "gapping", "2": "shared parents in coordination",
+                      "3": "shared dependents in coordination", "4": "control",
+                      "5": "external arguments of relative clauses", "6": "case information"}
+
+
+@dataclass(frozen=True)
+class EnhancedOptions:
+    """The enhanced switches: ``enhancements`` (digits of :data:`ENHANCEMENT_DIGITS`; ``0`` or
+    other characters change nothing, as in the scripts) and ``no_empty_nodes``."""
+
+    enhancements: str = "0"
+    no_empty_nodes: bool = False
+
+    def off(self, digit: str) -> bool:
+        return digit in self.enhancements
+
+
 EXTRA_METRICS = ("LA", "ELAS", "EULAS")
 register_metric(MetricSpec("LA", "relation only (label accuracy, CoNLL-X eval.pl)",
                            columns=("udeprel",)))
@@ -253,8 +274,9 @@ class EvaluationContext:
         self.enhanced_mode = "set"
         self.enhanced_options = EnhancedOptions()
 
-    def enhanced_graph(self, side: str) -> EnhancedGraph:
+    def enhanced_graph(self, side: str) -> "EnhancedGraph":
         """The enhanced graph of one side (parsed once for ELAS and EULAS)."""
+        from .enhanced import enhanced_graph  # only when ELAS/EULAS are scored (start-up time)
         if (side, "enhanced") not in self._cache:
             self._cache[(side, "enhanced")] = enhanced_graph(
                 self.gold if side == "gold" else self.system, self.enhanced_options)
@@ -421,6 +443,7 @@ def compute_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
     if spec.kind == "words":
         return Counts.from_parts(n, a_sent, g_sent, s_sent, a_sent, has_aligned_accuracy=False, cache=cache)
     if spec.kind == "enhanced":
+        from .enhanced import enhanced_counts  # only when ELAS/EULAS are scored (start-up time)
         return enhanced_counts(spec.universal, gold, system, ctx.enhanced_graph("gold"),
                                ctx.enhanced_graph("system"), ctx.alignment.sys_to_gold,
                                ctx.sys_word_sent, ctx.enhanced_mode)

@@ -36,7 +36,7 @@ from .scan import (Columns, LazyCodes, file_identity, metadata, scan, scan_strea
                    utf8_valid)
 from .treebank import Treebank, Vocab
 
-__all__ = ["PROFILE_NAMES", "load", "load_text", "read_lines", "official_message", "open_input",
+__all__ = ["PROFILE_NAMES", "load", "load_source", "load_text", "read_lines", "official_message", "open_input",
            "stdin_binary", "read_stdin", "read_bytes", "compression_of", "decompress",
            "describe_non_conllu", "explain_error", "SNIFF_BYTES"]
 
@@ -410,6 +410,18 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
         if isinstance(data, str):
             data = data.encode("utf-8")
     return parse_bytes(data, path, profile, vocab, trees, multiple_roots)
+
+
+def load_source(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
+                vocab: Optional[Vocab] = None, *args, collapse: bool = False,
+                **kwargs) -> Treebank:
+    """:func:`load`, or with ``collapse`` (``--collapse-empty-nodes``)
+    :func:`conll_eval.empty_nodes.load_collapsed`: the empty nodes collapsed first."""
+    if not collapse:
+        return load(source, profile, vocab, *args, **kwargs)
+    # here: only --collapse-empty-nodes needs it, and it builds on this module
+    from .empty_nodes import load_collapsed
+    return load_collapsed(source, profile, vocab, *args, **kwargs)
 
 
 def _load_regular_file(path: str, profile: str, vocab: Vocab, trees: bool = True,

@@ -31,13 +31,12 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .empty_nodes import load_source
 from .errors import (AlignmentError, ConllEvalError, EmptyFileError, FormatError, Location,
                      UsageError)
 from .evaluate import Settings, evaluate, gold_unannotated, scored_metrics, validate_pair
 from .metrics import METRICS, display_name, load_weights
 from .naming import CONLLU_SUFFIX, file_stem, treebank_name
-from .reader import load
+from .reader import load_source
 from .stats import Score
 from .treebank import Treebank, Vocab
 from .workers import run_tasks

@@ -188,7 +188,8 @@ def test_parallel_loading_reports_gold_errors_first(write):
 
 def test_scoring_a_pair_imports_only_what_scoring_needs(testdata):
     """Start-up: ``conll_eval GOLD SYSTEM`` loads no other command's modules (suite,
-    validator, analyses, the other subcommands, the HTML report)."""
+    validator, analyses, the other subcommands, the HTML report), nor the enhanced graphs
+    and empty-node collapsing that only ELAS/EULAS and --collapse-empty-nodes need."""
     pair = testdata / "golden" / "mwt-resplit"
     out = _python("import io, sys\n"
                   "from conll_eval.cli import main\n"
@@ -200,7 +201,8 @@ def test_scoring_a_pair_imports_only_what_scoring_needs(testdata):
     for name in ("conll_eval.suite", "conll_eval.validate", "conll_eval.analyze",
                  "conll_eval.compat", "conll_eval.cli.suite", "conll_eval.cli.validate",
                  "conll_eval.cli.analyze", "conll_eval.cli.compare", "conll_eval.cli.report",
-                 "conll_eval.cli.tagger", "conll_eval.report.html"):
+                 "conll_eval.cli.tagger", "conll_eval.report.html", "conll_eval.enhanced",
+                 "conll_eval.empty_nodes"):
         assert not any(m == name or m.startswith(name + ".") for m in loaded), name
 
 

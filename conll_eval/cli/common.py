@@ -10,12 +10,12 @@ import stat
 import sys
 from typing import Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from ..empty_nodes import load_source
 from ..errors import UsageError
 from ..evaluate import Settings, evaluate, validate_files
 from ..metrics import (DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name,
                        load_weights,
                        profile_metrics)
+from ..reader import load_source
 from ..report.tables import percent
 from ..treebank import Vocab
 

@@ -74,7 +74,7 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str) -
     suite scores in worker processes, which keep no treebank)."""
     from ..errors import ConllEvalError
     from ..evaluate import evaluate
-    from ..empty_nodes import load_source
+    from ..reader import load_source
     from ..report.html import render_page, treebank_data
     from ..treebank import Vocab
     records, failures = [], []
