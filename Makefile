@@ -1,7 +1,7 @@
 # conll_eval developer targets
 PYTHON ?= python
 
-.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare golden example clean
+.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare bench-enhanced golden example clean
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -29,6 +29,10 @@ bench-compare:
 # MALTEVAL_JAR=/path/to/MaltEval.jar also times MaltEval 1.0 and compares its output
 bench-analyze:
 	$(PYTHON) bench/bench_analyze.py $(if $(MALTEVAL_JAR),--malteval-jar $(MALTEVAL_JAR))
+
+# ELAS/EULAS: --profile iwpt -v against iwpt20_ud_eval.py -v on a 1M-word pair with enhanced graphs
+bench-enhanced:
+	$(PYTHON) bench/bench_enhanced.py
 
 golden:
 	$(PYTHON) scripts/make_golden.py
