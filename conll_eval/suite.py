@@ -7,7 +7,9 @@ system file is missing or invalid counts 0 (REFERENCE.md b.5).  Three ways to na
 - ``metadata.json`` (the shared-task wrappers' file): a list of ``{"ltcode", "goldfile",
   "outfile"}`` (2017) or ``{"lcode", "tcode", "goldfile", "outfile"}`` (2018, name =
   ``lcode_tcode``); gold files relative to the metadata's directory, system files to the
-  system directory.
+  system directory.  An entry may say which enhancement types its treebank lacks
+  (``"enhancements": "12"``, digits as ``--enhancements``): ``suite --qualitative`` switches
+  them off for that treebank (IWPT 2020's qualitative scores).
 - two directories, ``*.conllu`` paired by file name (sorted by name), else by treebank code
   (the name's part before the first ``-`` or ``.``: ``en_ewt-ud-test.conllu`` with
   ``en_ewt-ud-test.pred.conllu`` or ``en_ewt.conllu``) when that is unambiguous;
@@ -34,7 +36,7 @@ import numpy as np
 from .errors import (AlignmentError, ConllEvalError, EmptyFileError, FormatError, Location,
                      UsageError)
 from .evaluate import Settings, evaluate, gold_unannotated, scored_metrics, validate_pair
-from .metrics import METRICS, display_name, load_weights
+from .metrics import ENHANCEMENT_DIGITS, METRICS, display_name, load_weights
 from .naming import CONLLU_SUFFIX, file_stem, treebank_name
 from .reader import load_source
 from .stats import Score
@@ -44,7 +46,7 @@ from .workers import run_tasks
 __all__ = [
     "SuiteEntry", "Pairing", "Failure", "TreebankResult", "Average", "SuiteEvaluation",
     "pair_directories", "treebank_code", "read_metadata", "read_pair_list", "find_pairs", "score_entries",
-    "evaluate_suite", "rank", "tira_status", "METADATA_FILE", "MISSING_FILE", "missing_system_file",
+    "evaluate_suite", "rank", "tira_status", "entry_settings", "METADATA_FILE", "MISSING_FILE", "missing_system_file",
     "require_paths",
 ]
 
@@ -64,6 +66,9 @@ class SuiteEntry:
     by_code: bool = False
     #: no system file: the files that could be it (sharing its treebank code, or a near name)
     candidates: Tuple[str, ...] = ()
+    #: the enhancement types this treebank does not annotate (``--enhancements`` digits, from
+    #: metadata.json's ``"enhancements"``): switched off in both files by ``--qualitative``
+    enhancements: str = ""
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,18 @@ def _metadata_error(path: str, message: str) -> FormatError:
     return FormatError(Location(path), "bad-metadata", message)
 
 
+def _lacking(path: str, where: str, name: str, item: dict) -> str:
+    """An entry's ``"enhancements"``: the digits of the enhancement types its treebank lacks
+    (as the IWPT organisers' per-treebank ``--enhancements``; ``"0"`` or absent: none)."""
+    value = item.get("enhancements", "0")
+    if not isinstance(value, str) or not value or set(value) - set("0" + "".join(ENHANCEMENT_DIGITS)):
+        raise _metadata_error(path, f"{where} ({name}): 'enhancements' must be a string of "
+                              f"digits 0-6 (the enhancement types the treebank lacks: "
+                              f"{', '.join(f'{d} {what}' for d, what in ENHANCEMENT_DIGITS.items())}"
+                              f"), not {json.dumps(value)}")
+    return "".join(sorted(set(value) - {"0"}))
+
+
 def read_metadata(path: str, system_dir: str) -> Pairing:
     """Read a shared-task ``metadata.json`` (2017 ``ltcode`` or 2018 ``lcode``/``tcode`` form)."""
     try:
@@ -194,7 +211,8 @@ def read_metadata(path: str, system_dir: str) -> Pairing:
         seen.add(name)
         entries.append(SuiteEntry(name, os.path.join(base, item["goldfile"]),
                                   os.path.join(system_dir, item["outfile"]),
-                                  str(language) if language is not None else _language(name)))
+                                  str(language) if language is not None else _language(name),
+                                  enhancements=_lacking(path, where, name, item)))
     listed = {os.path.normpath(e.system) for e in entries}
     others = _conllu_files(system_dir) if os.path.isdir(system_dir) else {}
     unpaired = tuple(p for _, p in sorted(others.items()) if os.path.normpath(p) not in listed)
@@ -531,22 +549,35 @@ def _with_strict(settings: Settings, strict: bool) -> Settings:
     return replace(settings, strict=True) if strict and not settings.strict else settings
 
 
+def entry_settings(entry: SuiteEntry, settings: Settings, qualitative: bool) -> Settings:
+    """The settings ``entry`` is scored with: ``qualitative`` adds the enhancement types its
+    treebank lacks (``entry.enhancements``) to ``--enhancements`` (IWPT's qualitative scores)."""
+    if not qualitative or not entry.enhancements:
+        return settings
+    digits = "".join(sorted(set(settings.enhancements + entry.enhancements) - {"0"}))
+    return replace(settings, enhancements=digits)
+
+
 def _score_task(entries: Tuple[SuiteEntry, ...], settings: Settings, debug: bool,
-                sentence_metrics: Tuple[str, ...], k: int) -> TreebankResult:
+                sentence_metrics: Tuple[str, ...], qualitative: bool, k: int) -> TreebankResult:
     """Task ``k`` of :func:`score_entries` (module-level: picklable where workers are not forked)."""
-    return _score_entry(entries[k], settings, debug, sentence_metrics)
+    return _score_entry(entries[k], entry_settings(entries[k], settings, qualitative), debug,
+                        sentence_metrics)
 
 
 def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings(), jobs: int = 1,
                   strict: bool = False, progress: Optional[Progress] = None,
                   debug: bool = False,
-                  sentence_metrics: Sequence[str] = ()) -> List[TreebankResult]:
+                  sentence_metrics: Sequence[str] = (),
+                  qualitative: bool = False) -> List[TreebankResult]:
     """Score every entry; the results come back in the entries' order whatever ``jobs`` is.
 
     ``jobs`` > 1 scores in that many worker processes, the largest pairs first (shorter
     makespan); ``progress(done, total, entry)`` is called as each treebank finishes.
     ``strict=True`` is ``settings.strict`` = 2 (validation first; an invalid file scores 0).
     ``sentence_metrics``: the results keep these metrics' per-sentence counts.
+    ``qualitative``: each entry scored with the enhancement types it lacks switched off
+    (:func:`entry_settings`).
     """
     results: List[Optional[TreebankResult]] = [None] * len(entries)
     total = len(entries)
@@ -560,7 +591,7 @@ def score_entries(entries: Sequence[SuiteEntry], settings: Settings = Settings()
             progress(done, total, entries[k])
 
     task = partial(_score_task, tuple(entries), _with_strict(settings, strict), debug,
-                   tuple(sentence_metrics))
+                   tuple(sentence_metrics), qualitative)
     if jobs <= 1 or total <= 1:
         for k in range(total):
             store(k, task(k))
@@ -612,6 +643,27 @@ def _average(results: Sequence[TreebankResult], metric: str, every: bool = False
                    _mean([a or 0.0 for a in accuracies]), len(scores))
 
 
+def _summed(results: Sequence[TreebankResult], metric: str) -> Optional[Score]:
+    """The counts of ``results`` summed (those whose gold files annotate ``metric``), None
+    (n/a) when none does."""
+    scores = [r.scores[metric] for r in results if metric not in r.unannotated]
+    if not scores:
+        return None
+    aligned = [s.aligned for s in scores if s.aligned is not None]
+    return Score(sum(s.correct for s in scores), sum(s.gold for s in scores),
+                 sum(s.system for s in scores), sum(aligned) if aligned else None,
+                 scores[0].has_aligned_accuracy)
+
+
+def _mean_of(values: Sequence[Tuple[float, float, float, Optional[float]]]) -> Average:
+    """The mean of (precision, recall, F1, aligned accuracy) tuples; ``count`` = how many."""
+    accuracies = [v[3] for v in values]
+    return Average(_mean([v[0] for v in values]), _mean([v[1] for v in values]),
+                   _mean([v[2] for v in values]),
+                   None if all(a is None for a in accuracies) else
+                   _mean([a or 0.0 for a in accuracies]), len(values))
+
+
 @dataclass(frozen=True, eq=False)
 class SuiteEvaluation:
     """One system over a suite: per-treebank results in suite order, and the averages.
@@ -626,6 +678,8 @@ class SuiteEvaluation:
     settings: Settings
     unpaired_system: Tuple[str, ...] = ()
     metrics: Tuple[str, ...] = field(default=())
+    #: scored with each treebank's lacking enhancement types off (``--qualitative``)
+    qualitative: bool = False
 
     def __post_init__(self):
         if not self.metrics:
@@ -651,43 +705,68 @@ class SuiteEvaluation:
     def micro(self) -> Dict[str, Optional[Score]]:
         """Per metric the counts summed over the treebanks, a tag metric only over those
         whose gold files annotate it; None (n/a) where none does."""
-        totals: Dict[str, Optional[Score]] = {}
-        for m in self.metrics:
-            scores = [r.scores[m] for r in self.results if m not in r.unannotated]
-            if not scores:
-                totals[m] = None
-                continue
-            aligned = [s.aligned for s in scores if s.aligned is not None]
-            totals[m] = Score(sum(s.correct for s in scores), sum(s.gold for s in scores),
-                              sum(s.system for s in scores),
-                              sum(aligned) if aligned else None, scores[0].has_aligned_accuracy)
-        return totals
+        return {m: _summed(self.results, m) for m in self.metrics}
 
-    def by_language(self) -> Dict[str, Dict[str, Average]]:
-        """Macro-averages per language code, languages sorted."""
+    def _languages(self) -> Dict[str, List[TreebankResult]]:
         groups: Dict[str, List[TreebankResult]] = {}
         for r in self.results:
             groups.setdefault(r.entry.language, []).append(r)
-        return {lang: {m: _average(rs, m) for m in self.metrics} for lang, rs in sorted(groups.items())}
+        return dict(sorted(groups.items()))
+
+    def by_language(self) -> Dict[str, Dict[str, Average]]:
+        """Macro-averages per language code, languages sorted."""
+        return {lang: {m: _average(rs, m) for m in self.metrics}
+                for lang, rs in self._languages().items()}
+
+    def language_macro(self) -> Dict[str, Average]:
+        """Per metric the mean over languages of their macro-averages (:meth:`by_language`;
+        with ``qualitative`` the IWPT 2020 qualitative score: the mean of LAvgELAS).  A
+        language whose average is n/a is left out; ``count`` = languages averaged."""
+        languages = list(self.by_language().values())
+        return {m: _mean_of([(a[m].precision, a[m].recall, a[m].f1, a[m].aligned_accuracy)
+                             for a in languages if a[m].defined]) for m in self.metrics}
+
+    @cached_property
+    def coarse(self) -> Dict[str, Dict[str, Optional[Score]]]:
+        """Per language (sorted) and metric the counts of its treebanks summed, as if its
+        test sets were one file (IWPT 2020's "coarse" scores); None where no gold file of
+        the language annotates the metric (a treebank without DEPS for ELAS)."""
+        return {lang: {m: _summed(rs, m) for m in self.metrics}
+                for lang, rs in self._languages().items()}
+
+    @cached_property
+    def coarse_macro(self) -> Dict[str, Average]:
+        """Per metric the mean over languages of the :attr:`coarse` scores (the last line of
+        IWPT 2020's coarse results); languages where it is n/a are left out."""
+        return {m: _mean_of([(s.precision, s.recall, s.f1, s.aligned_accuracy)
+                             for s in (scores[m] for scores in self.coarse.values())
+                             if s is not None]) for m in self.metrics}
 
     @property
     def signature(self) -> str:
-        return f"{self.settings.signature()}|treebanks:{len(self.results)}|average:macro"
+        qualitative = "|enhancements:per-treebank" if self.qualitative else ""
+        return (f"{self.settings.signature()}{qualitative}|treebanks:{len(self.results)}"
+                "|average:macro")
 
 
 def evaluate_suite(pairing: Pairing, settings: Settings = Settings(), jobs: int = 1,
                    system_name: str = "system", strict: bool = False,
-                   progress: Optional[Progress] = None) -> SuiteEvaluation:
+                   progress: Optional[Progress] = None,
+                   qualitative: bool = False) -> SuiteEvaluation:
     """Score every treebank of ``pairing`` and return the suite's results (``strict=True``:
-    see :func:`score_entries`; the results' settings and signature then say ``strict:L2``).
+    see :func:`score_entries`; the results' settings and signature then say ``strict:L2``;
+    ``qualitative``: each treebank without the enhancement types it lacks, see
+    :func:`entry_settings`).
 
     Raises :class:`UsageError` for a suite without treebanks (an average over nothing).
     """
     if not pairing.entries:
         raise UsageError("the suite has no treebanks")
     settings = _with_strict(settings, strict)
-    results = score_entries(pairing.entries, settings, jobs, progress=progress)
-    return SuiteEvaluation(system_name, tuple(results), settings, pairing.unpaired_system)
+    results = score_entries(pairing.entries, settings, jobs, progress=progress,
+                            qualitative=qualitative)
+    return SuiteEvaluation(system_name, tuple(results), settings, pairing.unpaired_system,
+                           qualitative=qualitative)
 
 
 def rank(suites: Sequence[SuiteEvaluation], metric: str) -> List[Tuple[int, SuiteEvaluation]]:

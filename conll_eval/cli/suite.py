@@ -60,7 +60,17 @@ def build_suite_parser() -> argparse.ArgumentParser:
     parser.add_argument("--micro", action="store_true",
                         help="also the micro-average (counts summed over treebanks)")
     parser.add_argument("--by-language", action="store_true",
-                        help="also macro-averages per language (the part of the name before '_')")
+                        help="also macro-averages per language (the part of the name before '_', "
+                             "or metadata.json's lcode) and their mean over languages")
+    parser.add_argument("--coarse", action="store_true",
+                        help="also per language the counts of its treebanks summed (its test sets "
+                             "as one file: IWPT 2020's 'coarse' scores) and their mean over "
+                             "languages")
+    parser.add_argument("--qualitative", action="store_true",
+                        help="score each treebank with the enhancement types its metadata.json "
+                             "entry lacks ('enhancements': \"12\", digits as --enhancements) "
+                             "switched off in both files, and average per language, then over "
+                             "languages (IWPT 2020's qualitative LAvgELAS; implies --by-language)")
     add_options(parser, "significance", "baseline", *RESAMPLING_OPTIONS, notes={
         "significance": "a leaderboard: each system's macro-average with its interval and, "
                         "per pair of systems (or against --baseline), the difference with its "
@@ -199,7 +209,8 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                          f"have no {args.profile} form: use --profile conll17 or conll18")
     changed = [option for option, changes in (("--punct", args.punct != "include"),
                                               ("--deprel", args.deprel != "universal"),
-                                              ("--strict", args.strict)) if changes]
+                                              ("--strict", args.strict),
+                                              ("--qualitative", args.qualitative)) if changes]
     if args.tira and changed:  # the wrapper's files have no place for the signature
         raise UsageError(f"conll_eval suite: --tira writes the official wrapper's outputs, whose "
                          f"numbers {' and '.join(changed)} would change without a trace; "
@@ -231,15 +242,20 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if len({tuple(e.name for e in p.entries) for p in pairings}) > 1:
         raise UsageError("conll_eval suite: the systems do not cover the same treebanks; "
                          "give the same gold set to each")
+    if args.qualitative and any(p.source != "metadata" for p in pairings):
+        raise UsageError("conll_eval suite: --qualitative takes the enhancement types each "
+                         "treebank lacks from metadata.json ('enhancements' per entry): give "
+                         "a GOLD directory with one, or --metadata")
     entries = [entry for pairing in pairings for entry in pairing.entries]
     inputs = [e.gold for e in entries] + [e.system for e in entries if e.system]  # never overwritten
     results = score_entries(entries, settings, args.jobs,
                             progress=None if args.quiet else progress_reporter(stderr), debug=args.debug,
-                            sentence_metrics=tested)
+                            sentence_metrics=tested, qualitative=args.qualitative)
     suites, start = [], 0
     for name, pairing in zip(names, pairings):
         stop = start + len(pairing.entries)
-        suites.append(SuiteEvaluation(name, tuple(results[start:stop]), settings, pairing.unpaired_system))
+        suites.append(SuiteEvaluation(name, tuple(results[start:stop]), settings,
+                                      pairing.unpaired_system, qualitative=args.qualitative))
         start = stop
     _check_bars_mean_something(suites, bars, parser.prog)
     tested = _testable(suites, tested, stderr, quiet=args.quiet)
@@ -256,14 +272,16 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         text, tira_errors = tira_stdout(suites[0]), tira_stderr(suites[0])
     else:
         tira_errors = ""
-        flags = dict(micro=args.micro, by_language=args.by_language)
+        flags = dict(micro=args.micro, by_language=args.by_language or args.qualitative,
+                     coarse=args.coarse)
         significance = _significance(args, suites, tested, names) if tested else None
         if significance is not None and args.format in DELIMITERS:
             text = format_comparison(*significance, args.format)
             stderr.write("" if args.quiet else small_sample_note(significance[0], "suite"))
         elif args.format == "json":
             text = suite_json(ranked, {"profile": args.profile, "weights_file": args.weights,
-                                       "rank_by": rank_by, "strict": args.strict}, rank_by, **flags)
+                                       "rank_by": rank_by, "strict": args.strict,
+                                       "qualitative": args.qualitative}, rank_by, **flags)
             if significance is not None:
                 text = _with_significance(text, significance)
         elif args.format in DELIMITERS:

@@ -40,16 +40,35 @@ def _status_cell(result: TreebankResult) -> str:
     return "ok" if result.ok else f"FAILED [{result.failure.code}]"
 
 
-def _average_rows(suite: SuiteEvaluation, micro: bool, by_language: bool
+def _average_rows(suite: SuiteEvaluation, micro: bool, by_language: bool, coarse: bool = False
                   ) -> List[Tuple[str, Mapping[str, float]]]:
-    """(label, metric -> F1) for the macro row and the optional micro and language rows."""
-    rows = [(f"Macro ({len(suite.results)})", {m: _f1(a) for m, a in suite.macro.items()})]
+    """(label, metric -> F1) for the macro row and the optional micro, language (with
+    --qualitative their mean) and coarse rows."""
+    return [(label, values) for label, _, values in _labelled_averages(suite, micro, by_language,
+                                                                       coarse)]
+
+
+def _labelled_averages(suite: SuiteEvaluation, micro: bool, by_language: bool, coarse: bool
+                       ) -> List[Tuple[str, str, Mapping[str, Optional[float]]]]:
+    """(text label, delimited-table label, metric -> F1) of every average row asked for."""
+    rows = [(f"Macro ({len(suite.results)})", "macro", {m: _f1(a) for m, a in suite.macro.items()})]
     if micro:
-        rows.append(("Micro", _micro_f1(suite)))
+        rows.append(("Micro", "micro", _micro_f1(suite)))
     if by_language:
-        for language, averages in suite.by_language().items():
+        languages = suite.by_language()
+        for language, averages in languages.items():
             count = max((a.count for a in averages.values()), default=0)
-            rows.append((f"Lang {language} ({count})", {m: _f1(a) for m, a in averages.items()}))
+            rows.append((f"Lang {language} ({count})", f"lang:{language}",
+                         {m: _f1(a) for m, a in averages.items()}))
+        if suite.qualitative:  # IWPT's qualitative score: the mean over languages
+            rows.append((f"Langs ({len(languages)})", "languages",
+                         {m: _f1(a) for m, a in suite.language_macro().items()}))
+    if coarse:
+        for language, scores in suite.coarse.items():
+            rows.append((f"Coarse {language}", f"coarse:{language}",
+                         {m: None if s is None else s.f1 for m, s in scores.items()}))
+        rows.append((f"Coarse ({len(suite.coarse)})", "coarse",
+                     {m: _f1(a) for m, a in suite.coarse_macro.items()}))
     return rows
 
 
@@ -126,7 +145,8 @@ def _notes(suite: SuiteEvaluation, prefix: str = "") -> List[str]:
 
 def _treebank_rows(suite: SuiteEvaluation, metrics: Sequence[str], micro: bool,
                    by_language: bool, bold: bool = False,
-                   status: Callable[[TreebankResult], str] = _status_cell) -> List[list]:
+                   status: Callable[[TreebankResult], str] = _status_cell,
+                   coarse: bool = False) -> List[list]:
     """One system's rows: per treebank the F1 cells and the status, then the averages (bold
     if asked)."""
     rows = [[r.entry.name, *(Num(NOT_ANNOTATED) if m in r.unannotated else
@@ -134,17 +154,17 @@ def _treebank_rows(suite: SuiteEvaluation, metrics: Sequence[str], micro: bool,
             for r in suite.results]
     mark = "**" if bold else ""
     rows += [[f"{mark}{label}{mark}", *(_percent_cell(values[m], mark) for m in metrics), ""]
-             for label, values in _average_rows(suite, micro, by_language)]
+             for label, values in _average_rows(suite, micro, by_language, coarse)]
     return rows
 
 
 def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool = False,
-               by_language: bool = False) -> str:
+               by_language: bool = False, coarse: bool = False) -> str:
     """The text table of one system, or of a ranked leaderboard of several."""
     first = suites[0][1]
     if len(suites) == 1:
         lines = text_table(["Treebank", *metrics, "Status"],
-                           _treebank_rows(first, metrics, micro, by_language),
+                           _treebank_rows(first, metrics, micro, by_language, coarse=coarse),
                            left=(0, len(metrics) + 1), rules_before=[len(first.results)])
         lines += _notes(first)
     else:
@@ -154,7 +174,7 @@ def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool
             lines.append("")
             lines.append(f"{metric} F1 per treebank")
             lines += text_table(["Treebank", *(suite.system_name for _, suite in suites)],
-                                _leaderboard_rows(suites, metric, micro, by_language),
+                                _leaderboard_rows(suites, metric, micro, by_language, coarse=coarse),
                                 rules_before=[len(first.results)])
         if any(not r.ok for _, suite in suites for r in suite.results):
             lines.append("(! = the treebank failed and scores 0)")
@@ -177,13 +197,13 @@ def _per_treebank_metrics(metrics: Sequence[str], rank_by: str) -> List[str]:
 
 
 def _leaderboard_rows(suites: Ranked, metric: str, micro: bool, by_language: bool,
-                      bold: bool = False) -> List[list]:
+                      bold: bool = False, coarse: bool = False) -> List[list]:
     """One metric, a column per system: the treebank rows (``!`` after a failed treebank's
     number), then the macro (micro, per-language) rows, the macro one bold if asked."""
     first = suites[0][1]
     rows = [[result.entry.name, *(_cell(suite.results[k], metric) for _, suite in suites)]
             for k, result in enumerate(first.results)]
-    per_system = [_average_rows(suite, micro, by_language) for _, suite in suites]
+    per_system = [_average_rows(suite, micro, by_language, coarse) for _, suite in suites]
     for k, (label, _) in enumerate(per_system[0]):
         mark = "**" if bold and k == 0 else ""
         rows.append([f"{mark}{label}{mark}",
@@ -231,7 +251,16 @@ def _averages_record(averages: Mapping[str, Average]) -> Dict[str, dict]:
     return {name: average.as_dict() for name, average in averages.items()}
 
 
-def _suite_record(suite: SuiteEvaluation, micro: bool, by_language: bool) -> dict:
+def _coarse_record(suite: SuiteEvaluation) -> dict:
+    """Per language the summed counts' scores (null where n/a) and their mean over languages."""
+    return {"languages": {lang: {m: None if s is None else dict(score_record(s))
+                                 for m, s in scores.items()}
+                          for lang, scores in suite.coarse.items()},
+            "macro": _averages_record(suite.coarse_macro)}
+
+
+def _suite_record(suite: SuiteEvaluation, micro: bool, by_language: bool,
+                  coarse: bool = False) -> dict:
     record = {
         "treebanks": [_treebank_record(r) for r in suite.results],
         "macro": _averages_record(suite.macro),
@@ -242,23 +271,30 @@ def _suite_record(suite: SuiteEvaluation, micro: bool, by_language: bool) -> dic
         record["micro"] = {name: _micro_record(suite, name) for name in suite.micro}
     if by_language:
         record["by_language"] = {lang: _averages_record(avg) for lang, avg in suite.by_language().items()}
+        record["language_macro"] = _averages_record(suite.language_macro())
+    if coarse:
+        record["coarse"] = _coarse_record(suite)
+    if suite.qualitative:
+        record["lacking_enhancements"] = {r.entry.name: r.entry.enhancements for r in suite.results}
     return record
 
 
 def suite_json(suites: Ranked, settings: Mapping[str, object], rank_by: str, micro: bool = False,
-               by_language: bool = False) -> str:
+               by_language: bool = False, coarse: bool = False) -> str:
     """One JSON object.  One system: ``treebanks``, ``macro`` (metric -> precision, recall,
     f1, aligned_accuracy, treebanks), ``failed``, ``unpaired_system`` (plus ``micro`` and
-    ``by_language`` on request), ``settings``, ``signature``.  Several systems: ``systems``
+    ``by_language`` with ``language_macro``, ``coarse`` with its ``languages`` and ``macro``,
+    on request; ``lacking_enhancements`` with --qualitative), ``settings``, ``signature``.  Several systems: ``systems``
     (each with ``name``, ``rank`` and the same fields), ``rank_by``, ``settings``,
     ``signature``.  Scores are fractions in [0, 1], null where they mean nothing (n/a): a
     tag the treebank's gold file does not annotate, an average over no treebank."""
     first = suites[0][1]
     if len(suites) == 1:
-        document = {"name": first.system_name, **_suite_record(first, micro, by_language)}
+        document = {"name": first.system_name, **_suite_record(first, micro, by_language, coarse)}
     else:
         document = {"rank_by": rank_by, "systems": [
-            {"name": suite.system_name, "rank": position, **_suite_record(suite, micro, by_language)}
+            {"name": suite.system_name, "rank": position,
+             **_suite_record(suite, micro, by_language, coarse)}
             for position, suite in suites]}
     document["settings"] = dict(settings)
     document["signature"] = first.signature
@@ -266,9 +302,11 @@ def suite_json(suites: Ranked, settings: Mapping[str, object], rank_by: str, mic
 
 
 def suite_table_rows(suites: Ranked, metrics: Sequence[str], micro: bool = False,
-                     by_language: bool = False) -> Tuple[List[str], List[List[str]]]:
+                     by_language: bool = False, coarse: bool = False
+                     ) -> Tuple[List[str], List[List[str]]]:
     """Header and rows for the delimited formats: one row per system and treebank (F1 in
-    percent), then the average rows (``treebank`` = ``macro``, ``micro``, ``lang:xx``)."""
+    percent), then the average rows (``treebank`` = ``macro``, ``micro``, ``lang:xx``,
+    ``languages``, ``coarse:xx``, ``coarse``)."""
     header = ["system", "rank", "treebank", "language", "status", "error_code", *metrics]
     rows = []
     for position, suite in suites:
@@ -277,12 +315,8 @@ def suite_table_rows(suites: Ranked, metrics: Sequence[str], micro: bool = False
                          "ok" if r.ok else "failed", "" if r.ok else r.failure.code,
                          *(NOT_ANNOTATED if m in r.unannotated else percent(r.scores[m].f1)
                            for m in metrics)])
-        averages = [("macro", "", {m: _f1(a) for m, a in suite.macro.items()})]
-        if micro:
-            averages.append(("micro", "", _micro_f1(suite)))
-        if by_language:
-            averages += [(f"lang:{lang}", lang, {m: _f1(a) for m, a in avg.items()})
-                         for lang, avg in suite.by_language().items()]
+        averages = [(label, label.partition(":")[2], values) for _, label, values
+                    in _labelled_averages(suite, micro, by_language, coarse)]
         for label, language, values in averages:
             rows.append([suite.system_name, str(position), label, language, "", "",
                          *(NOT_ANNOTATED if values[m] is None else percent(values[m])
@@ -291,10 +325,10 @@ def suite_table_rows(suites: Ranked, metrics: Sequence[str], micro: bool = False
 
 
 def suite_delimited(suites: Ranked, metrics: Sequence[str], delimiter: str, micro: bool = False,
-                    by_language: bool = False, signature: bool = True) -> str:
+                    by_language: bool = False, signature: bool = True, coarse: bool = False) -> str:
     """TSV or CSV: the header and the rows, after a ``# signature`` comment line when
     ``signature`` (the CSV has none: it stays a table any CSV reader takes as it is)."""
-    return delimited(*suite_table_rows(suites, metrics, micro, by_language), delimiter,
+    return delimited(*suite_table_rows(suites, metrics, micro, by_language, coarse), delimiter,
                      comment=suites[0][1].signature if signature else None)
 
 
@@ -303,7 +337,7 @@ def _markdown_status(result: TreebankResult) -> str:
 
 
 def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool = False,
-                   by_language: bool = False) -> str:
+                   by_language: bool = False, coarse: bool = False) -> str:
     """Markdown tables for pull-request comments, failures listed, the signature below."""
     first = suites[0][1]
     lines: List[str] = []
@@ -314,13 +348,14 @@ def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: 
         for metric in _per_treebank_metrics(metrics, rank_by):
             lines.append("")
             lines += markdown_table(["Treebank", *(f"{suite.system_name} {metric}" for _, suite in suites)],
-                                    _leaderboard_rows(suites, metric, micro, by_language, bold=True))
+                                    _leaderboard_rows(suites, metric, micro, by_language, bold=True,
+                                                      coarse=coarse))
         if any(not r.ok for _, suite in suites for r in suite.results):
             lines += ["", "(! = the treebank failed and scores 0)"]
     else:
         lines += markdown_table(["Treebank", *metrics, "Status"],
                                 _treebank_rows(first, metrics, micro, by_language, bold=True,
-                                               status=_markdown_status),
+                                               status=_markdown_status, coarse=coarse),
                                 left=(0, len(metrics) + 1))
     for title, items in _markdown_notes(suites):
         lines += ["", title, *(f"- {item}" for item in items)]
