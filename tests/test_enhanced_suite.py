@@ -13,11 +13,16 @@ Macro over treebanks (3 annotated) = (75 + 50 + 100) / 3 = 75.00; per language e
 fi = 100.00, their mean 81.25; coarse en = (3 + 1) / (4 + 2) = 66.67, fi = 100.00, their
 mean 83.33; qualitative: en_b 100.00, en = 87.50, the mean over languages 93.75.
 """
+import io
 import json
+import random
 
 import pytest
 
+from conll_eval.evaluate import Settings, evaluate_files
+from conll_eval.metrics import display_name
 from helpers import row, run_cli
+from oracles import require_oracle
 
 
 def _words(*specs):
@@ -156,3 +161,107 @@ def test_suite_qualitative_text_ends_the_language_rows_with_their_mean(suite_dir
     assert [line.split()[1] for line in out.splitlines() if line.startswith("en_b")] == ["100.00"]
     plain = run_cli("suite", *suite_dirs, "--metrics", "ELAS", "--by-language", "-j", "1")[1]
     assert "Lang en (2)   62.50" in plain and "Langs" not in plain
+
+
+# ---------------------------------------------------------------------------------------------
+# compare: per-sentence counts of the official nested count, resampled
+
+LABELS = ["nsubj", "obj", "obl:in", "obl:on", "conj:and", "nmod", "advcl:if", "ref"]
+
+
+def _random_pair(r: random.Random, sentences: int):
+    """Gold and system CoNLL-U with the same words and sentences, the system's DEPS perturbed
+    (heads, labels and their subtypes, dropped, duplicated and added edges)."""
+    gold_out, system_out = [], []
+    for _ in range(sentences):
+        n = r.randint(1, 6)
+        gold_deps = []
+        for k in range(1, n + 1):
+            head = 0 if k == 1 else r.randint(1, n)
+            edges = [f"{head}:{'root' if head == 0 else r.choice(LABELS)}"]
+            if k > 1 and r.random() < 0.3:
+                edges.append(f"{r.randint(1, n)}:{r.choice(LABELS)}")
+            gold_deps.append(edges)
+        system_deps = []
+        for edges in gold_deps:
+            edges = list(edges)
+            roll = r.random()
+            if roll < 0.15:
+                edges.append(edges[0])  # duplicated: the official count counts it twice
+            elif roll < 0.3:
+                edges[0] = f"{r.randint(0, n)}:{r.choice(LABELS)}"
+            elif roll < 0.4 and len(edges) > 1:
+                edges.pop()
+            elif roll < 0.5:
+                edges.append(f"{r.randint(1, n)}:{r.choice(LABELS)}")
+            system_deps.append(edges)
+        for out, deps in ((gold_out, gold_deps), (system_out, system_deps)):
+            out.append("".join(
+                row(str(k), f"w{k}", "0" if k == 1 else "1", "root" if k == 1 else "dep",
+                    deps="|".join(sorted(set(d), key=d.index)) if out is gold_out else "|".join(d))
+                + "\n" for k, d in enumerate(deps, 1)) + "\n")
+    return gold_out, system_out
+
+
+def _official_counts(oracle, gold: str, system: str, metric: str):
+    kinds = ("no_gapping", "no_shared_parents_in_coordination", "no_shared_dependents_in_coordination",
+             "no_control", "no_external_arguments_of_relative_clauses", "no_case_info",
+             "no_empty_nodes", "multiple_roots_okay")
+    treebank_type = dict.fromkeys(kinds, 0)
+    score = oracle.evaluate(oracle.load_conllu(io.StringIO(gold), treebank_type),
+                            oracle.load_conllu(io.StringIO(system), treebank_type))[metric]
+    return score.correct, score.gold_total, score.system_total
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_official_per_sentence_counts_add_up_to_the_script_on_any_resample(seed, tmp_path):
+    """The bootstrap sums per-gold-sentence (correct, gold, system) rows: any multiset of
+    sentences must give what the IWPT script counts on those sentences concatenated (the
+    nested count, duplicated system edges counted twice)."""
+    oracle = require_oracle("iwpt20_ud_eval")
+    r = random.Random(seed)
+    gold, system = _random_pair(r, 8)
+    (tmp_path / "g.conllu").write_text("".join(gold))
+    (tmp_path / "s.conllu").write_text("".join(system))
+    for profile in ("iwpt", "udeval"):
+        evaluation = evaluate_files(str(tmp_path / "g.conllu"), str(tmp_path / "s.conllu"),
+                                    profile)
+        counts = {display_name(k): c for k, c in evaluation.counts.items()}
+        for metric in ("ELAS", "EULAS"):
+            rows = counts[metric].by_sentence[:, :3]
+            assert tuple(rows.sum(axis=0)) == _official_counts(oracle, "".join(gold),
+                                                               "".join(system), metric)
+            for _ in range(3):
+                picked = [r.randrange(len(gold)) for _ in range(len(gold))]
+                expected = _official_counts(oracle, "".join(gold[k] for k in picked),
+                                            "".join(system[k] for k in picked), metric)
+                assert tuple(rows[picked].sum(axis=0)) == expected, (profile, metric, picked)
+
+
+def _pair_files(tmp_path, seed=3, sentences=30):
+    gold, system = _random_pair(random.Random(seed), sentences)
+    _, other = _random_pair(random.Random(seed), sentences)  # same gold, the same system ...
+    other = [s.replace("\t2:nsubj", "\t1:nsubj") for s in other]  # ... a little worse
+    paths = [tmp_path / name for name in ("g.conllu", "a.conllu", "b.conllu")]
+    for path, text in zip(paths, ("".join(gold), "".join(system), "".join(other))):
+        path.write_text(text)
+    return [str(p) for p in paths]
+
+
+@pytest.mark.parametrize("profile", ["iwpt", "udeval", "conll18"])
+def test_compare_takes_elas_and_eulas(tmp_path, profile):
+    gold, first, second = _pair_files(tmp_path)
+    code, out, err = run_cli("compare", gold, first, second, "--metrics", "ELAS,EULAS",
+                             "--profile", profile, "--format", "json", "--resamples", "200")
+    assert code == 0, err
+    document = json.loads(out)
+    settings = Settings(profile=profile,
+                        extra_metrics=("ELAS", "EULAS") if profile == "conll18" else ())
+    for name, path in (("a", first), ("b", second)):
+        scores = evaluate_files(gold, path, settings=settings).scores
+        for metric in ("ELAS", "EULAS"):
+            assert document["scores"][metric][name]["value"] == pytest.approx(scores[metric].f1)
+    assert document["pairs"]["ELAS"][0]["difference"]["value"] > 0  # b is worse
+    assert set(document["pairs"]["EULAS"][0]["p"]) == {"bootstrap", "randomization"}
+    mode = "elas:set" if profile == "conll18" else "elas:official"
+    assert mode in document["signature"]
