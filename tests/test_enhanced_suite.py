@@ -265,3 +265,97 @@ def test_compare_takes_elas_and_eulas(tmp_path, profile):
     assert set(document["pairs"]["EULAS"][0]["p"]) == {"bootstrap", "randomization"}
     mode = "elas:set" if profile == "conll18" else "elas:official"
     assert mode in document["signature"]
+
+
+# ---------------------------------------------------------------------------------------------
+# breakdown --tables e: ELAS within groups of enhanced edges, worked by hand
+#
+# gold edges: 1>2 nsubj (CORE), 1>4 nsubj (CORE, CONJ: its head is a conj), 2>0 root, 3>4 cc
+# (FUN), 4>2 conj, 5>6 case (FUN), 6>4 obl:in (CASE), 6>8 nsubj (CORE), 7>6 ref (REF),
+# 8>6 acl:relcl.  The system drops 1>4, says obl:on for obl:in and adds 4>0 root (CONJ: not
+# the basic edge of a conj).  ELAS 8/10 = 80.00; CORE 2 of 3 gold, 2 system -> 80.00;
+# NON-CORE 3 of 4 gold, 5 system -> 66.67; FUN, REF 100.00; CONJ 0 of 1, 1 -> 0.00;
+# CASE 0 of 1, 1 -> 0.00.
+
+BASIC = [("Kim", "2", "nsubj"), ("sang", "0", "root"), ("and", "4", "cc"), ("danced", "2", "conj"),
+         ("in", "6", "case"), ("parks", "4", "obl"), ("that", "8", "nsubj"),
+         ("close", "6", "acl:relcl")]
+GOLD_DEPS = ["2:nsubj|4:nsubj", "0:root", "4:cc", "2:conj", "6:case", "4:obl:in|8:nsubj",
+             "6:ref", "6:acl:relcl"]
+SYSTEM_DEPS = ["2:nsubj", "0:root", "4:cc", "0:root|2:conj", "6:case", "4:obl:on|8:nsubj",
+               "6:ref", "6:acl:relcl"]
+
+
+def _graph_file(path, deps):
+    path.write_text(_words(*((f, h, d, e) for (f, h, d), e in zip(BASIC, deps))))
+    return str(path)
+
+
+def _breakdown_json(*argv):
+    code, out, err = run_cli("breakdown", *argv, "--format", "json")
+    return code, json.loads(out) if out else None, err
+
+
+def test_breakdown_enhanced_table_by_hand(tmp_path):
+    gold = _graph_file(tmp_path / "g.conllu", GOLD_DEPS)
+    system = _graph_file(tmp_path / "s.conllu", SYSTEM_DEPS)
+    code, document, err = _breakdown_json(gold, system, "--tables", "e")
+    assert code == 0, err
+    columns = document["treebanks"][0]["columns"]
+    assert columns == pytest.approx({"ELAS": 80.0, "E-CORE": 80.0, "E-NON-CORE": 200 / 3,
+                                     "E-FUN": 100.0, "E-REF": 100.0, "E-CONJ": 0.0, "E-CASE": 0.0})
+    counts = document["treebanks"][0]["counts"]
+    assert counts["E-CONJ"] == {"correct": 0, "gold": 1, "system": 1}
+    assert counts["E-NON-CORE"] == {"correct": 3, "gold": 4, "system": 5}
+    assert "breakdown:enhanced-groups|elas:set" in document["signature"]
+    assert "nivre-fang" not in document["signature"]
+
+
+def test_breakdown_enhanced_table_takes_the_enhancements_switch(tmp_path):
+    gold = _graph_file(tmp_path / "g.conllu", GOLD_DEPS)
+    system = _graph_file(tmp_path / "s.conllu", SYSTEM_DEPS)
+    code, document, err = _breakdown_json(gold, system, "--tables", "e", "--enhancements", "6")
+    assert code == 0, err
+    columns = document["treebanks"][0]["columns"]
+    assert columns["ELAS"] == pytest.approx(90.0)  # obl:in and obl:on are both obl
+    assert columns["E-CASE"] is None  # no case information left on either side
+    assert "enhancements:6" in document["signature"]
+
+
+def test_breakdown_enhanced_with_the_papers_tables_text_and_tsv(tmp_path):
+    gold = _graph_file(tmp_path / "g.conllu", GOLD_DEPS)
+    system = _graph_file(tmp_path / "s.conllu", SYSTEM_DEPS)
+    code, out, err = run_cli("breakdown", gold, system, "--tables", "2,e")
+    assert code == 0, err
+    assert out.startswith("Table 2:") and "\nEnhanced: ELAS by group" in out
+    row = [line.split() for line in out.splitlines() if line.startswith("g ")][-1]
+    assert row == ["g", "80.00", "80.00", "66.67", "100.00", "100.00", "0.00", "0.00"]
+    code, out, err = run_cli("breakdown", gold, system, "--tables", "3,E", "--format", "tsv")
+    header, values = (line.split("\t") for line in out.splitlines())
+    assert header[:4] == ["treebank", "LAS", "CLAS", "CLAS-LAS"] and header[-7:] == [
+        "ELAS", "E-CORE", "E-NON-CORE", "E-FUN", "E-REF", "E-CONJ", "E-CASE"]
+    assert values[-7:] == ["80.00", "80.00", "66.67", "100.00", "100.00", "0.00", "0.00"]
+
+
+def test_breakdown_enhanced_suite_gold_without_deps_is_na_and_not_averaged(tmp_path, suite_dirs):
+    gold, system = suite_dirs
+    code, document, err = _breakdown_json(gold, system, "--tables", "e")
+    assert code == 0, err
+    elas = {t["treebank"]: t["columns"]["ELAS"] for t in document["treebanks"]}
+    assert elas == pytest.approx({"en_a": 75.0, "en_b": 50.0, "fi_c": 100.0, "de_d": None})
+    assert document["average"]["ELAS"] == pytest.approx(75.0)
+    assert document["average_over"]["ELAS"] == 3
+    code, out, _ = run_cli("breakdown", gold, system, "--tables", "e", "--format", "markdown")
+    cells = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in out.splitlines()
+             if line.startswith("| ")}
+    assert code == 0 and cells["de_d"] == "-" and cells["en_a"] == "75.00"
+
+
+def test_breakdown_enhanced_bars_and_bad_tables(tmp_path):
+    gold = _graph_file(tmp_path / "g.conllu", GOLD_DEPS)
+    system = _graph_file(tmp_path / "s.conllu", SYSTEM_DEPS)
+    code, _, err = run_cli("breakdown", gold, system, "--tables", "e", "--fail-under", "ELAS=90")
+    assert code == 1 and "error [fail-under]" in err and "ELAS" in err
+    assert run_cli("breakdown", gold, system, "--tables", "e", "--fail-under", "E-FUN=90")[0] == 0
+    code, _, err = run_cli("breakdown", gold, system, "--tables", "4")
+    assert code == 2 and "--tables" in err and "Traceback" not in err

@@ -18,7 +18,8 @@ from ..metrics import METRICS, EvaluationContext, compute_counts, profile_metric
 from ..stats import Score
 
 __all__ = ["RELATION_GROUPS", "FUN_RELATIONS", "TABLE2_COLUMNS", "TABLE3_COLUMNS",
-           "RelationRow", "relation_row", "average_rows", "averaged_over"]
+           "ENHANCED_COLUMNS", "RelationRow", "relation_row", "enhanced_row", "average_rows",
+           "averaged_over"]
 
 #: Table 1 of the paper: the 37 UD relations in five disjoint groups, in its order
 RELATION_GROUPS: Dict[str, FrozenSet[str]] = {
@@ -36,6 +37,8 @@ FUN_RELATIONS = ("det", "clf", "case", "aux", "cop", "mark", "cc")
 #: the columns of Table 2 and Table 3 (``LAS-X``: LAS without X; ``CLAS-LAS``: the difference)
 TABLE2_COLUMNS = ("LAS", "CORE", "NON-CORE", "FUN", "MWE", "LAS-PUNCT", "LAS-FUN", "LAS-MWE")
 TABLE3_COLUMNS = ("LAS", "CLAS", "CLAS-LAS") + tuple(f"LAS-{r}" for r in FUN_RELATIONS)
+#: the enhanced table (``--tables e``): ELAS, and ELAS within groups of enhanced edges
+ENHANCED_COLUMNS = ("ELAS", "E-CORE", "E-NON-CORE", "E-FUN", "E-REF", "E-CONJ", "E-CASE")
 
 
 @dataclass(frozen=True)
@@ -48,13 +51,18 @@ class RelationRow:
     or system) has X, so that leaving it out changes nothing."""
 
     scores: Mapping[str, Score]
+    #: columns that mean nothing whatever the counts (the enhanced ones of a gold file
+    #: without DEPS: n/a, never 0.00)
+    unannotated: FrozenSet[str] = frozenset()
 
     def _f1(self, key: str) -> Optional[float]:
         score = self.scores[key]
         return None if score.gold + score.system == 0 else score.f1
 
     def value(self, column: str) -> Optional[float]:
-        las = self._f1("LAS")
+        if column in self.unannotated:
+            return None
+        las = self._f1("LAS") if "LAS" in self.scores else None
         if column == "CLAS-LAS":
             clas = self._f1("CLAS")
             return None if clas is None or las is None else 100 * (clas - las)
@@ -124,3 +132,89 @@ def averaged_over(rows: List[Optional[RelationRow]], columns) -> Dict[str, int]:
     """How many treebanks each column's average is over (see :func:`average_rows`)."""
     return {column: sum(1 for row in rows if row is not None and row.value(column) is not None)
             for column in columns}
+
+
+# ---- enhanced dependencies (the DEPS graphs) ------------------------------------------------
+
+def _decoded(codes: np.ndarray, vocab, convert) -> np.ndarray:
+    """``convert`` of each code's string, as an object array (each distinct code once)."""
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    values = np.empty(len(distinct), dtype=object)
+    values[:] = [convert(vocab.strings[c]) for c in distinct.tolist()]
+    return values[inverse.reshape(-1)]
+
+
+def _edge_groups(graph, tb, vocab) -> Dict[str, np.ndarray]:
+    """Per enhanced column its membership mask over ``graph``'s edges (see :func:`enhanced_row`)."""
+    from ..enhanced import CASE_DEPRELS, UNIVERSAL_DEPREL_EXTENSIONS
+    universal = _decoded(graph.label, vocab, lambda text: text.split(">")[0].split(":")[0])
+    case = _decoded(graph.label, vocab, lambda text: any(
+        len(parts) > 1 and parts[0] in CASE_DEPRELS and parts[1] not in UNIVERSAL_DEPREL_EXTENSIONS
+        for parts in (step.split(":") for step in text.split(">")))).astype(bool)
+    groups = {f"E-{name}": np.isin(universal, list(RELATION_GROUPS[name]))
+              for name in ("CORE", "NON-CORE", "FUN")}
+    groups["E-REF"] = universal == "ref"
+    # the basic tree's edge of the word: same head and same universal relation
+    basic_udeprel = _decoded(tb.deprel, vocab, lambda text: text.split(":")[0])
+    word = graph.word
+    is_basic = (graph.head == tb.head[word]) & (universal == basic_udeprel[word]) \
+        if len(word) else np.zeros(0, dtype=bool)
+    conj = basic_udeprel == "conj"
+    head_conj = np.zeros(len(word), dtype=bool)
+    real_head = graph.head >= 0
+    head_conj[real_head] = conj[graph.head[real_head]]
+    groups["E-CONJ"] = ~is_basic & (conj[word] | head_conj) if len(word) else is_basic
+    groups["E-CASE"] = case
+    return groups
+
+
+def enhanced_row(gold, system, alignment, settings: Optional[Settings] = None) -> RelationRow:
+    """ELAS and ELAS within groups of enhanced edges, for one aligned pair (the DEPS graphs,
+    with ``settings``' enhanced switches).  Edges are scored as sets (a duplicated edge
+    counts once, whatever the profile): a gold edge is correct when the aligned system word
+    has an edge with the same label path to the partner of its head (or both to the root).
+    A gold edge's group decides the recall base and the correct count, a system edge's the
+    precision base, each by its own side's label and basic tree (a gold file with no DEPS
+    edge: every column n/a, ``unannotated``):
+
+    - ``E-CORE``, ``E-NON-CORE``, ``E-FUN``: the first label step's universal relation in
+      Table 1's group; ``E-REF``: ``ref`` (relative pronouns, enhanced only);
+    - ``E-CONJ``: edges propagated through coordination: not the word's basic edge (head and
+      universal relation), and the word or its enhanced head is a ``conj`` in the basic tree
+      (shared parents and shared dependents);
+    - ``E-CASE``: a step of the path carries case information (``obl``, ``nmod``, ``conj``,
+      ``advcl`` with a subtype other than ``pass``, ``relcl``, ``xsubj``: what
+      ``--enhancements 6`` strips)."""
+    from ..enhanced import ROOT, enhanced_graph
+    settings = settings or Settings()
+    options = settings.enhanced_options
+    g_graph, s_graph = enhanced_graph(gold, options), enhanced_graph(system, options)
+    sys_to_gold = alignment.sys_to_gold
+    partner = sys_to_gold[s_graph.word] if len(s_graph.word) else np.zeros(0, np.int64)
+    head_partner = sys_to_gold[np.maximum(s_graph.head, 0)] if len(s_graph.head) else s_graph.head
+    mapped = np.where(s_graph.head == ROOT, ROOT,
+                      np.where((s_graph.head >= 0) & (head_partner >= 0), head_partner, -2))
+    keep = partner >= 0
+    system_keys = set(zip(partner[keep].tolist(), mapped[keep].tolist(),
+                          s_graph.label[keep].tolist()))
+    gold_keys = list(zip(g_graph.word.tolist(), g_graph.head.tolist(), g_graph.label.tolist()))
+    gold_first = np.zeros(len(gold_keys), dtype=bool)
+    seen = set()
+    for k, key in enumerate(gold_keys):  # distinct gold edges (a duplicate counts once)
+        gold_first[k] = key not in seen
+        seen.add(key)
+    correct = np.array([key in system_keys for key in gold_keys], dtype=bool) & gold_first
+    own = list(zip(s_graph.word.tolist(), s_graph.head.tolist(), s_graph.label.tolist()))
+    sys_first = np.zeros(len(own), dtype=bool)
+    seen = set()
+    for k, key in enumerate(own):
+        sys_first[k] = key not in seen
+        seen.add(key)
+    gold_groups = _edge_groups(g_graph, gold, gold.vocab)
+    sys_groups = _edge_groups(s_graph, system, system.vocab)
+    scores = {"ELAS": _score(gold_first, sys_first, correct)}
+    for column in ENHANCED_COLUMNS[1:]:
+        scores[column] = _score(gold_groups[column] & gold_first, sys_groups[column] & sys_first,
+                                correct)
+    # a gold file without DEPS (every one _) annotates no enhanced graph: n/a, never 0.00
+    return RelationRow(scores, frozenset(ENHANCED_COLUMNS) if not gold_keys else frozenset())

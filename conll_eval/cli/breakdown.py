@@ -8,6 +8,7 @@ from typing import List, TextIO
 from ..errors import ConllEvalError, UsageError
 from ..evaluate import Settings
 from ..naming import system_names
+from ..analyze.relations import ENHANCED_COLUMNS
 from ..report.relations import TABLES
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, Parser, add_options, below,
                      thresholds, write_atomically)
@@ -37,9 +38,14 @@ def build_breakdown_parser() -> argparse.ArgumentParser:
         "pairs": "breakdown takes one", "names": "one system: its name in the JSON"})
     add_options(parser, *SCORING_OPTIONS, notes={
         "strict": "an invalid file: as any unreadable one (one pair: the error, exit 1)"})
-    add_options(parser, "collapse_empty_nodes")
+    add_options(parser, "enhancements", "no_empty_nodes", "multiple_roots_okay",
+                "collapse_empty_nodes")
     parser.add_argument("--tables", default="2,3", metavar="2,3",
-                        help="which of the paper's tables (default: both)")
+                        help="which of the paper's tables (default: both); 'e' (e.g. 2,3,e or "
+                             "e): the enhanced table, ELAS within groups of enhanced edges (the "
+                             "DEPS graphs as sets of edges): E-CORE, E-NON-CORE, E-FUN by the "
+                             "first label step's relation, E-REF (ref), E-CONJ (edges propagated "
+                             "through coordination), E-CASE (case-marked paths)")
     parser.add_argument("--errors", action="store_true",
                         help="instead of the tables: every gold and system word by kind of "
                              "error (right, wrong relation, wrong head, wrong head across a "
@@ -57,17 +63,16 @@ def build_breakdown_parser() -> argparse.ArgumentParser:
 
 
 #: the columns --fail-under can name: the F1 columns (not the differences)
-BAR_COLUMNS = ("LAS", "CLAS", "CORE", "NON-CORE", "FUN", "MWE")
+BAR_COLUMNS = ("LAS", "CLAS", "CORE", "NON-CORE", "FUN", "MWE") + ENHANCED_COLUMNS
 
 
-def _tables(text: str, parser) -> List[int]:
-    try:
-        numbers = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        numbers = []
-    if not numbers or any(n not in (2, 3) for n in numbers):
-        parser.error(f"--tables: expected 2, 3 or 2,3, not {text!r}")
-    return list(dict.fromkeys(numbers))
+def _tables(text: str, parser) -> List[object]:
+    """``2,3`` -> [2, 3]; ``e`` (the enhanced table) stays a string."""
+    parts = [part.strip().lower() for part in text.split(",") if part.strip()]
+    tables = [int(part) if part in ("2", "3") else part for part in parts]
+    if not tables or any(t not in TABLES for t in tables):
+        parser.error(f"--tables: expected 2, 3 or e, comma-separated (2,3,e), not {text!r}")
+    return list(dict.fromkeys(tables))
 
 
 def _pairing(parser, args):
@@ -85,21 +90,26 @@ def _pairing(parser, args):
     return None  # not reached: error() raises
 
 
-def _breakdown_row(entry, settings: Settings, errors: bool, worst: int):
-    """(row, worst sentences) of one treebank: its RelationRow or Decomposition."""
+def _breakdown_row(entry, settings: Settings, errors: bool, worst: int, tables=(2, 3)):
+    """(row, worst sentences) of one treebank: its RelationRow (the scores of ``tables``) or
+    Decomposition."""
     from ..align import align_words, check_characters
     from ..analyze.decomposition import decompose, worst_sentences
-    from ..analyze.relations import relation_row
+    from ..analyze.relations import RelationRow, enhanced_row, relation_row
     from ..evaluate import load_pair, validate_pair
     gold_path, system_path = entry.gold, entry.system
     if settings.strict:
         gold_path, system_path = validate_pair(gold_path, system_path, settings.strict)
     gold, system = load_pair(gold_path, system_path, settings.profile,
+                             multiple_roots=settings.multiple_roots_okay,
                              collapse=settings.collapse_empty_nodes)
     check_characters(gold, system)
     alignment = align_words(gold, system)
     if not errors:
-        return relation_row(gold, system, alignment, settings), []
+        parts = ([relation_row(gold, system, alignment, settings)] if 2 in tables or 3 in tables
+                 else []) + ([enhanced_row(gold, system, alignment, settings)] if "e" in tables else [])
+        return RelationRow({k: v for part in parts for k, v in part.scores.items()},
+                           frozenset().union(*(part.unannotated for part in parts))), []
     decomposition = decompose(gold, system, alignment)
     return decomposition, worst_sentences(gold, system, decomposition, worst)
 
@@ -115,6 +125,8 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if errors and args.fail_under:
         parser.error("--fail-under checks the tables' columns, which --errors does not print")
     settings = Settings(args.profile, None, args.strict, args.punct, args.deprel,
+                        enhancements=args.enhancements, no_empty_nodes=bool(args.no_empty_nodes),
+                        multiple_roots_okay=args.multiple_roots_okay,
                         collapse_empty_nodes=args.collapse_empty_nodes)
     pairing = _pairing(parser, args)
     single = pairing.source == "files"  # one pair: its error as scoring it says it, no table
@@ -129,7 +141,7 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             rows.append((entry.name, None, missing.message))
             continue
         try:
-            row, sentences = _breakdown_row(entry, settings, errors, args.worst)
+            row, sentences = _breakdown_row(entry, settings, errors, args.worst, tables)
         except ConllEvalError as exc:
             if single:
                 if args.quiet and not args.debug:
@@ -140,8 +152,7 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         rows.append((entry.name, row, None))
         worst.append((entry.name, sentences))
     missed = [] if errors else _below_bars(rows, columns, bars)  # before any output
-    signature = settings.signature() + ("|breakdown:errors" if errors
-                                        else "|breakdown:relations-nivre-fang-2017")
+    signature = settings.signature() + ("|breakdown:errors" if errors else _table_signature(tables, settings))
     fmt = args.format
     if errors:
         text = _errors_output(rows, worst, fmt, signature)
@@ -162,6 +173,18 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(f"conll_eval breakdown: error [fail-under] {message}\n")
     failed = [name for name, row, _ in rows if row is None]
     return EXIT_INPUT if failed or missed else EXIT_OK
+
+
+def _table_signature(tables, settings: Settings) -> str:
+    """What the tables are: the paper's, and the enhanced groups (edges as sets; the
+    enhancement types switched off)."""
+    parts = ["breakdown:relations-nivre-fang-2017"] if 2 in tables or 3 in tables else []
+    if "e" in tables:
+        parts.append("breakdown:enhanced-groups|elas:set")
+        lacking = sorted(set(settings.enhancements) - {"0"})
+        if lacking:
+            parts.append(f"enhancements:{''.join(lacking)}")
+    return "|" + "|".join(parts)
 
 
 def _below_bars(rows, columns, bars) -> List[str]:

@@ -6,19 +6,23 @@ from __future__ import annotations
 import json
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..analyze.relations import (TABLE2_COLUMNS, TABLE3_COLUMNS, RelationRow, average_rows,
-                                 averaged_over)
+from ..analyze.relations import (ENHANCED_COLUMNS, TABLE2_COLUMNS, TABLE3_COLUMNS, RelationRow,
+                                 average_rows, averaged_over)
 from .tables import Num, delimited, fixed, markdown_table, text_table
 
 __all__ = ["TABLES", "relations_text", "relations_markdown", "relations_delimited",
            "relations_json", "errors_rows", "errors_text", "errors_record"]
 
-#: table number -> (title, columns, header cells)
-TABLES: Dict[int, Tuple[str, Sequence[str], Sequence[str]]] = {
+#: table number (``e``: the enhanced table) -> (title, columns, header cells)
+TABLES: Dict[object, Tuple[str, Sequence[str], Sequence[str]]] = {
     2: ("Table 2: LAS by relation group (Nivre and Fang 2017, Table 1); LAS-X: LAS without X "
         "minus LAS", TABLE2_COLUMNS, TABLE2_COLUMNS),
     3: ("Table 3: LAS, CLAS, CLAS-LAS; LAS-X: LAS without the FUN relation X minus LAS",
         TABLE3_COLUMNS, TABLE3_COLUMNS),
+    "e": ("Enhanced: ELAS by group of enhanced edges (as sets of edges); E-X: ELAS within "
+          "group X (CORE, NON-CORE, FUN by the first step's relation; REF: ref; CONJ: "
+          "propagated through coordination; CASE: case-marked paths)",
+          ENHANCED_COLUMNS, ENHANCED_COLUMNS),
 }
 AVERAGE = "Average"
 
