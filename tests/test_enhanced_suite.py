@@ -359,3 +359,23 @@ def test_breakdown_enhanced_bars_and_bad_tables(tmp_path):
     assert run_cli("breakdown", gold, system, "--tables", "e", "--fail-under", "E-FUN=90")[0] == 0
     code, _, err = run_cli("breakdown", gold, system, "--tables", "4")
     assert code == 2 and "--tables" in err and "Traceback" not in err
+
+
+def test_suite_significance_resamples_the_qualitative_scores(suite_dirs, tmp_path):
+    gold, system = suite_dirs
+    better = tmp_path / "better"
+    better.mkdir()
+    for path in system.iterdir():
+        (better / path.name).write_text(path.read_text())
+    (better / "en_a.conllu").write_text(EN_A_GOLD)
+    code, out, err = run_cli("suite", gold, system, better, "--metrics", "ELAS", "--qualitative",
+                             "--significance", "--resamples", "50", "--format", "json", "-j", "1")
+    assert code == 0, err
+    scores = json.loads(out)["significance"]["scores"]["ELAS"]
+    assert scores["system"]["value"] == pytest.approx((0.75 + 1 + 1) / 3)  # en_b without case
+    assert scores["better"]["value"] == pytest.approx(1.0)
+
+
+def test_suite_tira_refuses_qualitative(suite_dirs, tmp_path):
+    code, _, err = run_cli("suite", *suite_dirs, "--tira", tmp_path / "out", "--qualitative")
+    assert code == 2 and "--qualitative" in err and not (tmp_path / "out").exists()
