@@ -11,7 +11,7 @@ import os
 from types import ModuleType
 from typing import Optional
 
-__all__ = ["PURE", "cscan", "calign", "ccount", "core_description"]
+__all__ = ["PURE", "cscan", "calign", "ccount", "cenhanced", "core_description"]
 
 #: the numpy path was asked for
 PURE = bool(os.environ.get("CONLL_EVAL_PURE"))
@@ -31,6 +31,8 @@ def _load(name: str) -> Optional[ModuleType]:
 cscan = _load("_cscan")
 calign = _load("_calign")
 ccount = _load("_ccount")
+#: the DEPS parser of the enhanced graphs (:mod:`conll_eval._cenhanced`)
+cenhanced = _load("_cenhanced")
 
 
 def core_description() -> str:

@@ -15,18 +15,21 @@ over-counting) and has an aligned accuracy (correct / distinct gold edges of ali
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .compiled import cenhanced as _cenhanced  # None: the numpy path (the reference)
 from .errors import FormatError, Location
 from .metrics import ENHANCEMENT_DIGITS, EnhancedOptions
+from .scan import NEWLINE, LazyCodes, _read_unchanged
 from .stats import Counts
 from .treebank import Treebank
 
 __all__ = ["ROOT", "ENHANCEMENT_DIGITS", "EnhancedOptions", "EnhancedGraph", "enhanced_graph",
-           "enhanced_counts", "check_empty_nodes"]
+           "enhanced_counts", "check_empty_nodes", "deps_all_underscore"]
 
 ROOT = -1
 #: the head of an edge the scripts give the basic parent of a root word (None there): never
@@ -100,9 +103,53 @@ def _error(tb: Treebank, word: int, code: str, message: str) -> FormatError:
 def enhanced_graph(tb: Treebank, options: EnhancedOptions = EnhancedOptions()) -> EnhancedGraph:
     """The enhanced graph of ``tb`` (see :class:`EnhancedGraph`); malformed DEPS raise
     :class:`~conll_eval.errors.FormatError` at the first bad word's line."""
+    edges = _compiled_edges(tb) if _cenhanced is not None else None
+    if edges is None:
+        edges = _reference_edges(tb)
+    word, rel_head, label, ulabel, first_bad, bad_exc = edges
+    sentence = tb.word_sent[word]
+    sent_start = tb.sent_word_start[sentence].astype(np.int64)
+    sent_len = tb.sent_word_start[sentence + 1].astype(np.int64) - sent_start
+    del sentence
+    out_of_range = rel_head > sent_len
+    if out_of_range.any():
+        at = int(np.argmax(out_of_range))
+        w = int(word[at])
+        if first_bad is None or tb.word_line[w] < tb.word_line[first_bad]:
+            raise _error(tb, w, "deps-head-out-of-range",
+                         f"DEPS head {int(rel_head[at])} points outside the sentence of "
+                         f"{int(sent_len[at])} words (the official scripts crash here)")
+    if first_bad is not None:
+        raise _error(tb, first_bad, bad_exc.code, bad_exc.message)
+    del out_of_range, sent_len
+    empty_ref = rel_head == EMPTY_REF
+    if options.no_empty_nodes and empty_ref.any():
+        sentence = int(tb.word_sent[word[np.argmax(empty_ref)]])
+        line = int(tb.sent_end_line[sentence])
+        raise FormatError(Location(tb.path, line), "empty-node-reference",
+                          "DEPS of this sentence name an empty node though --no-empty-nodes "
+                          "says they are collapsed",
+                          official="The collapsed CoNLL-U file still contains references to "
+                                   f"empty nodes at line {line}: ")
+    head = np.where(rel_head == 0, ROOT, sent_start + rel_head - 1)
+    if empty_ref.any():
+        keep = ~empty_ref
+        word, head, label, ulabel = word[keep], head[keep], label[keep], ulabel[keep]
+    graph = EnhancedGraph(word, head, label.astype(np.int64), ulabel.astype(np.int64))
+    if any(options.off(d) for d in "12456"):
+        graph = _switch_off(tb, graph, options)
+    return graph
+
+
+_Edges = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Optional[int], Optional[_BadDeps]]
+
+
+def _reference_edges(tb: Treebank) -> _Edges:
+    """(word, head as written, label code, universal label code) of every edge in file order,
+    and the first word whose DEPS are malformed with its error (None, None if none): each
+    distinct DEPS string parsed once by :func:`_parse_deps` (the compiled parser's reference)."""
     vocab = tb.vocab
-    deps = tb.deps
-    distinct, inverse = np.unique(deps, return_inverse=True)
+    distinct, inverse = np.unique(tb.deps, return_inverse=True)
     inverse = inverse.reshape(-1)
     parsed: List[List[Tuple[int, str]]] = []
     bad: Dict[int, _BadDeps] = {}
@@ -119,43 +166,94 @@ def enhanced_graph(tb: Treebank, options: EnhancedOptions = EnhancedOptions()) -
     table_ulabel = (vocab.encode([_universal_path(p) for p in paths]).astype(np.int64)
                     if paths else np.zeros(0, np.int64))
     table_start = np.concatenate([[0], np.cumsum(n_edges)[:-1]]) if len(n_edges) else n_edges
-
     per_word = n_edges[inverse] if len(inverse) else np.zeros(0, np.int64)
     word = np.repeat(np.arange(tb.n_words, dtype=np.int64), per_word)
     within = np.arange(len(word), dtype=np.int64) - np.repeat(np.cumsum(per_word) - per_word, per_word)
     entry = table_start[inverse[word]] + within if len(word) else np.zeros(0, np.int64)
-    rel_head = table_head[entry]
-    sent_start = tb.sent_word_start[tb.word_sent[word]].astype(np.int64)
-    sent_len = (tb.sent_word_start[tb.word_sent[word] + 1] - tb.sent_word_start[tb.word_sent[word]]
-                ).astype(np.int64)
-    out_of_range = rel_head > sent_len
     bad_words = np.flatnonzero(np.isin(inverse, np.array(list(bad), dtype=np.int64)))
     first_bad = int(bad_words[0]) if len(bad_words) else None
-    if out_of_range.any():
-        w = int(word[np.argmax(out_of_range)])
-        if first_bad is None or tb.word_line[w] < tb.word_line[first_bad]:
-            raise _error(tb, w, "deps-head-out-of-range",
-                         f"DEPS head {int(rel_head[np.argmax(out_of_range)])} points outside the "
-                         f"sentence of {int(sent_len[np.argmax(out_of_range)])} words (the official "
-                         "scripts crash here)")
-    if first_bad is not None:
-        exc = bad[int(inverse[first_bad])]
-        raise _error(tb, first_bad, exc.code, exc.message)
-    empty_ref = rel_head == EMPTY_REF
-    if options.no_empty_nodes and empty_ref.any():
-        sentence = int(tb.word_sent[word[np.argmax(empty_ref)]])
-        line = int(tb.sent_end_line[sentence])
-        raise FormatError(Location(tb.path, line), "empty-node-reference",
-                          "DEPS of this sentence name an empty node though --no-empty-nodes "
-                          "says they are collapsed",
-                          official="The collapsed CoNLL-U file still contains references to "
-                                   f"empty nodes at line {line}: ")
-    keep = ~empty_ref
-    head = np.where(rel_head == 0, ROOT, sent_start + rel_head - 1)
-    graph = EnhancedGraph(word[keep], head[keep], table_label[entry][keep], table_ulabel[entry][keep])
-    if any(options.off(d) for d in "12456"):
-        graph = _switch_off(tb, graph, options)
-    return graph
+    return (word, table_head[entry], table_label[entry], table_ulabel[entry], first_bad,
+            bad[int(inverse[first_bad])] if first_bad is not None else None)
+
+
+def _deps_bytes(tb: Treebank) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(bytes, start, end): word ``w``'s ``DEPS<TAB>MISC`` is ``bytes[start[w]:end[w]]``, read
+    from the reader's lazy DEPS column without materialising it (the file is read again
+    if the reader kept only its ranges); None when DEPS were interned already."""
+    lazy = tb.columns.get("deps")
+    if not isinstance(lazy, LazyCodes) or lazy.part != 0:
+        return None
+    tails = lazy.tails
+    if tails.joined is None:
+        source = tails.source if tails.file is None else _read_unchanged(tails.file)
+        return (source, np.asarray(tails.start, dtype=np.int64),
+                np.asarray(tails.end, dtype=np.int64))
+    joined = tails.joined  # newline-terminated fields
+    end = np.flatnonzero(joined == NEWLINE).astype(np.int64)
+    start = np.concatenate([np.zeros(min(1, len(end)), np.int64), end[:-1] + 1])
+    return joined, start, end
+
+
+def _compiled_edges(tb: Treebank) -> Optional[_Edges]:
+    """What :func:`_reference_edges` gives, parsed by the compiled core straight from the
+    words' DEPS bytes (no Python object per word or edge; labels interned from their byte
+    ranges); None when the DEPS column is not the reader's lazy one (then the reference runs).
+    Words the compiled parser leaves (irregular items) are parsed by :func:`_parse_deps`."""
+    found = _deps_bytes(tb)
+    if found is None:
+        return None
+    vocab = tb.vocab
+    fields, field_start, field_end = found
+    word, head, path, (path_start, path_end), irregular, underscores = \
+        _cenhanced.parse_deps(fields, field_start, field_end)
+    _ALL_UNDERSCORE[tb] = tb.n_words > 0 and underscores == tb.n_words
+    del field_start, field_end
+    # the distinct paths only (hundreds) become strings
+    codes = vocab.encode([fields[a:b].tobytes().decode("utf-8")
+                          for a, b in zip(path_start.tolist(), path_end.tolist())])
+    label = codes[path] if len(codes) else np.zeros(len(path), np.int32)
+    del path
+    first_bad = first_exc = None
+    extra_word, extra_head, extra_paths = [], [], []
+    for w, a, b in irregular:
+        try:
+            edges = _parse_deps(fields[a:b].tobytes().decode("utf-8"))
+        except _BadDeps as exc:
+            if first_bad is None:
+                first_bad, first_exc = w, exc
+            continue
+        extra_word += [w] * len(edges)
+        extra_head += [h for h, _ in edges]
+        extra_paths += [p for _, p in edges]
+    if extra_word:  # merged in word order (each word's own edges stay in DEPS order)
+        word = np.concatenate([word, np.array(extra_word, dtype=np.int64)])
+        head = np.concatenate([head, np.array(extra_head, dtype=np.int64)])
+        label = np.concatenate([label, vocab.encode(extra_paths)])
+        order = np.argsort(word, kind="stable")
+        word, head, label = word[order], head[order], label[order]
+    ulabel = vocab.map_codes(_UNIVERSAL_PATH, _universal_path, label)
+    return word, head, label, ulabel, first_bad, first_exc
+
+
+def deps_all_underscore(tb: Treebank) -> bool:
+    """Whether the DEPS of every word of ``tb`` are ``_`` (False for a file without words);
+    the compiled core reads the DEPS bytes without interning them (usually the first word's
+    DEPS decide)."""
+    if tb in _ALL_UNDERSCORE:  # the compiled parser counted them
+        return _ALL_UNDERSCORE[tb]
+    found = _deps_bytes(tb) if _cenhanced is not None else None
+    if found is not None:
+        return bool(_cenhanced.all_underscore(*found))
+    underscore = tb.vocab.find("_")
+    codes = tb.deps
+    return bool(len(codes)) and underscore >= 0 and bool(np.all(codes == underscore))
+
+
+#: treebank -> whether all its DEPS are _, noted by the compiled parser (saves reading again)
+_ALL_UNDERSCORE: "weakref.WeakKeyDictionary[Treebank, bool]" = weakref.WeakKeyDictionary()
+
+#: the key of the universal paths' table in the vocabulary (Vocab.map_codes)
+_UNIVERSAL_PATH = "enhanced:universal-path"
 
 
 def check_empty_nodes(tb: Treebank, text_of_line) -> None:
@@ -261,6 +359,14 @@ def enhanced_counts(universal: bool, gold: Treebank, system: Treebank, gold_grap
     n = gold.n_sentences
     g_label = gold_graph.ulabel if universal else gold_graph.label
     s_label = system_graph.ulabel if universal else system_graph.label
+    if mode == "official" and _cenhanced is not None:  # no per-edge temporaries
+        as64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
+        by_sentence = _cenhanced.official_counts(
+            as64(gold_graph.word), as64(gold_graph.head), as64(g_label), gold.n_words,
+            as64(system_graph.word), as64(system_graph.head), as64(s_label), system.n_words,
+            as64(sys_to_gold), as64(gold.word_sent), as64(sys_word_sent), n, ROOT, UNMATCHED)
+        total = tuple(int(t) for t in by_sentence[:, :3].sum(axis=0)) + (None,)
+        return Counts(by_sentence, total, has_aligned=False, has_aligned_accuracy=False)
     partner = sys_to_gold[system_graph.word] if len(system_graph.word) else np.zeros(0, np.int64)
     s_head = system_graph.head
     head_partner = sys_to_gold[np.maximum(s_head, 0)] if len(s_head) else s_head

@@ -180,6 +180,9 @@ def _tag_columns(names: Iterable[str]) -> List[Tuple[str, str]]:
 
 
 def _all_underscore(treebank: Treebank, column: str) -> bool:
+    if column == "deps":  # imported here as in _check_enhanced (start-up time of the rest)
+        from .enhanced import deps_all_underscore  # reads the DEPS bytes, interns nothing
+        return deps_all_underscore(treebank)
     underscore = treebank.vocab.find("_")
     codes = treebank.column(column)
     # the first word first: most columns are annotated (a pass saved)

@@ -1,0 +1,256 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""Enhanced graphs, compiled: the DEPS column parsed into edge arrays in one pass over the
+words' ``DEPS<TAB>MISC`` byte ranges (:class:`conll_eval.scan.FieldBytes`) without a Python
+object per word or edge, and the official nested count of ELAS/EULAS.
+
+The reference is :func:`conll_eval.enhanced._parse_deps` applied to each distinct DEPS string
+(the tests require identical graphs).  Only regular items are parsed here: ``HEAD:PATH`` with a
+head of 1-9 ASCII digits (or containing a ``.``: an empty node) and a path with no empty step.
+A word with any other item is returned in ``irregular``, for the reference parser to judge (an
+error, or edges that ``int()`` accepts, such as ``+2``).
+"""
+import numpy as np
+
+cimport numpy as cnp
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memcmp
+
+cnp.import_array()
+
+#: a DEPS head naming an empty node (enhanced.EMPTY_REF)
+cdef int64_t EMPTY_REF = -4
+
+
+cdef class PathTable:
+    """Distinct byte strings of a buffer, numbered in order of appearance (open addressing on
+    a 64-bit FNV-1a hash; a hit needs the same length and bytes)."""
+    cdef const uint8_t *buf
+    cdef object slots_a, start_a, end_a, hash_a
+    cdef int64_t[::1] slots, start, end
+    cdef uint64_t[::1] hashes
+    cdef int64_t n, capacity
+
+    def __cinit__(self):
+        self.n = 0
+        self.capacity = 1024
+        self.slots_a = np.full(2 * self.capacity, -1, dtype=np.int64)
+        self.start_a = np.empty(self.capacity, dtype=np.int64)
+        self.end_a = np.empty(self.capacity, dtype=np.int64)
+        self.hash_a = np.empty(self.capacity, dtype=np.uint64)
+        self._views()
+
+    def __init__(self):
+        pass
+
+    cdef void _views(self):
+        self.slots, self.start, self.end, self.hashes = \
+            self.slots_a, self.start_a, self.end_a, self.hash_a
+
+    cdef int32_t find(self, Py_ssize_t a, Py_ssize_t b):
+        cdef uint64_t h = 14695981039346656037ULL
+        cdef Py_ssize_t i
+        for i in range(a, b):
+            h = (h ^ self.buf[i]) * 1099511628211ULL
+        cdef int64_t mask = self.slots.shape[0] - 1
+        cdef int64_t at = <int64_t>(h & <uint64_t>mask), d
+        while True:
+            d = self.slots[at]
+            if d < 0:
+                break
+            if self.hashes[d] == h and self.end[d] - self.start[d] == b - a and \
+                    memcmp(self.buf + self.start[d], self.buf + a, b - a) == 0:
+                return <int32_t>d
+            at = (at + 1) & mask
+        if self.n == self.capacity:
+            self._grow()
+            return self.find(a, b)
+        d = self.n
+        self.n += 1
+        self.start[d], self.end[d], self.hashes[d] = a, b, h
+        self.slots[at] = d
+        return <int32_t>d
+
+    cdef void _grow(self):
+        cdef int64_t d, at, mask
+        self.capacity *= 2
+        self.start_a = np.resize(self.start_a, self.capacity)
+        self.end_a = np.resize(self.end_a, self.capacity)
+        self.hash_a = np.resize(self.hash_a, self.capacity)
+        self.slots_a = np.full(2 * self.capacity, -1, dtype=np.int64)
+        self._views()
+        mask = self.slots.shape[0] - 1
+        for d in range(self.n):
+            at = <int64_t>(self.hashes[d] & <uint64_t>mask)
+            while self.slots[at] >= 0:
+                at = (at + 1) & mask
+            self.slots[at] = d
+
+    def ranges(self):
+        """(start, end) of each distinct string, in number order."""
+        return self.start_a[:self.n].copy(), self.end_a[:self.n].copy()
+
+
+cdef PathTable _path_table(const uint8_t *buf):
+    cdef PathTable table = PathTable()
+    table.buf = buf
+    return table
+
+
+def parse_deps(const uint8_t[::1] buf, const int64_t[::1] field_start,
+               const int64_t[::1] field_end):
+    """(word, head, path, paths, irregular, underscores) of the DEPS of each word ``w``, the
+    start of its ``DEPS<TAB>MISC`` field ``buf[field_start[w]:field_end[w]]``: per edge, in
+    file order, its word, its head as written (0 = root; EMPTY_REF for an empty node) and its
+    path as a number into ``paths``, the (start, end) byte ranges in ``buf`` of the distinct
+    paths (an exact hash table: every hit is compared byte for byte); ``irregular`` lists
+    (word, start, end) of the DEPS fields left to the reference parser (their edges are not
+    in the arrays); ``underscores`` counts the words whose DEPS are ``_``."""
+    cdef Py_ssize_t n_words = field_start.shape[0], i, end, item_start, colon, j, m, stop
+    cdef int64_t bound = 0, w, k = 0, head, count, underscores = 0
+    cdef bint ok, has_dot, empty_step
+    cdef PathTable table = _path_table(&buf[0] if buf.shape[0] else NULL)
+    # an upper bound on the edges: one per word plus one per '|' in DEPS
+    for w in range(n_words):
+        i = field_start[w]
+        while i < field_end[w] and buf[i] != 9:
+            if buf[i] == 124:
+                bound += 1
+            i += 1
+    bound += n_words
+    word_a = np.empty(bound, dtype=np.int64)
+    head_a = np.empty(bound, dtype=np.int64)
+    path_a = np.empty(bound, dtype=np.int32)
+    irregular = []   # rare: a Python list is fine
+    cdef int64_t[::1] word_v = word_a, head_v = head_a
+    cdef int32_t[::1] path_v = path_a
+    for w in range(n_words):
+        # the DEPS field: up to the first TAB of the word's DEPS<TAB>MISC
+        i = field_start[w]
+        stop = field_end[w]
+        end = i
+        while end < stop and buf[end] != 9:
+            end += 1
+        count = k
+        ok = True
+        if end == i + 1 and buf[i] == 95:
+            underscores += 1
+        if not (end == i or (end == i + 1 and buf[i] == 95)):   # "" and "_": no edges
+            item_start = i
+            while item_start <= end and ok:
+                # one item [item_start, j) with j at '|' or the field's end
+                colon = -1
+                has_dot = False
+                j = item_start
+                while j < end and buf[j] != 124:
+                    if colon < 0:
+                        if buf[j] == 58:
+                            colon = j
+                        elif buf[j] == 46:
+                            has_dot = True
+                    j += 1
+                if colon <= item_start:   # no ':' or an empty head: the reference's error
+                    ok = False
+                    break
+                # the path (colon, j): no empty step
+                empty_step = colon + 1 >= j or buf[colon + 1] == 62 or buf[j - 1] == 62
+                if not empty_step:
+                    for m in range(colon + 1, j - 1):
+                        if buf[m] == 62 and buf[m + 1] == 62:
+                            empty_step = True
+                            break
+                if empty_step:
+                    ok = False
+                    break
+                if has_dot:
+                    head = EMPTY_REF
+                else:
+                    if colon - item_start > 9:
+                        ok = False
+                        break
+                    head = 0
+                    for m in range(item_start, colon):
+                        if buf[m] < 48 or buf[m] > 57:
+                            ok = False
+                            break
+                        head = head * 10 + (buf[m] - 48)
+                    if not ok:
+                        break
+                word_v[k] = w
+                head_v[k] = head
+                path_v[k] = table.find(colon + 1, j)
+                k += 1
+                item_start = j + 1
+        if not ok:
+            k = count   # drop what this word had: the reference parses it whole
+            irregular.append((w, i, end))
+    return word_a[:k], head_a[:k], path_a[:k], table.ranges(), irregular, underscores
+
+
+def all_underscore(const uint8_t[::1] buf, const int64_t[::1] field_start,
+                   const int64_t[::1] field_end):
+    """Whether every word's DEPS (see :func:`parse_deps`) is ``_`` (False for no words);
+    stops at the first other one (usually the first word's)."""
+    cdef Py_ssize_t w, i, n_words = field_start.shape[0]
+    if n_words == 0:
+        return False
+    for w in range(n_words):
+        i = field_start[w]
+        if i >= field_end[w] or buf[i] != 95 or (i + 1 < field_end[w] and buf[i + 1] != 9):
+            return False
+    return True
+
+
+cdef cnp.ndarray _word_offsets(const int64_t[::1] word, int64_t n_words):
+    """Edges ``offsets[w]:offsets[w+1]`` belong to word ``w`` (``word`` ascending)."""
+    offsets_a = np.zeros(n_words + 1, dtype=np.int64)
+    cdef int64_t[::1] offsets = offsets_a
+    cdef Py_ssize_t i, n = word.shape[0]
+    for i in range(n):
+        if word[i] < 0 or word[i] >= n_words or (i and word[i] < word[i - 1]):
+            raise ValueError("enhanced edges out of word order")
+        offsets[word[i] + 1] += 1
+    for i in range(n_words):
+        offsets[i + 1] += offsets[i]
+    return offsets_a
+
+
+def official_counts(const int64_t[::1] g_word, const int64_t[::1] g_head,
+                    const int64_t[::1] g_label, int64_t n_gold,
+                    const int64_t[::1] s_word, const int64_t[::1] s_head,
+                    const int64_t[::1] s_label, int64_t n_system,
+                    const int64_t[::1] sys_to_gold, const int64_t[::1] gold_word_sent,
+                    const int64_t[::1] sys_word_sent, int64_t n_sentences,
+                    int64_t root, int64_t unmatched):
+    """Per gold sentence (rows) the official nested count of enhanced edges: (correct, gold,
+    system, 0).  For each aligned system word, every edge of its gold partner against every
+    one of its own edges; an edge pair is correct when the labels are equal and the system
+    head, mapped to gold (``root`` stays, a word without a partner or another negative head
+    becomes ``unmatched``), equals the gold head."""
+    out_a = np.zeros((n_sentences, 4), dtype=np.int64)
+    cdef int64_t[:, ::1] out = out_a
+    cdef int64_t[::1] g_at = _word_offsets(g_word, n_gold)
+    cdef int64_t[::1] s_at = _word_offsets(s_word, n_system)
+    cdef Py_ssize_t w, g, i, j
+    cdef int64_t head, sentence, correct
+    for w in range(n_gold):
+        out[gold_word_sent[w], 1] += g_at[w + 1] - g_at[w]
+    for w in range(n_system):
+        sentence = sys_word_sent[w]
+        out[sentence, 2] += s_at[w + 1] - s_at[w]
+        g = sys_to_gold[w]
+        if g < 0:
+            continue
+        correct = 0
+        for j in range(s_at[w], s_at[w + 1]):
+            head = s_head[j]
+            if head >= 0:
+                head = sys_to_gold[head]
+                if head < 0:
+                    head = unmatched
+            elif head != root:
+                head = unmatched
+            for i in range(g_at[g], g_at[g + 1]):
+                if g_head[i] == head and g_label[i] == s_label[j]:
+                    correct += 1
+        out[gold_word_sent[g], 0] += correct
+    return out_a
