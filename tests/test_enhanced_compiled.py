@@ -3,6 +3,8 @@ string parsed by ``enhanced._parse_deps``: the same edges (word, head, label and
 label as strings), the same first malformed word and error, the same "every DEPS is _"
 answer, on generated files with regular and hostile DEPS and on the ../shared/ud gold files.
 """
+import gzip
+import io
 import os
 import random
 from pathlib import Path
@@ -60,11 +62,23 @@ def _edges(tb, edges):
             None if exc is None else (exc.code, exc.message))
 
 
-def _both(path):
-    fresh = load(str(path), "iwpt")  # the answer read from the bytes, before any parse
+def _source(path, how):
+    """The file as the reader gets it: a path (DEPS read again from the file), a gzip file
+    (a stream: the DEPS bytes kept joined), a binary file object (kept in memory)."""
+    if how == "path":
+        return str(path)
+    if how == "gzip":
+        packed = Path(str(path) + ".gz")
+        packed.write_bytes(gzip.compress(path.read_bytes()))
+        return str(packed)
+    return io.BytesIO(path.read_bytes())
+
+
+def _both(path, how="path"):
+    fresh = load(_source(path, how), "iwpt")  # the answer read from the bytes, before any parse
     fresh_underscore = enhanced.deps_all_underscore(fresh)
     assert isinstance(fresh.columns.get("deps"), LazyCodes)
-    tb = load(str(path), "iwpt")
+    tb = load(_source(path, how), "iwpt")
     assert isinstance(tb.columns.get("deps"), LazyCodes)
     compiled = _edges(tb, enhanced._compiled_edges(tb))
     compiled_underscore = enhanced.deps_all_underscore(tb)
@@ -75,13 +89,14 @@ def _both(path):
     return compiled, reference, compiled_underscore, enhanced.deps_all_underscore(tb)
 
 
+@pytest.mark.parametrize("how", ["path", "gzip", "memory"])
 @pytest.mark.parametrize("seed", range(40))
-def test_generated_deps(tmp_path, seed):
+def test_generated_deps(tmp_path, seed, how):
     r = random.Random(seed)
     path = tmp_path / "f.conllu"
     path.write_text("".join(_sentence(r, odd=0.0 if seed % 4 == 0 else 0.05)
                             for _ in range(r.randint(1, 60))), encoding="utf-8")
-    compiled, reference, underscore, reference_underscore = _both(path)
+    compiled, reference, underscore, reference_underscore = _both(path, how)
     assert compiled == reference
     assert underscore == reference_underscore
 
@@ -110,12 +125,13 @@ def test_many_distinct_paths(tmp_path):
     assert compiled == reference and len(set(compiled[2])) > 1200
 
 
+@pytest.mark.parametrize("how", ["path", "gzip", "memory"])
 @pytest.mark.parametrize("deps", ["_", ""])
-def test_all_underscore(tmp_path, deps):
+def test_all_underscore(tmp_path, deps, how):
     path = tmp_path / "f.conllu"
     path.write_text(f"1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t{deps}\tX=1\n\n",
                     encoding="utf-8")
-    compiled, reference, underscore, reference_underscore = _both(path)
+    compiled, reference, underscore, reference_underscore = _both(path, how)
     assert compiled == reference and compiled[0] == []
     assert underscore == reference_underscore == (deps == "_")
 
