@@ -36,9 +36,14 @@ cenhanced = _load("_cenhanced")
 
 
 def core_description() -> str:
-    """``compiled (Cython)``, or ``numpy`` with the reason."""
-    if cscan is not None and calign is not None and ccount is not None:
+    """``compiled (Cython)``, or ``numpy`` with the reason; a core built without one of its
+    modules (an optional build that failed) names the missing ones."""
+    modules = {"_cscan": cscan, "_calign": calign, "_ccount": ccount, "_cenhanced": cenhanced}
+    missing = [name for name, module in modules.items() if module is None]
+    if not missing:
         return "compiled (Cython)"
+    if len(missing) < len(modules) and not PURE:
+        return f"compiled (Cython), without {', '.join(missing)} (numpy there)"
     if PURE:
         return "numpy (CONLL_EVAL_PURE is set)"
     return "numpy (the compiled core is not built)"

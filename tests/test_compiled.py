@@ -42,6 +42,12 @@ def test_compiled_core_is_in_use():
     assert core_description() == "compiled (Cython)"
 
 
+def test_a_core_built_without_one_module_says_which(monkeypatch):
+    import conll_eval.compiled as compiled
+    monkeypatch.setattr(compiled, "cenhanced", None)
+    assert compiled.core_description() == "compiled (Cython), without _cenhanced (numpy there)"
+
+
 class numpy_path:
     """``with numpy_path():`` reads, aligns and counts the reference way."""
 
