@@ -320,3 +320,16 @@ def test_small_sample_warning():
                           "--names", "a,b", "--significance", "--format", "tsv",
                           "--resamples", "20", "-j", "1")
     assert out.splitlines()[1].startswith("metric\t") and "few gold sentences in" in err
+
+
+def test_the_signature_names_mcnemar_only_where_it_runs():
+    """McNemar's test runs on UAS and LAS only: the signature of compare and report says so."""
+    gold = GOLDEN / "mwt-resplit" / "gold.conllu"
+    system = GOLDEN / "mwt-resplit" / "system.conllu"
+    for metrics, named in (("MLAS,BLEX", False), ("LAS", True), ("UAS,CLAS", True)):
+        code, out, _ = _run("compare", gold, system, gold, "--metrics", metrics, "--format",
+                            "json", "--resamples", "10")
+        record = json.loads(out)
+        assert code == 0 and ("+mcnemar" in record["signature"]) == named, metrics
+        assert all(("mcnemar" in pair["p"]) == (metric in ("UAS", "LAS"))
+                   for metric, pairs in record["pairs"].items() for pair in pairs)

@@ -83,7 +83,7 @@ def _signature(evaluation, args, pts) -> str:
         parts += [f"pts:{','.join(str(w) for w in pts.weights)}", f"punct:{pts.punct}"]
     signature = "|".join(parts)
     if args.compare:
-        signature = significance_signature(signature, args, mcnemar=False)
+        signature = significance_signature(signature, args)
     return signature
 
 

@@ -3,7 +3,7 @@ intervals, and per pair of systems the difference with its interval and paired p
 from __future__ import annotations
 
 import argparse
-from typing import List, TextIO
+from typing import List, Sequence, TextIO
 
 from ..naming import system_names
 from .common import (ENHANCED_OPTIONS, DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
@@ -26,7 +26,11 @@ def check_resampling_options(parser: argparse.ArgumentParser, args) -> None:
         parser.error("--alpha must be between 0 and 1")
 
 
-def significance_signature(scoring: str, args, mcnemar: bool) -> str:
+def significance_signature(scoring: str, args, tested: Sequence[str] = ()) -> str:
+    """The signature of the significance tests: McNemar's test is named when a metric it is
+    run on (UAS, LAS, on the gold words of one file) is among ``tested``."""
+    from ..analyze.comparison import MCNEMAR_METRICS  # here: the analyses load only when asked
+    mcnemar = any(metric in MCNEMAR_METRICS for metric in tested)
     tests = "bootstrap+randomization" + ("+mcnemar" if mcnemar else "")
     return (f"{scoring}|test:{tests}|resamples:{args.resamples}|seed:{args.seed}|"
             f"alpha:{args.alpha}|correction:{args.correction}")
@@ -97,7 +101,7 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     evaluations = evaluate_systems(args.gold, args.systems, settings)
     comparison = compare(names, evaluations, metrics, args.resamples, args.seed, args.alpha,
                          args.correction, baseline)
-    signature = significance_signature(settings.signature(), args, mcnemar=True)
+    signature = significance_signature(settings.signature(), args, metrics)
     text = format_comparison(comparison, signature, args.format)
     if args.output:
         write_atomically(args.output, text, [args.gold, *args.systems])

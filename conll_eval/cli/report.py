@@ -56,7 +56,7 @@ def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         comparison = compare(names, evaluations, tested, args.resamples, args.seed, args.alpha,
                              args.correction)
         significance = comparison_record(
-            comparison, significance_signature(settings.signature(), args, mcnemar=True))
+            comparison, significance_signature(settings.signature(), args, tested))
     name = treebank_name(args.gold)
     record = treebank_data(name, evaluations, names, significance)
     text = render_page(args.title or f"conll_eval report: {name}", [record],

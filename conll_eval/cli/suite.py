@@ -164,7 +164,7 @@ def _significance(args, suites, metrics, names):
     baseline = names.index(args.baseline) if args.baseline is not None else None
     comparison = compare_suites(suites, metrics, args.resamples, args.seed, args.alpha,
                                 args.correction, baseline)
-    return comparison, significance_signature(suites[0].signature, args, mcnemar=False)
+    return comparison, significance_signature(suites[0].signature, args)
 
 
 def _with_significance(text: str, significance) -> str:
