@@ -290,16 +290,21 @@ def build_pair(label, target, pairs, cache):
             "gold": os.path.join(out_dir, "gold.conllu"),
             "system": os.path.join(out_dir, "system.conllu"),
         }
-        with open(os.path.join(tmp, "meta.json"), "w") as f:
-            json.dump(meta, f, indent=1)
-        if os.path.isdir(out_dir):
-            shutil.rmtree(out_dir)
-        os.rename(tmp, out_dir)
+        return publish_pair(tmp, out_dir, meta)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    meta["cached"] = False
-    return meta
+
+
+def publish_pair(tmp: str, out_dir: str, meta: dict) -> dict:
+    """Put ``meta`` into the finished pair directory ``tmp`` and rename it to ``out_dir`` (a
+    run never sees half a pair); ``meta`` with ``cached`` False."""
+    with open(os.path.join(tmp, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    if os.path.isdir(out_dir):
+        shutil.rmtree(out_dir)
+    os.rename(tmp, out_dir)
+    return {**meta, "cached": False}
 
 
 # --------------------------------------------------------------------------- running

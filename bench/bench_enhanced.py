@@ -158,16 +158,10 @@ def build_pair(target: int, cache: str, seed: int):
         meta = {"target": target, "words": words, "seed": seed, "treebanks": list(TREEBANKS),
                 "gold": os.path.join(out_dir, "gold.conllu"),
                 "system": os.path.join(out_dir, "system.conllu")}
-        with open(os.path.join(tmp, "meta.json"), "w") as f:
-            json.dump(meta, f, indent=1)
-        if os.path.isdir(out_dir):
-            shutil.rmtree(out_dir)
-        os.rename(tmp, out_dir)
+        return bench.publish_pair(tmp, out_dir, meta)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    meta["cached"] = False
-    return meta
 
 
 # --------------------------------------------------------------------------- running
