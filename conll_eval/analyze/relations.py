@@ -13,6 +13,7 @@ from typing import Dict, FrozenSet, List, Mapping, Optional, Tuple
 
 import numpy as np
 
+from ..enhanced import CASE_DEPRELS, ROOT, UNIVERSAL_DEPREL_EXTENSIONS, enhanced_graph
 from ..evaluate import Settings
 from ..metrics import METRICS, EvaluationContext, compute_counts, profile_metrics
 from ..stats import Score
@@ -146,7 +147,6 @@ def _decoded(codes: np.ndarray, vocab, convert) -> np.ndarray:
 
 def _edge_groups(graph, tb, vocab) -> Dict[str, np.ndarray]:
     """Per enhanced column its membership mask over ``graph``'s edges (see :func:`enhanced_row`)."""
-    from ..enhanced import CASE_DEPRELS, UNIVERSAL_DEPREL_EXTENSIONS
     universal = _decoded(graph.label, vocab, lambda text: text.split(">")[0].split(":")[0])
     case = _decoded(graph.label, vocab, lambda text: any(
         len(parts) > 1 and parts[0] in CASE_DEPRELS and parts[1] not in UNIVERSAL_DEPREL_EXTENSIONS
@@ -185,7 +185,6 @@ def enhanced_row(gold, system, alignment, settings: Optional[Settings] = None) -
     - ``E-CASE``: a step of the path carries case information (``obl``, ``nmod``, ``conj``,
       ``advcl`` with a subtype other than ``pass``, ``relcl``, ``xsubj``: what
       ``--enhancements 6`` strips)."""
-    from ..enhanced import ROOT, enhanced_graph
     settings = settings or Settings()
     options = settings.enhanced_options
     g_graph, s_graph = enhanced_graph(gold, options), enhanced_graph(system, options)

@@ -8,9 +8,18 @@ the report to stdout or ``-o FILE``.
 from __future__ import annotations
 
 import argparse
+import json
 from typing import List, TextIO
 
+from .. import __version__
+from ..analyze.word_alignment import (DEFAULT_PUNCT, DEFAULT_WEIGHTS, INPUT_FORMATS, NULL_POLICIES,
+                                      compare_alignments, evaluate_alignments,
+                                      parallel_treebank_score, parse_weights)
+from ..metrics import PUNCT_POLICIES
 from ..naming import system_names
+from ..report.word_alignment import (alignment_delimited, alignment_markdown, alignment_record,
+                                     alignment_text)
+from .compare import check_resampling_options, significance_signature, small_sample_note
 from .common import (DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
                      add_options, write_atomically)
 
@@ -21,8 +30,6 @@ WARNINGS_SHOWN = 10
 
 
 def build_alignment_parser() -> argparse.ArgumentParser:
-    from ..analyze.word_alignment import INPUT_FORMATS, NULL_POLICIES
-    from ..metrics import PUNCT_POLICIES
     parser = Parser(
         prog="conll_eval alignment",
         description="Word-alignment evaluation against gold sure (S) and possible (P) links, "
@@ -72,8 +79,6 @@ def build_alignment_parser() -> argparse.ArgumentParser:
 
 
 def _signature(evaluation, args, pts) -> str:
-    from .. import __version__
-    from .compare import significance_signature
     systems = ",".join(dict.fromkeys(s.links.format for s in evaluation.systems))
     parts = [f"conll_eval:{__version__}", "alignment", f"gold:{evaluation.gold.format}",
              f"system:{systems}", f"null:{evaluation.null}"]
@@ -88,12 +93,6 @@ def _signature(evaluation, args, pts) -> str:
 
 
 def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    from ..analyze.word_alignment import (DEFAULT_PUNCT, DEFAULT_WEIGHTS, compare_alignments,
-                                          evaluate_alignments, parallel_treebank_score,
-                                          parse_weights)
-    from ..report.word_alignment import (alignment_delimited, alignment_markdown,
-                                         alignment_record, alignment_text)
-    from .compare import check_resampling_options, small_sample_note
     parser = build_alignment_parser()
     args = parser.parse_args(argv)
     if args.compare:
@@ -123,7 +122,6 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(f"conll_eval: note: {note}\n")
     signature = _signature(evaluation, args, pts)
     if args.format == "json":
-        import json
         text = json.dumps(alignment_record(evaluation, signature, pts, comparison,
                                            args.per_sentence), indent=1) + "\n"
     elif args.format in DELIMITERS:

@@ -3,13 +3,21 @@ paper's Tables 2 and 3), for one pair or a whole suite (``conll_eval suite``'s p
 from __future__ import annotations
 
 import argparse
+import json
 from typing import List, TextIO
 
+from ..align import align_words, check_characters
+from ..analyze.decomposition import decompose, worst_sentences
+from ..analyze.relations import (ENHANCED_COLUMNS, RelationRow, average_rows, enhanced_row,
+                                 relation_row)
 from ..errors import ConllEvalError, UsageError
-from ..evaluate import Settings
+from ..evaluate import Settings, load_pair, validate_pair
 from ..naming import system_names
-from ..analyze.relations import ENHANCED_COLUMNS
-from ..report.relations import TABLES
+from ..report.relations import (TABLES, errors_record, errors_rows, errors_text,
+                                relations_delimited, relations_json, relations_markdown,
+                                relations_text)
+from ..report.tables import delimited, markdown_table
+from ..suite import find_pairs, missing_system_file, read_pair_list
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, Parser, add_options, below,
                      thresholds, write_atomically)
 
@@ -77,7 +85,6 @@ def _tables(text: str, parser) -> List[object]:
 
 def _pairing(parser, args):
     """The treebanks: --pairs, or GOLD SYSTEM as 'conll_eval suite' pairs them."""
-    from ..suite import find_pairs, read_pair_list
     if args.pairs and (args.gold or args.system):
         parser.error("give either GOLD SYSTEM or --pairs")
     if len(args.pairs) > 1:
@@ -93,10 +100,6 @@ def _pairing(parser, args):
 def _breakdown_row(entry, settings: Settings, errors: bool, worst: int, tables=(2, 3)):
     """(row, worst sentences) of one treebank: its RelationRow (the scores of ``tables``) or
     Decomposition."""
-    from ..align import align_words, check_characters
-    from ..analyze.decomposition import decompose, worst_sentences
-    from ..analyze.relations import RelationRow, enhanced_row, relation_row
-    from ..evaluate import load_pair, validate_pair
     gold_path, system_path = entry.gold, entry.system
     if settings.strict:
         gold_path, system_path = validate_pair(gold_path, system_path, settings.strict)
@@ -115,7 +118,6 @@ def _breakdown_row(entry, settings: Settings, errors: bool, worst: int, tables=(
 
 
 def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    from ..suite import missing_system_file
     parser = build_breakdown_parser()
     args = parser.parse_args(argv)
     tables = _tables(args.tables, parser)
@@ -192,7 +194,6 @@ def _below_bars(rows, columns, bars) -> List[str]:
     the average only).  A value that means nothing (None: ``-``) is not checked, as a suite
     checks a tag only where the gold annotates it; a bar with nothing to check at all is a
     usage error saying why (never a silent pass)."""
-    from ..analyze.relations import average_rows
     average = average_rows([row for _, row, _ in rows], columns) if len(rows) > 1 else {}
     messages = []
     for bar in bars:
@@ -212,10 +213,6 @@ def _below_bars(rows, columns, bars) -> List[str]:
 
 
 def _errors_output(rows, worst, fmt: str, signature: str) -> str:
-    import json
-
-    from ..report.relations import errors_record, errors_rows, errors_text
-    from ..report.tables import delimited, markdown_table
     if fmt == "text":
         return errors_text(rows, worst) + signature + "\n"
     if fmt == "json":
@@ -227,8 +224,6 @@ def _errors_output(rows, worst, fmt: str, signature: str) -> str:
 
 
 def _tables_output(rows, tables, fmt: str, signature: str, system: str) -> str:
-    from ..report.relations import (relations_delimited, relations_json, relations_markdown,
-                                    relations_text)
     if fmt == "text":
         return relations_text(rows, tables, signature)
     if fmt == "markdown":

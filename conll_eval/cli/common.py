@@ -262,7 +262,7 @@ _SHARED: Dict[str, SharedOption] = {
 def _resampling_options() -> Dict[str, SharedOption]:
     """The significance tests' options; their defaults are imported here, not at the top:
     scoring a pair loads nothing of the analyses (start-up time)."""
-    from ..analyze.defaults import CORRECTIONS, DEFAULT_RESAMPLES, DEFAULT_SEED
+    from ..analyze.defaults import CORRECTIONS, DEFAULT_RESAMPLES, DEFAULT_SEED  # start-up time
     return {
         "resamples": _shared("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="R",
                              help=f"bootstrap resamples and shuffles (default: {DEFAULT_RESAMPLES})"),

@@ -39,6 +39,7 @@ def significance_signature(scoring: str, args, tested: Sequence[str] = ()) -> st
 def small_sample_note(comparison, command: str) -> str:
     """The small-sample warning as a stderr line of ``command`` (for the formats that have no
     place for it: TSV, CSV), or ``""``."""
+    # here: cli.suite imports this module, and its help needs no report code (start-up time)
     from ..report.comparison import small_sample_warning
     warning = small_sample_warning(comparison)
     return f"conll_eval {command}: {warning}\n" if warning else ""

@@ -72,6 +72,7 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str) -
     """The page of ``conll_eval suite --html``: the macro-averages of every system, then one
     section per treebank with the systems that scored it (each pair is read again here: the
     suite scores in worker processes, which keep no treebank)."""
+    # here: only suite --html needs these, and cli.suite imports this function on demand
     from ..errors import ConllEvalError
     from ..evaluate import evaluate
     from ..reader import load_source

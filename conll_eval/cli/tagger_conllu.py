@@ -179,6 +179,7 @@ def _check_format(args) -> None:
 
 
 def _render(args, evaluation, signature: str) -> str:
+    # here: cli.tagger imports this module for the moot mode too, which needs none of these
     from ..report.tables import delimited
     from ..report.tagger import (tagger_listing, tagger_markdown, tagger_record, tagger_rows,
                                  tagger_text)
