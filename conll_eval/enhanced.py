@@ -268,64 +268,83 @@ def check_empty_nodes(tb: Treebank, text_of_line) -> None:
 
 
 def _switch_off(tb: Treebank, graph: EnhancedGraph, options: EnhancedOptions) -> EnhancedGraph:
-    """The scripts' ``--enhancements`` rules, word by word in their order (1, 2, 3, 4, 5, 6);
-    only run when asked for.  Quirks kept: 1 and 5 give a root word's replacement edge no
-    parent (it never matches); 3 changes nothing (the scripts compare a word with a string);
-    5 drops edges from an ``acl*`` parent whose HEAD equals the word's 0-based position."""
+    """The scripts' ``--enhancements`` rules, applied to every word's edges in their order
+    (1, 2, 4, 5, 6; 3 changes nothing: the scripts compare a word with a string); only run
+    when asked for.  Each rule is a pass over the edge arrays; string tests run once per
+    distinct label.  Quirks kept: 1 and 5 give a root word's replacement edge no parent (it
+    never matches); 5 drops edges from an ``acl*`` parent whose HEAD equals the word's
+    0-based position."""
     vocab = tb.vocab
-    strings = vocab.strings
-    udeprel = [strings[c].split(":")[0] for c in tb.deprel.tolist()]
-    basic = tb.head.tolist()
-    sent_start = tb.sent_word_start.tolist()
-    word_sent = tb.word_sent.tolist()
-    words, heads, paths = [], [], []
-    bounds = np.flatnonzero(np.diff(graph.word)) + 1
-    starts = [0, *bounds.tolist()]
-    ends = [*bounds.tolist(), len(graph.word)]
-    g_word, g_head, g_label = graph.word.tolist(), graph.head.tolist(), graph.label.tolist()
-    for a, b in zip(starts, ends):
-        if a == b:
-            continue
-        w = g_word[a]
-        parent = basic[w] if basic[w] >= 0 else NO_PARENT
-        edges = [(g_head[i], strings[g_label[i]].split(">")) for i in range(a, b)]
-        if options.off("1"):
-            kept: list = []
-            for h, steps in edges:
-                if len(steps) > 1:
-                    kept.append((parent, [udeprel[w]]))
-                elif (h, steps) not in kept:
-                    kept.append((h, steps))
-            edges = kept
-        if options.off("2"):
-            for h, steps in list(edges):
-                if len(steps) == 1 and steps[0].startswith("conj"):
-                    edges = [(h, steps)]
-        if options.off("4"):
-            edges = [(h, steps) for h, steps in edges
-                     if not (h >= 0 and udeprel[h] == "xcomp" and any(s.startswith("nsubj") for s in steps))]
-        if options.off("5"):
-            position = w - sent_start[word_sent[w]]
-            kept = []
-            for h, steps in edges:
-                if steps[0] == "ref":
-                    kept.append((parent, [udeprel[w]]))
-                elif h >= 0 and udeprel[h].startswith("acl") and \
-                        (basic[h] - sent_start[word_sent[h]] + 1 if basic[h] >= 0 else 0) == position:
-                    continue
-                else:
-                    kept.append((h, steps))
-            edges = kept
-        if options.off("6"):
-            edges = [(h, [_no_case(s) for s in steps]) for h, steps in edges]
-        for h, steps in edges:
-            words.append(w)
-            heads.append(h)
-            paths.append(">".join(steps))
-    label = vocab.encode(paths).astype(np.int64) if paths else np.zeros(0, np.int64)
-    ulabel = (vocab.encode([_universal_path(p) for p in paths]).astype(np.int64)
-              if paths else np.zeros(0, np.int64))
-    return EnhancedGraph(np.array(words, dtype=np.int64), np.array(heads, dtype=np.int64), label, ulabel)
+    word, head, label = graph.word, graph.head, graph.label
+    basic = tb.head.astype(np.int64)
+    parent = np.where(basic >= 0, basic, NO_PARENT)
+    udeprel = vocab.map_codes("enhanced:udeprel", _first_part, tb.deprel).astype(np.int64)
+    if options.off("1"):  # a path (elided predicate) becomes the basic relation
+        word, head, label = _no_gapping(vocab, word, head, label, parent, udeprel, tb.n_words)
+    if options.off("2"):  # a word with a conj edge keeps only its last conj edge
+        keep = _only_last_conj(vocab, word, label, tb.n_words)
+        word, head, label = word[keep], head[keep], label[keep]
+    if options.off("4"):  # no nsubj* edge from an xcomp parent
+        xcomp = vocab.flags("enhanced:xcomp", lambda s: _first_part(s) == "xcomp", tb.deprel)
+        subject = vocab.flags("enhanced:nsubj-step",
+                              lambda s: any(x.startswith("nsubj") for x in s.split(">")), label)
+        keep = ~((head >= 0) & xcomp[np.maximum(head, 0)] & subject)
+        word, head, label = word[keep], head[keep], label[keep]
+    if options.off("5"):
+        word, head, label = _no_relative_arguments(tb, vocab, word, head, label, parent, udeprel)
+    if options.off("6"):
+        label = vocab.map_codes("enhanced:no-case",
+                                lambda s: ">".join(_no_case(x) for x in s.split(">")), label)
+    label = np.asarray(label, dtype=np.int64)
+    ulabel = vocab.map_codes(_UNIVERSAL_PATH, _universal_path, label).astype(np.int64)
+    return EnhancedGraph(word, head, label, ulabel)
+
+
+def _first_part(label: str) -> str:
+    return label.split(":")[0]
+
+
+def _no_gapping(vocab, word, head, label, parent, udeprel, n_words):
+    """Rule 1: an edge with a path gets the word's basic parent and universal relation; a
+    one-step edge equal to an earlier edge of the word (after that) is dropped."""
+    path = vocab.flags("enhanced:path", lambda s: ">" in s, label)
+    head = np.where(path, parent[word], head)
+    label = np.where(path, udeprel[word], label)
+    if not len(word):
+        return word, head, label
+    keys = _keys(word, head, label, n_words, len(vocab))
+    _, first, inverse = np.unique(keys, axis=0 if keys.ndim == 2 else None, return_index=True,
+                                  return_inverse=True)
+    keep = path | (first[inverse.reshape(-1)] == np.arange(len(word)))
+    return word[keep], head[keep], label[keep]
+
+
+def _only_last_conj(vocab, word, label, n_words) -> np.ndarray:
+    """Rule 2: the mask keeping, for words with a one-step ``conj*`` edge, only the last one."""
+    conj = vocab.flags("enhanced:conj-step", lambda s: ">" not in s and s.startswith("conj"), label)
+    at = np.flatnonzero(conj)
+    last = at[np.append(word[at][1:] != word[at][:-1], True)] if len(at) else at
+    has_conj = np.zeros(n_words, bool)
+    has_conj[word[at]] = True
+    keep = ~has_conj[word]
+    keep[last] = True
+    return keep
+
+
+def _no_relative_arguments(tb, vocab, word, head, label, parent, udeprel):
+    """Rule 5: a ``ref`` edge becomes the basic edge; an edge from an ``acl*`` parent whose
+    HEAD (1-based in its sentence, 0 for the root) equals the word's 0-based position goes."""
+    sent_start = tb.sent_word_start.astype(np.int64)[tb.word_sent]
+    acl = vocab.flags("enhanced:acl", lambda s: _first_part(s).startswith("acl"), tb.deprel)
+    basic = tb.head.astype(np.int64)
+    local_head = np.where(basic >= 0, basic - sent_start + 1, 0)
+    ref = vocab.flags("enhanced:ref-first", lambda s: s.split(">")[0] == "ref", label)
+    safe = np.maximum(head, 0)
+    relative = (head >= 0) & acl[safe] & (local_head[safe] == word - sent_start[word])
+    keep = ref | ~relative
+    head = np.where(ref, parent[word], head)
+    label = np.where(ref, udeprel[word], label)
+    return word[keep], head[keep], label[keep]
 
 
 def _no_case(step: str) -> str:
