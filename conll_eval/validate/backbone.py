@@ -1,0 +1,180 @@
+"""The validator's state and driver: :class:`Validator` runs the checks of each level on one
+sentence in udtools' order, and :func:`validate_lines` streams text into sentences.  Memory is
+bounded: the current sentence plus the ids seen so far across the files of a run.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
+
+from .format import IdChecks, LineChecks
+from .incidents import BOM_HINT, NEWLINE_HINTS, ValidationIncident, _with_hint
+from .metadata import MetadataChecks
+from .tree import FieldChecks, TreeChecks
+from .patterns import (COLNAMES, DEPREL, FEATS, HEAD, LEMMA, MISC, UPOS, UPOS_TAGS, XPOS,
+                       _RE_SENTID, _RE_UPOS, _is_empty, _is_mwt, _is_word, _is_ws_line)
+
+
+# --- line splitting ---------------------------------------------------------------------------
+
+_TERMINATOR = re.compile(r"\r\n|\r|\n")
+
+
+def _lines_with_terminators(chunks: Iterable[str]) -> Iterator[Tuple[str, str]]:
+    """(line, terminator) pairs of the concatenated chunks; linear even for huge lines."""
+    parts: List[str] = []  # pieces of the unfinished line
+    pending_cr = False  # the previous chunk ended with CR, which may be half of a CRLF
+    for chunk in chunks:
+        if not chunk:
+            continue
+        start = 0
+        if pending_cr:
+            pending_cr = False
+            crlf = chunk[0] == "\n"
+            yield "".join(parts), "\r\n" if crlf else "\r"
+            parts = []
+            start = 1 if crlf else 0
+        for m in _TERMINATOR.finditer(chunk, start):
+            parts.append(chunk[start:m.start()])
+            start = m.end()
+            if m.group() == "\r" and start == len(chunk):
+                pending_cr = True
+                break
+            yield "".join(parts), m.group()
+            parts = []
+        if start < len(chunk):
+            parts.append(chunk[start:])
+    if pending_cr:
+        yield "".join(parts), "\r"
+    elif parts:
+        yield "".join(parts), ""
+
+
+
+# --- the validator ----------------------------------------------------------------------------
+
+class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks):
+    """Validation state shared by the files of one run (sent_ids must be unique across files,
+    as in udtools); create one per run and pass it to :func:`validate_lines` /
+    :func:`iter_validate_file`, or use :func:`iter_validate_files`."""
+
+    def __init__(self, level: int = 2):
+        self.path = "-"
+        self.level = max(1, level)
+        self.known_sent_ids: Set[str] = set()
+        self.known_parallel_ids: Set[str] = set()
+        self.parallel_lastalt: Dict[str, Optional[int]] = {}
+        self.parallel_lastpart: Dict[str, Optional[int]] = {}
+        self.seen_enhanced_graph: Optional[int] = None
+        self.seen_tree_without_enhanced_graph: Optional[int] = None
+        self.spaceafterno_in_effect = False
+        self.ref_is_udeprel = False  # udtools quirk, see the module docstring
+        self.out: List[ValidationIncident] = []
+        self.sent_id: Optional[str] = None
+
+    def _add(self, level, klass, testid, line, message, severity="error"):
+        self.out.append(ValidationIncident(level, klass, testid, self.path, line, self.sent_id,
+                                           message, severity))
+
+    # ---- one sentence (lines without terminators, the final empty line included) ----------
+    def sentence(self, lines: List[str], first: int, last: int) -> List[ValidationIncident]:
+        self.out = []
+        self.sent_id = None
+        for line in lines:
+            if line.startswith("#"):
+                m = _RE_SENTID.fullmatch(line)
+                if m:
+                    self.sent_id = m.group(1)
+        self.sentence_line = first
+        ok = self._lines(lines, first, last)
+        if ok:
+            ok = self._columns(lines)
+        if ok:
+            ok = self._id_sequence()
+        if ok:
+            ok = self._range_overlaps()
+        if ok and self.level >= 2:
+            self._level2(lines)
+        return self.out
+
+    def _level2(self, lines):
+        if not self._id_references() or not self._tree():
+            return
+        safe = True
+        for i, cols in enumerate(self.table):
+            lineno = self.sentence_line + i
+            word, mwt, empty = _is_word(cols), _is_mwt(cols), _is_empty(cols)
+            if mwt:
+                for c in range(LEMMA, MISC):
+                    if not (c == FEATS and cols[c] == "Typo=Yes") and cols[c] != "_":
+                        self._add(2, "FORMAT", "mwt-nonempty-field", lineno,
+                                  "A multi-word token line must have '_' in the column"
+                                  f" {COLNAMES[c]}. Now: '{cols[c]}'.")
+            if empty:
+                for c in (HEAD, DEPREL):
+                    if cols[c] != "_":
+                        self._add(2, "FORMAT", "empty-node-nonempty-field", lineno,
+                                  f"An empty node must have '_' in the column {COLNAMES[c]}."
+                                  f" Now: '{cols[c]}'.")
+            if word or empty:
+                if not (empty and cols[UPOS] == "_") and (
+                        not _RE_UPOS.fullmatch(cols[UPOS]) or cols[UPOS] not in UPOS_TAGS):
+                    self._add(2, "MORPHO", "unknown-upos", lineno,
+                              f"Unknown UPOS tag: '{cols[UPOS]}'.")
+                if cols[XPOS] == "":
+                    self._add(2, "MORPHO", "empty-string-in-xpos", lineno,
+                              "Unspecified XPOS must be encoded as an underscore ('_'), the field"
+                              " must not be empty.")
+                safe = self._feats(cols[FEATS], lineno) and safe
+                if word:
+                    self._deprel(cols[DEPREL], lineno)
+                self._deps_format(cols, lineno)
+            self._misc(cols[MISC], lineno)
+        if not safe:
+            return
+        self._deps_all_or_none()
+        comments = lines[:self.n_comments]
+        self._sent_id(comments)
+        self._parallel_id(comments)
+        self._text(comments)
+        self._egraph_connected()
+
+
+
+def validate_lines(lines: Iterable[str], path: str, level: int = 2,
+                   state: Optional[Validator] = None) -> Iterator[ValidationIncident]:
+    """Validate CoNLL-U text and yield every incident, sentence by sentence.
+
+    ``lines`` is the text as a stream of strings *with* their line terminators, e.g. a file
+    opened with ``newline=""``, ``text.splitlines(keepends=True)`` or arbitrary chunks: the
+    items are concatenated and re-split on LF, CRLF and lone CR (udtools reads with Python's
+    universal newlines; CR and CRLF also give ``non-unix-newline``).  ``level`` < 1 counts as 1.
+    ``state`` carries sent_ids etc. over from earlier files of the same run (its own level is
+    used then).  Memory: the current sentence plus the ids seen so far.
+    """
+    v = state if state is not None else Validator(level)
+    v.path = path
+    non_unix: Optional[Tuple[int, str]] = None  # the first line not ending in LF, its terminator
+    lineno = 0
+    sentence: List[str] = []
+    first = 1
+    bom_hint: Optional[str] = None
+    for line, term in _lines_with_terminators(lines):
+        lineno += 1
+        if term and term != "\n" and non_unix is None:
+            non_unix = (lineno, term)
+        if lineno == 1 and line.startswith("\ufeff"):
+            bom_hint = BOM_HINT
+        if not sentence:
+            first = lineno
+        sentence.append(line)
+        if not line or _is_ws_line(line):
+            yield from _with_hint(v.sentence(sentence, first, lineno), bom_hint, 1)
+            bom_hint = None  # only the first sentence holds line 1
+            sentence = []
+    if sentence:
+        yield from _with_hint(v.sentence(sentence, first, lineno), bom_hint, 1)
+    if non_unix is not None:
+        yield ValidationIncident(1, "FORMAT", "non-unix-newline", path, lineno, v.sent_id,
+                                 "Only the unix-style LF line terminator is allowed.",
+                                 hint=NEWLINE_HINTS[non_unix[1]].format(line=non_unix[0]))
