@@ -29,7 +29,8 @@ from .stats import Counts
 from .treebank import Treebank
 
 __all__ = ["ROOT", "ENHANCEMENT_DIGITS", "EnhancedOptions", "EnhancedGraph", "enhanced_graph",
-           "enhanced_counts", "check_empty_nodes", "deps_all_underscore"]
+           "enhanced_counts", "check_empty_nodes", "deps_all_underscore", "edge_keys",
+           "first_occurrences", "key_in"]
 
 ROOT = -1
 #: the head of an edge the scripts give the basic parent of a root word (None there): never
@@ -362,6 +363,28 @@ def _keys(word: np.ndarray, head: np.ndarray, label: np.ndarray, n_words: int,
     if (n_words + 1) * head_range * label_range < 2 ** 62:
         return (word * head_range + (head + 4)) * label_range + label
     return np.stack([word, head, label], axis=1)
+
+
+def edge_keys(word: np.ndarray, head: np.ndarray, label: np.ndarray, n_words: int,
+              label_range: int) -> np.ndarray:
+    """Keys that compare edges (word, head, label) as wholes: see :func:`_keys`."""
+    return _keys(word, head, label, n_words, label_range)
+
+
+def first_occurrences(keys: np.ndarray) -> np.ndarray:
+    """The mask of each edge key's first occurrence (a repeated edge counts once)."""
+    first = np.zeros(len(keys), dtype=bool)
+    if len(keys):
+        first[_unique(keys)[1]] = True
+    return first
+
+
+def key_in(keys: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Per key of ``keys``, whether ``others`` (built with the same ranges) holds it."""
+    if keys.ndim == 2:
+        as_rows = lambda a: np.ascontiguousarray(a).view([("", a.dtype)] * 3).reshape(-1)  # noqa: E731
+        return np.isin(as_rows(keys), as_rows(others.reshape(-1, 3)))
+    return np.isin(keys, others)
 
 
 def _unique(keys: np.ndarray):

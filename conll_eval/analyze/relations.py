@@ -13,7 +13,8 @@ from typing import Dict, FrozenSet, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ..enhanced import CASE_DEPRELS, ROOT, UNIVERSAL_DEPREL_EXTENSIONS, enhanced_graph
+from ..enhanced import (CASE_DEPRELS, ROOT, UNIVERSAL_DEPREL_EXTENSIONS, edge_keys, enhanced_graph,
+                        first_occurrences, key_in)
 from ..evaluate import Settings
 from ..metrics import METRICS, EvaluationContext, compute_counts, profile_metrics
 from ..stats import Score
@@ -137,34 +138,37 @@ def averaged_over(rows: List[Optional[RelationRow]], columns) -> Dict[str, int]:
 
 # ---- enhanced dependencies (the DEPS graphs) ------------------------------------------------
 
-def _decoded(codes: np.ndarray, vocab, convert) -> np.ndarray:
-    """``convert`` of each code's string, as an object array (each distinct code once)."""
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    values = np.empty(len(distinct), dtype=object)
-    values[:] = [convert(vocab.strings[c]) for c in distinct.tolist()]
-    return values[inverse.reshape(-1)]
+def _first_step_universal(text: str) -> str:
+    return text.split(">")[0].split(":")[0]
+
+
+def _case_marked(text: str) -> bool:
+    return any(len(parts) > 1 and parts[0] in CASE_DEPRELS and parts[1] not in UNIVERSAL_DEPREL_EXTENSIONS
+               for parts in (step.split(":") for step in text.split(">")))
 
 
 def _edge_groups(graph, tb, vocab) -> Dict[str, np.ndarray]:
-    """Per enhanced column its membership mask over ``graph``'s edges (see :func:`enhanced_row`)."""
-    universal = _decoded(graph.label, vocab, lambda text: text.split(">")[0].split(":")[0])
-    case = _decoded(graph.label, vocab, lambda text: any(
-        len(parts) > 1 and parts[0] in CASE_DEPRELS and parts[1] not in UNIVERSAL_DEPREL_EXTENSIONS
-        for parts in (step.split(":") for step in text.split(">")))).astype(bool)
-    groups = {f"E-{name}": np.isin(universal, list(RELATION_GROUPS[name]))
+    """Per enhanced column its membership mask over ``graph``'s edges (see :func:`enhanced_row`);
+    each string test runs once per distinct label."""
+    label = graph.label
+    universal = vocab.map_codes("breakdown:first-step-universal", _first_step_universal, label)
+    groups = {f"E-{name}": vocab.flags(f"breakdown:first-step-in:{name}",
+                                       lambda text, members=RELATION_GROUPS[name]:
+                                       _first_step_universal(text) in members, label)
               for name in ("CORE", "NON-CORE", "FUN")}
-    groups["E-REF"] = universal == "ref"
+    groups["E-REF"] = vocab.flags("breakdown:first-step-ref",
+                                  lambda text: _first_step_universal(text) == "ref", label)
     # the basic tree's edge of the word: same head and same universal relation
-    basic_udeprel = _decoded(tb.deprel, vocab, lambda text: text.split(":")[0])
+    basic_udeprel = vocab.map_codes("breakdown:first-step-universal", _first_step_universal,
+                                    tb.deprel)
     word = graph.word
-    is_basic = (graph.head == tb.head[word]) & (universal == basic_udeprel[word]) \
-        if len(word) else np.zeros(0, dtype=bool)
-    conj = basic_udeprel == "conj"
+    is_basic = (graph.head == tb.head[word]) & (universal == basic_udeprel[word])
+    conj = vocab.flags("breakdown:basic-conj", lambda text: text.split(":")[0] == "conj", tb.deprel)
     head_conj = np.zeros(len(word), dtype=bool)
     real_head = graph.head >= 0
     head_conj[real_head] = conj[graph.head[real_head]]
-    groups["E-CONJ"] = ~is_basic & (conj[word] | head_conj) if len(word) else is_basic
-    groups["E-CASE"] = case
+    groups["E-CONJ"] = ~is_basic & (conj[word] | head_conj)
+    groups["E-CASE"] = vocab.flags("breakdown:case-marked", _case_marked, label)
     return groups
 
 
@@ -194,21 +198,13 @@ def enhanced_row(gold, system, alignment, settings: Optional[Settings] = None) -
     mapped = np.where(s_graph.head == ROOT, ROOT,
                       np.where((s_graph.head >= 0) & (head_partner >= 0), head_partner, -2))
     keep = partner >= 0
-    system_keys = set(zip(partner[keep].tolist(), mapped[keep].tolist(),
-                          s_graph.label[keep].tolist()))
-    gold_keys = list(zip(g_graph.word.tolist(), g_graph.head.tolist(), g_graph.label.tolist()))
-    gold_first = np.zeros(len(gold_keys), dtype=bool)
-    seen = set()
-    for k, key in enumerate(gold_keys):  # distinct gold edges (a duplicate counts once)
-        gold_first[k] = key not in seen
-        seen.add(key)
-    correct = np.array([key in system_keys for key in gold_keys], dtype=bool) & gold_first
-    own = list(zip(s_graph.word.tolist(), s_graph.head.tolist(), s_graph.label.tolist()))
-    sys_first = np.zeros(len(own), dtype=bool)
-    seen = set()
-    for k, key in enumerate(own):
-        sys_first[k] = key not in seen
-        seen.add(key)
+    labels = len(gold.vocab)  # the pair shares one vocabulary
+    gold_keys = edge_keys(g_graph.word, g_graph.head, g_graph.label, gold.n_words, labels)
+    aligned_keys = edge_keys(partner[keep], mapped[keep], s_graph.label[keep], gold.n_words, labels)
+    gold_first = first_occurrences(gold_keys)  # distinct gold edges (a duplicate counts once)
+    correct = key_in(gold_keys, aligned_keys) & gold_first
+    sys_first = first_occurrences(edge_keys(s_graph.word, s_graph.head, s_graph.label,
+                                            system.n_words, labels))
     gold_groups = _edge_groups(g_graph, gold, gold.vocab)
     sys_groups = _edge_groups(s_graph, system, system.vocab)
     scores = {"ELAS": _score(gold_first, sys_first, correct)}
@@ -216,4 +212,4 @@ def enhanced_row(gold, system, alignment, settings: Optional[Settings] = None) -
         scores[column] = _score(gold_groups[column] & gold_first, sys_groups[column] & sys_first,
                                 correct)
     # a gold file without DEPS (every one _) annotates no enhanced graph: n/a, never 0.00
-    return RelationRow(scores, frozenset(ENHANCED_COLUMNS) if not gold_keys else frozenset())
+    return RelationRow(scores, frozenset(ENHANCED_COLUMNS) if not len(gold_keys) else frozenset())
