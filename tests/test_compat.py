@@ -111,7 +111,7 @@ def test_evaluate_builds_no_per_word_objects(write, monkeypatch):
     def forbidden(*args):
         raise AssertionError("per-word objects built while scoring")
 
-    monkeypatch.setattr(compat, "_build_words", forbidden)
+    monkeypatch.setattr(compat._base, "build_words", forbidden)
     gold = compat.load_conllu_file(write("g.conllu", MWT_TEXT))
     system = compat.load_conllu(io.StringIO(MWT_TEXT))
     evaluation = compat.evaluate(gold, system)

@@ -1,0 +1,90 @@
+"""Drop-in for the IWPT 2020 scorer's module API (``iwpt20_ud_eval``): ``load_conllu(file,
+treebank_type)``, ``load_conllu_file(path, treebank_type=None)``, ``evaluate`` with ELAS and
+EULAS, ``evaluate_wrapper``, ``build_evaluation_table(evaluation, verbose, counts, enhanced)``
+and ``main`` with the script's options, scored by conll_eval.
+
+Change ``import iwpt20_ud_eval as ud_eval`` to ``from conll_eval.compat import iwpt20 as
+ud_eval``; a ``treebank_type`` dict (``no_gapping`` ... ``no_case_info``, ``no_empty_nodes``,
+``multiple_roots_okay``) switches what it switches in the script, file by file."""
+from __future__ import annotations
+from __future__ import division, print_function  # the official module's names (import *)
+
+import argparse
+import io
+import sys
+import unicodedata
+import unittest
+from typing import Dict, Mapping, Optional, Sequence
+
+from ..stats import Score
+from . import _enhanced_api
+from ._base import (DEFAULT_SETS, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, ORDERS, UPOS,
+                    XPOS, UDError, UDRepresentation, argv_or_sys, command_line as _command_line,
+                    load_path, load_stream, module_sets, score)
+
+__all__ = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
+           "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES", "CASE_DEPRELS",
+           "UNIVERSAL_DEPREL_EXTENSIONS", "UDError", "load_conllu", "load_conllu_file", "evaluate",
+           "evaluate_wrapper", "build_evaluation_table", "main",
+           "argparse", "io", "sys", "unicodedata", "unittest", "division", "print_function"]
+
+# The official sets: plain sets a client may extend (read when a file is loaded).
+CONTENT_DEPRELS = set(DEFAULT_SETS[0])
+FUNCTIONAL_DEPRELS = set(DEFAULT_SETS[1])
+UNIVERSAL_FEATURES = set(DEFAULT_SETS[2])
+#: the relations whose case subtype ``--enhancements 6`` removes, and the subtypes it keeps
+#: (the script's names; conll_eval applies its own copy of the rule)
+CASE_DEPRELS = {"obl", "nmod", "conj", "advcl"}
+UNIVERSAL_DEPREL_EXTENSIONS = {"pass", "relcl", "xsubj"}
+
+PROFILE = "iwpt"
+
+
+def load_conllu(file, treebank_type: Mapping) -> UDRepresentation:
+    """Load from an open file (text or binary), like the script's ``load_conllu(file,
+    treebank_type)``; ``treebank_type`` is a dict of switches (``{}``: none)."""
+    return load_stream(file, PROFILE, treebank_type, "", module_sets(globals()))
+
+
+def load_conllu_file(path: str, treebank_type: Optional[Mapping] = None) -> UDRepresentation:
+    """Load a file by path, like the script's ``load_conllu_file(path, treebank_type=None)``."""
+    return load_path(path, PROFILE, treebank_type, module_sets(globals()))
+
+
+def evaluate(gold_ud: UDRepresentation, system_ud: UDRepresentation) -> Dict[str, Score]:
+    """Metric name -> Score in the script's order (ELAS and EULAS after LAS)."""
+    return score(gold_ud, system_ud, ORDERS[PROFILE])
+
+
+def evaluate_wrapper(args) -> Dict[str, Score]:
+    """Like the script's ``evaluate_wrapper``: the files of ``args`` loaded with the
+    ``treebank_type`` its options (``enhancements``, ``no_empty_nodes``,
+    ``multiple_roots_okay``) make."""
+    treebank_type = _enhanced_api.treebank_type_of(args)
+    return evaluate(load_conllu_file(args.gold_file, treebank_type),
+                    load_conllu_file(args.system_file, treebank_type))
+
+
+def build_evaluation_table(evaluation: Dict[str, Score], verbose, counts, enhanced) -> str:
+    """The text the script prints, without the final newline."""
+    return _enhanced_api.enhanced_table(evaluation, verbose, counts, enhanced, PROFILE)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    """The script's command line (``gold_file system_file [-v] [-c] [--no-enhanced]
+    [--enhancements DIGITS] [--no-empty-nodes VALUE] [--multiple-roots-okay]``)."""
+    args = _enhanced_api.parser("Score a CoNLL-U system file against a gold file with conll_eval, "
+                                "with the command line and output of the IWPT 2020 scorer.",
+                                argv_or_sys(argv))
+    evaluation = evaluate_wrapper(args)
+    print(build_evaluation_table(evaluation, args.verbose, args.counts, args.enhanced))
+
+
+def command_line(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m conll_eval.compat.iwpt20``: :func:`main` and the exit status, errors as the
+    last line of the official traceback (status 1); ``--debug`` keeps the traceback."""
+    return _command_line(main, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(command_line())
