@@ -7,14 +7,15 @@ into the page's data with string tables.
 """
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import numpy as np
 
+from ..enhanced import ROOT, EnhancedGraph, edge_keys, key_in
 from .counting import AnalysisPair, Agreement, group_counts, grouping_keys
 
 __all__ = ["STATUS_NAMES", "UPOS_WRONG", "sentence_offsets", "local_heads", "gold_status",
-           "label_rows", "label_confusion", "system_placement"]
+           "label_rows", "label_confusion", "system_placement", "enhanced_arcs"]
 
 #: a gold word's status against one system (``& 7``); ``| 8``: aligned, UPOS wrong
 STATUS_NAMES = ("right", "wrong label", "wrong head", "wrong head and label", "no partner")
@@ -73,7 +74,8 @@ def system_placement(evaluation, gold_starts: np.ndarray) -> Dict[str, np.ndarra
     ``start`` (first word of each gold sentence's group, n + 1 entries), ``head`` (0-based in
     the group, -1 root, -2 / -3 a head in an earlier / later gold sentence), ``align`` (the
     partner's position in the gold sentence, else -(position of the gold word the word's
-    characters start in) - 1) and ``breaks`` (system words that begin a system sentence)."""
+    characters start in) - 1), ``breaks`` (system words that begin a system sentence), and
+    per word ``group`` (its gold sentence) and ``local`` (its position in the group)."""
     gold, system, alignment = evaluation.gold, evaluation.system, evaluation.alignment
     n_sent = gold.n_sentences
     sent_of = np.asarray(gold.sentence_of_chars(system.word_start), dtype=np.int64)
@@ -99,4 +101,42 @@ def system_placement(evaluation, gold_starts: np.ndarray) -> Dict[str, np.ndarra
     align = np.where(same, gold_local[np.maximum(partner, 0)], -(anchor + 1))
     sys_sent = np.asarray(system.word_sent, dtype=np.int64)
     breaks = np.flatnonzero(np.diff(sys_sent, prepend=-1) != 0) if system.n_words else index
-    return {"start": starts, "head": local_head, "align": align, "breaks": breaks}
+    return {"start": starts, "head": local_head, "align": align, "breaks": breaks,
+            "local": local, "group": sent_of}
+
+
+def _offsets(graph: EnhancedGraph, n_words: int) -> np.ndarray:
+    """Per word the first of its edges (CSR, n + 1 entries; edges are in word order)."""
+    return np.searchsorted(graph.word, np.arange(n_words + 1, dtype=np.int64)).astype(np.int64)
+
+
+def enhanced_arcs(evaluation, gold_graph: EnhancedGraph, system_graph: EnhancedGraph,
+                  gold_starts: np.ndarray, placement: Dict[str, np.ndarray]
+                  ) -> Tuple[Dict[str, np.ndarray], Dict[str, np.ndarray]]:
+    """The enhanced edges the viewer draws, gold and one system's: per word CSR ``offsets``,
+    per edge ``head`` (as the basic heads: 0-based in the word's gold sentence or group, -1
+    the root or no parent, -2 / -3 an earlier / later gold sentence) and ``label`` (vocab
+    code of the label path); for the system ``right``: the gold graph has the edge (the
+    partners of word and head, the same label path; edges as sets, as ``elas:set``)."""
+    gold, system = evaluation.gold, evaluation.system
+    gold_sent = np.asarray(gold.word_sent, dtype=np.int64)
+    g_head = gold_graph.head
+    gold_local = np.where(g_head >= 0, g_head - gold_starts[gold_sent[gold_graph.word]], -1)
+    gold_arcs = {"offsets": _offsets(gold_graph, gold.n_words), "head": gold_local,
+                 "label": gold_graph.label}
+    word, head = system_graph.word, system_graph.head
+    group, local = placement["group"], placement["local"]
+    real = head >= 0
+    safe = np.maximum(head, 0)
+    placed = np.where(~real, -1, np.where(group[safe] == group[word], local[safe],
+                                          np.where(group[safe] < group[word], -2, -3)))
+    sys_to_gold = np.asarray(evaluation.alignment.sys_to_gold, dtype=np.int64)
+    partner = sys_to_gold[word]
+    mapped = np.where(head == ROOT, ROOT, np.where(real & (sys_to_gold[safe] >= 0), sys_to_gold[safe], -2))
+    labels = len(gold.vocab)  # the pair shares one vocabulary
+    right = key_in(edge_keys(partner, mapped, system_graph.label, gold.n_words, labels),
+                   edge_keys(gold_graph.word, gold_graph.head, gold_graph.label, gold.n_words, labels))
+    right &= partner >= 0
+    system_arcs = {"offsets": _offsets(system_graph, system.n_words), "head": placed,
+                   "label": system_graph.label, "right": right}
+    return gold_arcs, system_arcs

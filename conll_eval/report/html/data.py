@@ -15,8 +15,10 @@ import numpy as np
 
 from ...analyze.counting import AnalysisPair, word_correctness
 from ...analyze.decomposition import KIND_NAMES, KINDS, decompose
-from ...analyze.viewer import (STATUS_NAMES, gold_status, label_confusion, label_rows,
-                               local_heads, sentence_offsets, system_placement)
+from ...analyze.viewer import (STATUS_NAMES, enhanced_arcs, gold_status, label_confusion,
+                               label_rows, local_heads, sentence_offsets, system_placement)
+from ...enhanced import deps_all_underscore, enhanced_graph
+from ...errors import ConllEvalError
 from ..machine import score_record
 
 __all__ = ["StringTable", "treebank_data", "STATUS_NAMES", "PER_SENTENCE_METRICS"]
@@ -59,10 +61,9 @@ def _rows_to_names(rows: List[list], vocab, names: StringTable) -> List[list]:
 
 
 def _system_words(evaluation, names: StringTable, labels: StringTable, upos: StringTable,
-                  gold_starts: np.ndarray) -> dict:
+                  gold_starts: np.ndarray, placed: dict) -> dict:
     """One system's words grouped by the gold sentence holding their first character."""
     system = evaluation.system
-    placed = system_placement(evaluation, gold_starts)
     return {
         "start": placed["start"].tolist(),
         "f": names.codes(system.vocab, system.column("written_form")).tolist(),
@@ -72,6 +73,31 @@ def _system_words(evaluation, names: StringTable, labels: StringTable, upos: Str
         "a": placed["align"].tolist(),
         "b": placed["breaks"].tolist(),  # system words that begin a system sentence
     }
+
+
+def _arcs(arcs: dict, vocab, labels: StringTable) -> dict:
+    """The page's form of :func:`enhanced_arcs`' arrays (labels as page codes)."""
+    out = {"o": arcs["offsets"].tolist(), "h": arcs["head"].tolist(),
+           "d": labels.codes(vocab, arcs["label"]).tolist()}
+    if "right" in arcs:
+        out["k"] = arcs["right"].astype(np.int8).tolist()
+    return out
+
+
+def _graphs(evaluations: Sequence):
+    """(gold graph, system graphs) for the viewer's enhanced arcs, or (None, reason): a gold
+    file without DEPS has none; DEPS the scorer did not read may be malformed."""
+    first = evaluations[0]
+    if deps_all_underscore(first.gold):
+        return None, None
+    options = first.settings.enhanced_options
+    try:
+        gold = enhanced_graph(first.gold, options)
+        if not len(gold.word):
+            return None, None
+        return gold, [enhanced_graph(e.system, options) for e in evaluations]
+    except ConllEvalError as exc:
+        return None, f"the enhanced graphs are not drawn: {str(exc).splitlines()[0]}"
 
 
 def treebank_data(name: str, evaluations: Sequence, system_names: Sequence[str],
@@ -102,7 +128,10 @@ def treebank_data(name: str, evaluations: Sequence, system_names: Sequence[str],
         "runs": [],
     }
     relation_names, tag_names = StringTable(), StringTable()
-    for evaluation in evaluations:
+    gold_graph, system_graphs = _graphs(evaluations)
+    if gold_graph is None and system_graphs:  # the reason why not
+        record["enhanced_note"] = system_graphs
+    for position, evaluation in enumerate(evaluations):
         pair = AnalysisPair.from_treebanks(evaluation.gold, evaluation.system,
                                            evaluation.alignment,
                                            universal_deprel=evaluation.settings.deprel != "full")
@@ -125,11 +154,12 @@ def treebank_data(name: str, evaluations: Sequence, system_names: Sequence[str],
         tag_conf = label_confusion(tag_names.codes(vocab, g_upos[ga]), tag_names.codes(vocab, s_upos[sa]))
         unannotated = [m for m, why in evaluation.unannotated().items()
                        if why.startswith("not annotated")]
-        record["runs"].append({
+        placed = system_placement(evaluation, gold_starts)
+        run = {
             "path": evaluation.system.path,
             "metrics": {m: score_record(s, m not in unannotated)  # n/a tags: null, as JSON
                         for m, s in evaluation.scores.items()},
-            "words": _system_words(evaluation, forms, labels, upos, gold_starts),
+            "words": _system_words(evaluation, forms, labels, upos, gold_starts, placed),
             "status": status.tolist(),
             "sentences": per_sentence,
             "split_ok": sentences_ok.tolist(),
@@ -139,7 +169,14 @@ def treebank_data(name: str, evaluations: Sequence, system_names: Sequence[str],
             "upos_confusion": tag_conf,
             "decomposition": {"gold": decomposition.gold_counts,
                               "system": decomposition.system_counts},
-        })
+        }
+        if gold_graph is not None:
+            gold_arcs, system_arcs = enhanced_arcs(evaluation, gold_graph, system_graphs[position],
+                                                   gold_starts, placed)
+            if position == 0:
+                record["gold"]["e"] = _arcs(gold_arcs, vocab, labels)
+            run["words"]["e"] = _arcs(system_arcs, evaluation.system.vocab, labels)
+        record["runs"].append(run)
     record["forms"] = forms.strings
     record["labels"] = labels.strings
     record["tags"] = upos.strings

@@ -30,10 +30,13 @@
   function udep(label) { var i = label.indexOf(":"); return i < 0 ? label : label.slice(0, i); }
 
   /* ---- one treebank's data in typed arrays, with per-sentence summaries ---------------- */
+  function edgeTable(e) {  /* enhanced edges, CSR per word: o offsets, h head, d label, k right */
+    return e ? { o: ints(e.o), h: ints(e.h), d: ints(e.d), k: e.k ? Uint8Array.from(e.k) : null } : null;
+  }
   function prepare(tb) {
     var g = tb.gold, n = g.start.length - 1;
     var P = { tb: tb, n: n, gstart: ints(g.start), gf: ints(g.f), gu: ints(g.u), gd: ints(g.d),
-              gh: ints(g.h), mwt: new Uint8Array(g.f.length), runs: [], text: null };
+              gh: ints(g.h), mwt: new Uint8Array(g.f.length), runs: [], text: null, ge: edgeTable(g.e) };
     for (var m = 0; m < g.m.length; m++) { P.mwt[g.m[m]] = 1; }
     P.udeps = tb.labels.map(udep);
     for (var r = 0; r < tb.runs.length; r++) {
@@ -41,7 +44,8 @@
       var R = { start: ints(w.start), f: ints(w.f), u: ints(w.u), d: ints(w.d), h: ints(w.h),
                 a: ints(w.a), brk: new Uint8Array(w.f.length), status: new Uint8Array(run.status),
                 las: run.sentences.LAS, uas: run.sentences.UAS, upos: run.sentences.UPOS,
-                split: run.split_ok, errors: new Int32Array(n), lasF1: new Float64Array(n) };
+                split: run.split_ok, errors: new Int32Array(n), lasF1: new Float64Array(n),
+                e: edgeTable(w.e) };
       for (var b = 0; b < w.b.length; b++) { R.brk[w.b[b]] = 1; }
       for (var s = 0; s < n; s++) {
         var c = R.las[0][s], gg = R.las[1][s], ss = R.las[2][s];
@@ -87,10 +91,14 @@
   [["file", "file order"], ["f1", "LAS F1, worst first"], ["errors", "most LAS errors first"],
    ["long", "longest first"], ["short", "shortest first"]].forEach(function (o) {
     sortSelect.appendChild(el("option", { value: o[0] }, o[1])); });
+  var showEnhanced = el("input", { type: "checkbox", id: "f-enhanced" });
+  var enhancedLabel = el("label", { id: "f-enhanced-label" }); enhancedLabel.appendChild(showEnhanced);
+  enhancedLabel.appendChild(document.createTextNode(" enhanced graph (e)"));
+  controls.appendChild(enhancedLabel);
   var count = el("span", { id: "f-count", "aria-live": "polite" });
   controls.appendChild(count);
   root.appendChild(controls);
-  root.appendChild(el("p", { "class": "kbd" }, "Keys: \u2193/j next, \u2191/k previous, PgDn/PgUp, Home/End, / search, Esc back to the list."));
+  root.appendChild(el("p", { "class": "kbd" }, "Keys: \u2193/j next, \u2191/k previous, PgDn/PgUp, Home/End, / search, e enhanced graph on/off, Esc back to the list."));
   var panes = el("div", { "class": "panes" });
   var list = el("div", { id: "list", tabindex: "0", role: "listbox", "aria-label": "gold sentences" });
   var spacer = el("div"); list.appendChild(spacer);
@@ -113,6 +121,10 @@
     var rels = {}; state.P.udeps.forEach(function (r) { rels[r] = 1; });
     fillOptions(relSelect, "(any)", Object.keys(rels).sort());
     fillOptions(uposSelect, "(any)", tb.tags.slice().sort());
+    showEnhanced.disabled = !state.P.ge;
+    if (!state.P.ge) { showEnhanced.checked = false; }
+    enhancedLabel.title = state.P.ge ? "draw the enhanced graphs (DEPS) above the words, the basic trees below them"
+      : (tb.enhanced_note || "the gold file has no enhanced graph (every DEPS is _)");
     state.sel = 0;
     apply();
   }
@@ -254,15 +266,14 @@
     return text.length * px * 0.6;
   }
 
-  /* words: [{x, w, form, upos, head (index in words, -1 root, -2/-3 outside left/right),
-     label, cls (gold|ok|bad for the arc), lcls (for the label), ucls, unal, title, brk}] */
-  function drawTree(words, rowName, runIndex, widthPx, marks) {
-    var n = words.length, level = new Int32Array(n), maxLevel = 0, hooks = 0, i, j;
-    var spans = [];
+  /* Arc levels: an arc sits one level above the highest arc it spans; arcs to another
+     sentence are short hooks, staggered over three levels. */
+  function arcLevels(arcs) {
+    var n = arcs.length, level = new Int32Array(n), maxLevel = 0, hooks = 0, spans = [], i, j;
     for (i = 0; i < n; i++) {
-      var h = words[i].head;
-      if (h >= 0) { spans.push([Math.min(i, h), Math.max(i, h), i]); }
-      else if (h <= -2) { level[i] = 1 + (hooks++ % 3); }  /* a short hook, staggered: the head is in another gold sentence */
+      var h = arcs[i].head, d = arcs[i].dep;
+      if (h >= 0) { spans.push([Math.min(d, h), Math.max(d, h), i]); }
+      else if (h <= -2) { level[i] = 1 + (hooks++ % 3); }
     }
     spans.sort(function (p, q) { return (p[1] - p[0]) - (q[1] - q[0]); });
     maxLevel = Math.min(hooks, 3);
@@ -274,40 +285,70 @@
       }
       level[a[2]] = lv; if (lv > maxLevel) { maxLevel = lv; }
     }
-    var LH = 17, top = 14, base = top + (maxLevel + 1) * LH + 6, height = base + 40;
-    var box = svg("svg", { "class": "tree", width: String(Math.ceil(widthPx)), height: String(height),
-                           "data-run": String(runIndex), role: "img", "aria-label": rowName + " tree" });
-    box.appendChild(svg("title", null, rowName + " tree"));
+    return { level: level, max: maxLevel };
+  }
+
+  /* One arc into parent: dir -1 rises above the words (y0 their top), +1 hangs below them
+     (y0 their bottom); edge is the far end of a root arc. */
+  function drawArc(parent, a, level, words, y0, dir, edge, extra) {
+    var LH = 17, xd = words[a.dep].x, hh = a.head, path, lx, ly;
+    if (hh === -1) {
+      path = "M" + xd + "," + edge + " L" + xd + "," + (y0 + dir * 5);
+      lx = xd; ly = dir < 0 ? edge - 2 : edge + 10;
+    } else if (hh <= -2) {
+      var side = hh === -2 ? -1 : 1, yh = y0 + dir * (level * LH + 4);
+      path = "M" + (xd + side * 22) + "," + yh + " L" + xd + "," + yh + " L" + xd + "," + (y0 + dir * 5);
+      lx = xd + side * 4; ly = dir < 0 ? yh - 3 : yh + 11;
+    } else {
+      var xh = words[hh].x + (hh < a.dep ? 4 : -4), ht = level * LH * 1.33;
+      path = "M" + xh + "," + y0 + " C" + xh + "," + (y0 + dir * ht) + " " + xd + "," + (y0 + dir * ht) + " " + xd + "," + (y0 + dir * 5);
+      lx = (xh + xd) / 2; ly = y0 + dir * ht * 0.75 + 3;
+    }
+    parent.appendChild(svg("path", { "class": "arc " + extra + a.cls, d: path, "data-dep": String(a.dep), "data-status": a.status || "gold" }));
+    parent.appendChild(svg("path", { "class": "head " + a.cls, d: "M" + (xd - 4) + "," + (y0 + dir * 7) + " L" + (xd + 4) + "," + (y0 + dir * 7) + " L" + xd + "," + (y0 + dir) + " Z" }));
+    var anchor = hh === -2 ? "end" : hh === -3 ? "start" : "middle";
+    parent.appendChild(svg("text", { "class": "lab " + extra + a.lcls, x: String(lx), y: String(ly), "text-anchor": anchor },
+                           (hh === -2 ? "\u2190 " : "") + a.label + (a.lcls === "bad" ? " \u2717" : "") + (hh === -3 ? " \u2192" : "")));
+  }
+
+  /* words: [{x, w, form, upos, head (index in words, -1 root, -2/-3 outside left/right),
+     label, cls (gold|ok|bad for the arc), lcls (for the label), ucls, unal, title, status}];
+     enhanced: null, or the enhanced edges [{dep, head, label, cls, lcls, title}], drawn
+     above the words with the basic tree below them. */
+  function drawTree(words, rowName, runIndex, widthPx, marks, enhanced) {
+    var n = words.length, i, basic = [];
+    for (i = 0; i < n; i++) {
+      var wd = words[i];
+      basic.push({ dep: i, head: wd.head, label: wd.label, cls: wd.cls, lcls: wd.lcls, status: wd.status });
+    }
+    var LH = 17, top = 14, upper = arcLevels(enhanced || basic), lower = enhanced ? arcLevels(basic) : null;
+    var base = top + (upper.max + 1) * LH + 6, bottom = base + 36;
+    var edge = lower ? bottom + (lower.max + 1) * LH : 0, height = lower ? edge + 14 : base + 40;
+    var box = svg("svg", { "class": "tree" + (enhanced ? " with-enhanced" : ""), width: String(Math.ceil(widthPx)), height: String(height),
+                           "data-run": String(runIndex), role: "img", "aria-label": rowName + (enhanced ? " enhanced graph and tree" : " tree") });
+    box.appendChild(svg("title", null, rowName + (enhanced ? " enhanced graph (above) and basic tree (below)" : " tree")));
     for (i = 0; i < n; i++) {
       var w = words[i], g = svg("g", { "class": "word", "data-word": String(i) });
       if (w.title) { g.appendChild(svg("title", null, w.title)); }
-      var xd = w.x, hh = words[i].head, y0 = base, path, lx, ly;
-      if (hh === -1) {
-        var yTop = top;
-        path = "M" + xd + "," + yTop + " L" + xd + "," + (y0 - 5);
-        lx = xd; ly = yTop - 2;
-      } else if (hh <= -2) {
-        var side = hh === -2 ? -1 : 1, yh = y0 - level[i] * LH - 4;
-        path = "M" + (xd + side * 22) + "," + yh + " L" + xd + "," + yh + " L" + xd + "," + (y0 - 5);
-        lx = xd + side * 4; ly = yh - 3;
-      } else {
-        var xh = words[hh].x + (hh < i ? 4 : -4);
-        var ht = level[i] * LH * 1.33;
-        path = "M" + xh + "," + y0 + " C" + xh + "," + (y0 - ht) + " " + xd + "," + (y0 - ht) + " " + xd + "," + (y0 - 5);
-        lx = (xh + xd) / 2; ly = y0 - ht * 0.75 + 3;
-      }
-      g.appendChild(svg("path", { "class": "arc " + w.cls, d: path, "data-dep": String(i), "data-status": w.status || "gold" }));
-      g.appendChild(svg("path", { "class": "head " + w.cls, d: "M" + (xd - 4) + "," + (y0 - 7) + " L" + (xd + 4) + "," + (y0 - 7) + " L" + xd + "," + (y0 - 1) + " Z" }));
-      var anchor = hh === -2 ? "end" : hh === -3 ? "start" : "middle";
-      g.appendChild(svg("text", { "class": "lab " + w.lcls, x: String(lx), y: String(ly), "text-anchor": anchor },
-                        (hh === -2 ? "\u2190 " : "") + w.label + (w.lcls === "bad" ? " \u2717" : "") + (hh === -3 ? " \u2192" : "")));
-      var ft = svg("text", { "class": "form", x: String(xd), y: String(y0 + 14), "text-anchor": "middle" }, w.form);
-      g.appendChild(ft);
+      var xd = w.x, y0 = base;
+      if (lower) { drawArc(g, basic[i], lower.level[i], words, bottom, 1, edge, ""); }
+      else { drawArc(g, basic[i], upper.level[i], words, base, -1, top, ""); }
+      g.appendChild(svg("text", { "class": "form", x: String(xd), y: String(y0 + 14), "text-anchor": "middle" }, w.form));
       if (w.unal) { g.appendChild(svg("rect", { "class": "unal", x: String(xd - w.w / 2 - 2), y: String(y0 + 1), width: String(w.w + 4), height: "17" })); }
       else if (w.mwt) { g.appendChild(svg("rect", { "class": "mwt", x: String(xd - w.w / 2 - 2), y: String(y0 + 1), width: String(w.w + 4), height: "17", rx: "3" })); }
       g.appendChild(svg("text", { "class": "upos " + (w.ucls || ""), x: String(xd), y: String(y0 + 29), "text-anchor": "middle" },
                         w.upos + (w.ucls === "bad" ? " \u2717" : "")));
       box.appendChild(g);
+    }
+    if (enhanced) {
+      var eg = svg("g", { "class": "enhanced" });
+      enhanced.forEach(function (a, k) {
+        var one = svg("g", { "class": "edge", "data-word": String(a.dep) });
+        if (a.title) { one.appendChild(svg("title", null, a.title)); }
+        drawArc(one, a, upper.level[k], words, base, -1, top, "earc ");
+        eg.appendChild(one);
+      });
+      box.appendChild(eg);
     }
     (marks || []).forEach(function (mk) {
       if (mk.kind === "split") {
@@ -318,6 +359,22 @@
       }
     });
     return box;
+  }
+
+  /* The enhanced edges of words w0..w1 of a CSR edge table E (null without one); right: per
+     edge class, for a system's edges. */
+  function enhancedEdges(E, w0, w1, labels, system) {
+    if (!E) { return null; }
+    var out = [];
+    for (var j = w0; j < w1; j++) {
+      for (var e = E.o[j]; e < E.o[j + 1]; e++) {
+        var cls = system ? (E.k[e] ? "ok" : "bad") : "gold", label = labels[E.d[e]];
+        var title = "enhanced edge " + label + (E.h[e] === -1 ? " from the root" : "") +
+          (system ? (E.k[e] ? ": in the gold graph" : ": not in the gold graph (head or label path)") : "");
+        out.push({ dep: j - w0, head: E.h[e], label: label, cls: cls, lcls: cls, title: title, status: system ? cls : "gold" });
+      }
+    }
+    return out;
   }
 
   function show() {
@@ -376,7 +433,9 @@
                        unal: missing.length > 0, title: missing.length ? "no partner in " + missing.join(", ") : null });
     }
     trees.appendChild(el("div", { "class": "rowname" }, "gold"));
-    trees.appendChild(drawTree(goldWords, "gold", -1, total, []));
+    var withEnhanced = showEnhanced.checked && P.ge;
+    trees.appendChild(drawTree(goldWords, "gold", -1, total, [],
+                               withEnhanced ? enhancedEdges(P.ge, g0, g1, tb.labels, false) : null));
     for (r = 0; r < P.runs.length; r++) {
       var Rr = P.runs[r], a0 = Rr.start[s], a1 = Rr.start[s + 1], words = [], cursor = {}, marks = [];
       var fill = new Float64Array(n);
@@ -402,15 +461,19 @@
       if (a1 > a0 && !Rr.brk[a0]) { marks.push({ kind: "cont", x: 2 }); }
       if (a1 < Rr.brk.length && a1 > a0 && !Rr.brk[a1]) { marks.push({ kind: "cont", x: total - 2 }); }
       trees.appendChild(el("div", { "class": "rowname" }, tb.systems[r] + (words.length ? "" : " (no words)")));
-      trees.appendChild(drawTree(words, tb.systems[r], r, total, marks));
+      var edges = withEnhanced ? (enhancedEdges(Rr.e, a0, a1, tb.labels, true) || []) : null;
+      if (edges && !edges.length) { trees.lastChild.textContent += " (no enhanced edges)"; }
+      trees.appendChild(drawTree(words, tb.systems[r], r, total, marks, edges));
     }
     view.appendChild(trees);
     view.appendChild(el("p", { "class": "note" },
-      "Blue solid: right. Red dashed arc: wrong head; \u2717 after a label or UPOS: wrong; dotted box: word without a partner in the other file; \u00b6 line: a system sentence starts there; \u2026: the system sentence goes on beyond this gold sentence; \u2190 label / label \u2192: the head is in an earlier / a later gold sentence. Hover a word for the gold analysis."));
+      "Blue solid: right. Red dashed arc: wrong head; \u2717 after a label or UPOS: wrong; dotted box: word without a partner in the other file; \u00b6 line: a system sentence starts there; \u2026: the system sentence goes on beyond this gold sentence; \u2190 label / label \u2192: the head is in an earlier / a later gold sentence. Hover a word for the gold analysis." +
+      (withEnhanced ? " Enhanced graph: the DEPS edges above the words (blue: the gold graph has the edge, same head and label path; red dashed: it has not), the basic tree below; edges of empty nodes are not drawn (nor scored) unless --collapse-empty-nodes." : "")));
   }
 
   /* ---- events ------------------------------------------------------------------------ */
   [scopeSelect, onlyErrors, relSelect, uposSelect, sortSelect].forEach(function (c) { c.addEventListener("change", apply); });
+  showEnhanced.addEventListener("change", function () { if (state.order.length) { show(); } });
   [search, minLen, maxLen].forEach(function (c) { c.addEventListener("input", apply); });
   tbSelect.addEventListener("change", function () { loadTreebank(parseInt(tbSelect.value, 10)); });
   document.addEventListener("keydown", function (e) {
@@ -427,6 +490,7 @@
       case "Home": select(0); break;
       case "End": select(state.order.length - 1); break;
       case "/": search.focus(); break;
+      case "e": if (!showEnhanced.disabled) { showEnhanced.checked = !showEnhanced.checked; show(); } break;
       default: handled = false;
     }
     if (handled) { e.preventDefault(); }
