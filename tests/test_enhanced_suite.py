@@ -379,3 +379,13 @@ def test_suite_significance_resamples_the_qualitative_scores(suite_dirs, tmp_pat
 def test_suite_tira_refuses_qualitative(suite_dirs, tmp_path):
     code, _, err = run_cli("suite", *suite_dirs, "--tira", tmp_path / "out", "--qualitative")
     assert code == 2 and "--qualitative" in err and not (tmp_path / "out").exists()
+
+
+def test_suite_text_notes_only_the_shown_metrics(suite_dirs):
+    """The coverage lines under the table name the metrics shown, not every scored one (the
+    files annotate no UPOS: with --metrics ELAS that is no line of the table's)."""
+    code, out, err = run_cli("suite", *suite_dirs, "--metrics", "ELAS", "-j", "1")
+    assert code == 0, err
+    notes = out.split("Tags some gold files do not annotate")[1]
+    assert "  ELAS: averaged over 3 of 4 treebanks; not annotated in de_d" in notes
+    assert "UPOS" not in notes and "Lemmas" not in notes

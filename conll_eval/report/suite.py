@@ -118,9 +118,9 @@ def _unpaired(suite: SuiteEvaluation) -> List[str]:
             for path in suite.unpaired_system]
 
 
-def _notes(suite: SuiteEvaluation, prefix: str = "") -> List[str]:
-    """Below a text table: the failed treebanks, the pairs found by treebank code and the
-    system files without a gold file."""
+def _notes(suite: SuiteEvaluation, metrics: Sequence[str], prefix: str = "") -> List[str]:
+    """Below a text table: the failed treebanks, the pairs found by treebank code, the
+    system files without a gold file, and which of the shown ``metrics`` leave treebanks out."""
     lines = []
     failures = suite.failures
     if failures:
@@ -135,7 +135,7 @@ def _notes(suite: SuiteEvaluation, prefix: str = "") -> List[str]:
     if suite.unpaired_system:
         lines.append(f"{prefix}System files without a gold file (not scored): "
                      + ", ".join(_unpaired(suite)))
-    coverage = _coverage(suite, suite.metrics)
+    coverage = _coverage(suite, metrics)
     if coverage:
         lines.append("")
         lines.append(f"{prefix}Tags some gold files do not annotate (n/a: every value is _):")
@@ -166,7 +166,7 @@ def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool
         lines = text_table(["Treebank", *metrics, "Status"],
                            _treebank_rows(first, metrics, micro, by_language, coarse=coarse),
                            left=(0, len(metrics) + 1), rules_before=[len(first.results)])
-        lines += _notes(first)
+        lines += _notes(first, metrics)
     else:
         lines = [f"Ranked by macro {rank_by} F1 over {_treebanks(len(first.results))}"]
         lines += text_table(*_ranking(suites, metrics), left=(1,))
@@ -179,7 +179,7 @@ def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool
         if any(not r.ok for _, suite in suites for r in suite.results):
             lines.append("(! = the treebank failed and scores 0)")
         for _, suite in suites:
-            lines += _notes(suite, prefix=f"{suite.system_name}: ")
+            lines += _notes(suite, metrics, prefix=f"{suite.system_name}: ")
     lines += ["", first.signature]
     return "\n".join(lines) + "\n"
 
