@@ -7,7 +7,7 @@ a few reader messages and ``build_evaluation_table``'s defaults; everything else
 from __future__ import annotations
 
 import argparse
-from typing import Dict, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..stats import Score
 from . import table
@@ -17,6 +17,18 @@ _ENHANCEMENTS_HELP = ("Level of enhancements in the gold data (see guidelines) 0
                       "1=no gapping, 2=no shared parents, 3=no shared dependents 4=no control, "
                       "5=no external arguments, 6=no lemma info, combinations: 12=both 1 and 2 "
                       "apply, etc.")
+
+
+def process_enhanced_deps(deps: str) -> List[Tuple[str, List[str]]]:
+    """A DEPS value as the scripts' helper of that name splits it: ``[(head, [relation, ...])]``,
+    the head as written and the relation path split at ``>``; ``[]`` for ``_`` or ``''``."""
+    if deps in ("", "_"):
+        return []
+    edges = []
+    for edge in deps.split("|"):
+        head, path = edge.split(":", 1)  # no colon: ValueError, as in the scripts
+        edges.append((head, path.split(">")))
+    return edges
 
 
 def treebank_type_of(args) -> Dict[str, object]:

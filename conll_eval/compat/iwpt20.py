@@ -18,13 +18,14 @@ from typing import Dict, Mapping, Optional, Sequence
 
 from ..stats import Score
 from . import _enhanced_api
+from ._enhanced_api import process_enhanced_deps
 from ._base import (DEFAULT_SETS, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, ORDERS, UPOS,
                     XPOS, UDError, UDRepresentation, argv_or_sys, command_line as _command_line,
                     load_path, load_stream, module_sets, score)
 
 __all__ = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
            "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES", "CASE_DEPRELS",
-           "UNIVERSAL_DEPREL_EXTENSIONS", "UDError", "load_conllu", "load_conllu_file", "evaluate",
+           "UNIVERSAL_DEPREL_EXTENSIONS", "process_enhanced_deps", "UDError", "load_conllu", "load_conllu_file", "evaluate",
            "evaluate_wrapper", "build_evaluation_table", "main",
            "argparse", "io", "sys", "unicodedata", "unittest", "division", "print_function"]
 
