@@ -44,8 +44,9 @@ For each ``testdata/validate/L<level>/<testid>.conllu`` (one problem each, named
 validator's test id it triggers), the UD validator from the oracle venv is run in that
 directory as
 
-    $O/venv/bin/udvalidate --level 2 --lang ud --max-err 0 <testid>.conllu
+    $O/venv/bin/udvalidate --level <level> --lang ud --max-err 0 <testid>.conllu
 
+(level 2 for the L1 files),
 and ``<testid>.udvalidate.txt`` gets ``exit <code>`` on its first line, then everything
 udvalidate printed (stderr: incidents, explanations, summary).
 
@@ -191,7 +192,8 @@ def validator_files(oracles: Path) -> None:
     if not files:
         raise GoldenError(f"no files under {VALIDATE}")
     for path in files:
-        proc = subprocess.run([str(udvalidate), "--level", "2", "--lang", "ud", "--max-err", "0",
+        level = str(max(2, int(path.parent.name[1:])))  # L1 cases are recorded at level 2
+        proc = subprocess.run([str(udvalidate), "--level", level, "--lang", "ud", "--max-err", "0",
                                path.name], capture_output=True, cwd=path.parent)
         if b"Traceback" in proc.stderr:
             raise GoldenError(f"udvalidate crashed on {path}:\n{proc.stderr.decode()}")

@@ -65,7 +65,8 @@ def test_valid_file_passes():
 
 
 # One hand-written file per test id under testdata/validate/L<level>/<testid>.conllu, with
-# what udvalidate printed on it in <testid>.udvalidate.txt (made by scripts/make_golden.py).
+# what udvalidate printed on it at that level (2 for level 1) in <testid>.udvalidate.txt (made
+# by scripts/make_golden.py).
 CASES = sorted(TESTDATA.joinpath("validate").glob("L*/*.conllu"))
 #: ids without a case file: udtools cannot emit them from a file (see the notes)
 NO_CASE_FILE = {
@@ -90,7 +91,7 @@ def udvalidate_golden(path):
 def test_case_file_gives_udvalidates_output(path):
     """Same incident lines (ids, lines, messages), summary and verdict as udvalidate."""
     code, expected = udvalidate_golden(path)
-    incidents = validate_file(str(path))
+    incidents = validate_file(str(path), level=max(2, int(path.parent.name[1:])))
     assert [format_udtools(i) for i in incidents] + summary(incidents).splitlines() == expected
     assert code == (1 if any(i.severity == "error" for i in incidents) else 0)
 
@@ -104,7 +105,7 @@ def test_case_file_triggers_its_test_id_at_its_level(path):
         assert below == ["empty-column"]  # an empty XPOS is an empty column at level 1
     else:
         assert below == []  # the problem is invisible below its level
-    first = validate_file(str(path))[len(below)]
+    first = validate_file(str(path), level=max(2, level))[len(below)]
     assert (first.testid, first.level) == (testid, level)
 
 

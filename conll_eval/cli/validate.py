@@ -1,5 +1,5 @@
-"""``conll_eval validate FILE...``: the UD validator's levels 1-2, incidents on stdout and the
-summary on stderr."""
+"""``conll_eval validate FILE...``: the UD validator's levels 1-3, incidents on stdout (text,
+udtools, json, SARIF or GitHub annotations) and the summary on stderr."""
 from __future__ import annotations
 
 import argparse
@@ -12,8 +12,8 @@ from ..errors import FormatError, InputError, Location, UsageError
 from .common import EXIT_INPUT, EXIT_OK, Parser, add_options, is_terminal
 
 
-#: validation levels this program implements (the UD validator's 3-5 need its language data)
-VALIDATION_LEVELS = (1, 2)
+#: validation levels this program implements (the UD validator's 4-5 need its language data)
+VALIDATION_LEVELS = (1, 2, 3)
 
 
 def build_validate_parser() -> argparse.ArgumentParser:
@@ -33,14 +33,21 @@ def build_validate_parser() -> argparse.ArgumentParser:
                         help="validate each file on its own: sent_ids need only be unique within "
                              "a file (parser outputs often all number their sentences from 1)")
     parser.add_argument("--level", type=int, default=2,
-                        help="1: CoNLL-U backbone; 2: UD format and tree (default: 2)")
+                        help="1: CoNLL-U backbone; 2: UD format and tree; 3: UD contents "
+                             "(universal guidelines) (default: 2)")
+    parser.add_argument("--lang", metavar="CODE",
+                        help="the language (ISO 639 code, as udvalidate's --lang) of the "
+                             "language-specific levels 4-5; levels 1-3 check the universal "
+                             "rules only ('ud')")
     parser.add_argument("--max-err", type=int, default=20, metavar="N",
                         help="text output: show at most N incidents per class and severity, "
                              "then one 'suppressing' line (0: all; default: 20)")
-    parser.add_argument("--format", default="text", choices=["text", "json", "udtools"],
+    parser.add_argument("--format", default="text",
+                        choices=["text", "json", "udtools", "sarif", "github"],
                         help="text: 'path:line: error [L2 syntax head-self-loop] ...'; json: "
                              "one document with every incident and the summary; udtools: "
-                             "udvalidate's own lines")
+                             "udvalidate's own lines; sarif: a SARIF 2.1.0 log (code-scanning "
+                             "tools); github: GitHub Actions annotations ('::error file=...')")
     add_options(parser, "quiet")
     parser.add_argument("--no-warnings", action="store_true",
                         help="neither show nor count warnings")
@@ -55,12 +62,10 @@ def build_validate_parser() -> argparse.ArgumentParser:
 
 def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     # the validator loads only for this command (it costs start-up time of every other one)
-    from ..report.validation import Tally, format_incident, format_udtools, incident_dict, limit_per_class
-    from ..validate import IMPLEMENTED_IDS, ValidationIncident, Validator
+    from ..report.validation import Tally
+    from ..validate import IMPLEMENTED_IDS, Validator
     args = build_validate_parser().parse_args(argv)
-    if args.level > max(VALIDATION_LEVELS):
-        raise UsageError(f"conll_eval validate: level {args.level} is not implemented (levels "
-                         f"3-5 need the UD validator's language data); use --level 1 or 2")
+    _check_level(args)
     excluded, only = _test_ids(args.exclude, IMPLEMENTED_IDS), _test_ids(args.include_only, IMPLEMENTED_IDS)
     files = args.files or ["-"]
     if files.count("-") > 1:
@@ -70,57 +75,135 @@ def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                          "give files, or pipe a file into 'conll_eval validate -'")
 
     def wanted(inc) -> bool:
-        return not ((args.no_warnings and inc.severity == "warning") or inc.testid in excluded
-                    or (only and inc.testid not in only))
+        return inc.klass == "INPUT" or not (
+            (args.no_warnings and inc.severity == "warning") or inc.testid in excluded
+            or (only and inc.testid not in only))
 
     tally = Tally()
-    shared_state = None if args.per_file else Validator(args.level)
-    quiet, as_json = args.quiet, args.format == "json"
-    if as_json and not quiet:
-        stdout.write('{"files": %s, "level": %d, "incidents": [' % (
-            json.dumps(files, ensure_ascii=False), args.level))
-    separator = "\n "
+    writer = _Writer(args, files, stdout)
+    incidents = _counting((inc for inc in _run(files, args, lambda: Validator(args.level), stderr,
+                                               writer) if wanted(inc)), tally)
+    writer.write_all(incidents, tally)
+    stdout.flush()
+    if not args.quiet:
+        stderr.write(tally.summary() + "\n")
+    return EXIT_INPUT if tally.errors else EXIT_OK
+
+
+def _check_level(args) -> None:
+    """Refuse the levels this program does not implement, saying what to use instead."""
+    if args.level >= 6:
+        raise UsageError(f"conll_eval validate: level {args.level} is not implemented (level 6, "
+                         "udvalidate --coref, checks coreference and entities in MISC); use "
+                         "--level 5 or lower")
+    if args.level > max(VALIDATION_LEVELS):
+        raise UsageError(f"conll_eval validate: level {args.level} is not implemented yet (levels "
+                         "4-5 need the UD validator's language data); use --level 3 or lower")
+
+
+def _run(files: List[str], args, new_state, stderr: TextIO, writer: "_Writer"):
+    """The incidents of every file in order, an unreadable file as one INPUT incident, then
+    those of the end of the run (once per run: per file with --per-file)."""
+    from ..validate import ValidationIncident
+    shared_state = None if args.per_file else new_state()
     for path in files:
-        state = shared_state or Validator(args.level)
-        # a JSON document on the same terminal would be cut by the progress line
-        progress = None if quiet or (as_json and is_terminal(stdout)) else \
-            _file_progress(stderr, path)
-        incidents = _counting((inc for inc in _incidents_of(path, args.level, state, progress)
-                               if wanted(inc)), tally)
+        state = shared_state or new_state()
+        # a document on the same terminal would be cut by the progress line
+        writer.progress = None if args.quiet or (writer.document and is_terminal(writer.stdout)) \
+            else _file_progress(stderr, path)
         try:
-            if quiet:
-                for _ in incidents:
-                    pass
-            elif as_json:
-                for inc in incidents:
-                    stdout.write(separator + json.dumps(incident_dict(inc), ensure_ascii=False))
-                    separator = ",\n "
-            else:
-                for item in limit_per_class(incidents, args.max_err):
-                    line = (format_udtools(item, with_file=len(files) > 1)
-                            if args.format == "udtools" else format_incident(item))
-                    if progress is not None:
-                        progress(None)  # erased before a line of stdout; redrawn later
-                    stdout.write(line + "\n")
+            yield from _incidents_of(path, args.level, state, writer.progress)
         except InputError as exc:  # unreadable file: say so, count it, go on with the others
             if args.debug:
                 raise
-            failure = ValidationIncident(0, "INPUT", exc.code, path, exc.location.line, None,
-                                         _explained(exc, path))
-            tally.add(failure)
-            if as_json and not quiet:
-                stdout.write(separator + json.dumps(incident_dict(failure), ensure_ascii=False))
-                separator = ",\n "
-            elif not quiet:
-                stdout.write(f"{exc.location}: error [{exc.code}] {failure.message}\n")
-    if as_json and not quiet:
-        stdout.write('\n], "summary": {"errors": %d, "warnings": %d, "by_class": %s, '
-                     '"passed": %s}}\n' % (tally.errors, tally.warnings,
-                                           json.dumps(tally.by_class), json.dumps(not tally.errors)))
-    stdout.flush()
-    if not quiet:
-        stderr.write(tally.summary() + "\n")
-    return EXIT_INPUT if tally.errors else EXIT_OK
+            yield ValidationIncident(0, "INPUT", exc.code, path, exc.location.line, None,
+                                     _explained(exc, path))
+        if shared_state is None:
+            yield from state.end_of_run()
+    writer.progress = None
+    if shared_state is not None:
+        yield from shared_state.end_of_run()
+
+
+class _Writer:
+    """Writes the incidents to stdout in the format asked for: lines (text, udtools, github;
+    --max-err applies to text and udtools) or one document (json, sarif) streamed."""
+
+    def __init__(self, args, files: List[str], stdout: TextIO):
+        self.args, self.files, self.stdout = args, files, stdout
+        self.document = args.format in ("json", "sarif")
+        self.progress = None
+
+    def write_all(self, incidents, tally) -> None:
+        if self.args.quiet:
+            for _ in incidents:
+                pass
+        elif self.args.format == "json":
+            self._json(incidents, tally)
+        elif self.args.format == "sarif":
+            self._sarif(incidents, tally)
+        else:
+            self._lines(incidents)
+
+    def _lines(self, incidents) -> None:
+        from ..report.validation import (format_github, format_incident, format_udtools,
+                                         limit_per_class)
+        fmt, explained = self.args.format, set()
+        limited = (self._house_input_line(incidents) if fmt == "github"
+                   else limit_per_class(self._house_input_line(incidents), self.args.max_err))
+        for item in limited:
+            if isinstance(item, tuple):  # an unreadable file: the house error line
+                line = item[0]
+            elif fmt == "udtools":
+                line = format_udtools(item, with_file=len(self.files) > 1, explained=explained)
+            elif fmt == "github" and not isinstance(item, str):
+                line = format_github(item)
+            else:
+                line = format_incident(item)
+            if self.progress is not None:
+                self.progress(None)  # erased before a line of stdout; redrawn later
+            self.stdout.write(line + "\n")
+
+    @staticmethod
+    def _house_input_line(incidents):
+        """Incidents, with an unreadable file's one turned into its house line (a tuple that
+        --max-err lets through)."""
+        for inc in incidents:
+            if inc.klass == "INPUT":
+                where = inc.path if inc.line is None else f"{inc.path}:{inc.line}"
+                yield (f"{where}: error [{inc.testid}] {inc.message}",)
+            else:
+                yield inc
+
+    def _json(self, incidents, tally) -> None:
+        from ..report.validation import incident_dict
+        out = self.stdout
+        out.write('{"files": %s, "level": %d, "incidents": [' % (
+            json.dumps(self.files, ensure_ascii=False), self.args.level))
+        separator = "\n "
+        for inc in incidents:
+            out.write(separator + json.dumps(incident_dict(inc), ensure_ascii=False))
+            separator = ",\n "
+        out.write('\n], "summary": {"errors": %d, "warnings": %d, "by_class": %s, '
+                  '"passed": %s}}\n' % (tally.errors, tally.warnings,
+                                        json.dumps(tally.by_class), json.dumps(not tally.errors)))
+
+    def _sarif(self, incidents, tally) -> None:
+        from .. import __version__
+        from ..report.validation import SARIF_SCHEMA, sarif_result, sarif_tool
+        out = self.stdout
+        out.write('{"$schema": %s, "version": "2.1.0", "runs": [{"results": [' % json.dumps(
+            SARIF_SCHEMA))
+        rules, separator = {}, "\n "
+        for inc in incidents:
+            rules.setdefault(inc.testid, (inc.level, inc.klass))
+            out.write(separator + json.dumps(sarif_result(inc), ensure_ascii=False))
+            separator = ",\n "
+        invocation = {"executionSuccessful": True, "exitCode": 1 if tally.errors else 0,
+                      "arguments": ["--level", str(self.args.level)] + self.files}
+        out.write('\n], "tool": %s, "invocations": [%s]}]}\n' % (
+            json.dumps(sarif_tool(rules, __version__), ensure_ascii=False),
+            json.dumps(invocation, ensure_ascii=False)))
 
 
 def _counting(incidents, tally):

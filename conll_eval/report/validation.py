@@ -6,7 +6,14 @@
   ``path:line: warning [L2 format empty-misc] ...``.
 * ``format_udtools(inc, with_file=False)`` -> udtools' own line,
   ``[Line 3 Sent s1]: [L2 SYNTAX head-self-loop] HEAD == ID for 1`` (``File x.conllu `` in
-  front with ``with_file``; ``Sent None`` when the sentence has no sent_id).
+  front with ``with_file``; ``Sent None`` when the sentence has no sent_id).  With a set
+  ``explained`` (one per run), an incident's explanation follows its first occurrence after an
+  empty line, as udvalidate prints it.
+* ``format_github(inc)`` -> a GitHub Actions annotation, ``::error file=x.conllu,line=3,title=[L3
+  SYNTAX rel-upos-det]::message`` (``::warning`` for warnings; GitHub's escapes).
+* ``sarif_result(inc)`` / ``sarif_tool(rules, version)`` -> the parts of a SARIF 2.1.0 log: one
+  result per incident (rule id = test id, level error/warning, file and line) and the tool with
+  the rules that occurred.
 * ``Tally`` counts incidents as they stream past (``add``) and gives ``summary()``, ``errors``,
   ``warnings`` and ``by_class``; ``summary(incidents)`` -> udtools' closing lines: ``Warnings: N`` (if any), ``{CLASS} errors:
   N`` per class in udtools' class order (UNICODE, FORMAT, MORPHO, SYNTAX, ENHANCED, METADATA),
@@ -27,13 +34,15 @@ The text lines spell out what a terminal would act on (:func:`conll_eval.errors.
 from __future__ import annotations
 
 import json
-from typing import Dict, Iterable, Iterator, Tuple, Union
+import os
+import urllib.parse
+from typing import Dict, Iterable, Iterator, Optional, Set, Tuple, Union
 
 from ..errors import printable
 from ..validate import CLASS_ORDER, ValidationIncident
 
-__all__ = ["format_incident", "format_udtools", "summary", "Tally", "incident_dict", "to_json",
-           "limit_per_class"]
+__all__ = ["format_incident", "format_udtools", "format_github", "sarif_result", "sarif_tool",
+           "summary", "Tally", "incident_dict", "to_json", "limit_per_class"]
 
 Item = Union[ValidationIncident, str]
 
@@ -52,15 +61,73 @@ def format_incident(inc: Item) -> str:
                      f" {inc.message}{suffix}{hint}")
 
 
-def format_udtools(inc: Item, with_file: bool = False) -> str:
+def format_udtools(inc: Item, with_file: bool = False, explained: Optional[Set[str]] = None) -> str:
     if isinstance(inc, str):
         return inc
-    import os
     name = "STDIN" if inc.path == "-" else os.path.basename(inc.path)
     address = f"Line {inc.line} Sent {inc.sent_id}"
     if with_file:
         address = f"File {name} " + address
-    return printable(f"[{address}]: [L{inc.level} {_shown_class(inc)} {inc.testid}] {inc.message}")
+    line = f"[{address}]: [L{inc.level} {_shown_class(inc)} {inc.testid}] {inc.message}"
+    if explained is not None and inc.explanation and inc.explanation not in explained:
+        explained.add(inc.explanation)  # udtools explains a kind of incident once per run
+        return "\n".join(map(printable, (line, "", inc.explanation, "")))
+    return printable(line)
+
+
+def _github_escape(text: str, property_value: bool = False) -> str:
+    """GitHub workflow-command escaping (%, CR, LF; also : and , in a property)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def format_github(inc: ValidationIncident) -> str:
+    """A GitHub Actions annotation: ``::error file=F,line=N,title=[L3 SYNTAX id]::message``."""
+    where = f"file={_github_escape(inc.path, True)}"
+    if inc.line is not None:
+        where += f",line={inc.line}"
+    title = _github_escape(f"[L{inc.level} {inc.klass} {inc.testid}]", True)
+    suffix = f" (sent_id={inc.sent_id})" if inc.sent_id else ""
+    return (f"::{'warning' if inc.severity == 'warning' else 'error'} {where},title={title}::"
+            + _github_escape(printable(inc.message + suffix)))
+
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def sarif_result(inc: ValidationIncident) -> dict:
+    """One SARIF 2.1.0 result: rule id = test id, level error/warning, file and line."""
+    location: dict = {"artifactLocation": {"uri": _sarif_uri(inc.path)}}
+    if inc.line is not None and inc.line >= 1:
+        location["region"] = {"startLine": inc.line}
+    properties = {"udLevel": inc.level, "testClass": inc.klass}
+    if inc.sent_id is not None:
+        properties["sentId"] = inc.sent_id
+    if inc.hint:
+        properties["hint"] = inc.hint
+    return {"ruleId": inc.testid, "level": "warning" if inc.severity == "warning" else "error",
+            "message": {"text": inc.message}, "locations": [{"physicalLocation": location}],
+            "properties": properties}
+
+
+def _sarif_uri(path: str) -> str:
+    """A relative URI reference for a path as given ('-' is standard input)."""
+    if path == "-":
+        return "stdin"
+    return urllib.parse.quote(path.replace(os.sep, "/"), safe="/")
+
+
+def sarif_tool(rules: Dict[str, Tuple[int, str]], version: str) -> dict:
+    """The SARIF tool object: conll_eval's validator and the rules (test ids) that occurred,
+    each with its UD level and class."""
+    return {"driver": {
+        "name": "conll_eval validate", "version": version,
+        "informationUri": "https://universaldependencies.org/contributing/validation.html",
+        "rules": [{"id": testid, "name": testid,
+                   "shortDescription": {"text": f"UD validator test {testid} (level {level}, "
+                                                f"{klass})"},
+                   "properties": {"udLevel": level, "testClass": klass}}
+                  for testid, (level, klass) in sorted(rules.items())]}}
 
 
 class Tally:
@@ -113,7 +180,7 @@ def to_json(incidents: Iterable[Item]) -> str:
 def limit_per_class(incidents: Iterable[ValidationIncident], max_err: int) -> Iterator[Item]:
     counts: Dict[Tuple[str, str], int] = {}
     for inc in incidents:
-        if max_err <= 0:
+        if max_err <= 0 or not isinstance(inc, ValidationIncident):  # others pass unlimited
             yield inc
             continue
         key = (inc.severity, inc.klass)

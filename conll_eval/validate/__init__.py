@@ -64,12 +64,12 @@ from typing import BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple
 from ..reader import SNIFF_BYTES, decompress, describe_non_conllu, open_input
 from .backbone import Validator, validate_lines
 from .incidents import (BOM_HINT, CLASS_ORDER, IMPLEMENTED_IDS, LEVEL1_IDS, LEVEL2_IDS,
-                        NEWLINE_HINTS, ValidationIncident, _with_hint)
+                        LEVEL3_IDS, NEWLINE_HINTS, ValidationIncident, _with_hint)
 from .patterns import UD_RELATIONS, UPOS_TAGS
 
 __all__ = ["ValidationIncident", "Validator", "validate_lines", "validate_bytes", "validate_file",
            "iter_validate_file", "iter_validate_files", "IMPLEMENTED_IDS",
-           "CLASS_ORDER", "UPOS_TAGS", "UD_RELATIONS", "LEVEL1_IDS", "LEVEL2_IDS", "BOM_HINT",
+           "CLASS_ORDER", "UPOS_TAGS", "UD_RELATIONS", "LEVEL1_IDS", "LEVEL2_IDS", "LEVEL3_IDS", "BOM_HINT",
            "NEWLINE_HINTS"]
 
 
@@ -141,6 +141,7 @@ def iter_validate_files(paths: Sequence[str], level: int = 2) -> Iterator[Valida
     state = Validator(level)
     for path in paths:
         yield from iter_validate_file(path, level, state)
+    yield from state.end_of_run()
 
 
 def validate_file(path: str, level: int = 2) -> List[ValidationIncident]:

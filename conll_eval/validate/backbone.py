@@ -10,6 +10,8 @@ from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 from .format import IdChecks, LineChecks
 from .incidents import BOM_HINT, NEWLINE_HINTS, ValidationIncident, _with_hint
 from .metadata import MetadataChecks
+from .contents import ContentChecks, Words
+from .relations import RelationChecks, SpanChecks
 from .tree import FieldChecks, TreeChecks
 from .patterns import (COLNAMES, DEPREL, FEATS, HEAD, LEMMA, MISC, UPOS, UPOS_TAGS, XPOS,
                        _RE_SENTID, _RE_UPOS, _is_empty, _is_mwt, _is_word, _is_ws_line)
@@ -53,7 +55,8 @@ def _lines_with_terminators(chunks: Iterable[str]) -> Iterator[Tuple[str, str]]:
 
 # --- the validator ----------------------------------------------------------------------------
 
-class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks):
+class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks, ContentChecks,
+                RelationChecks, SpanChecks):
     """Validation state shared by the files of one run (sent_ids must be unique across files,
     as in udtools); create one per run and pass it to :func:`validate_lines` /
     :func:`iter_validate_file`, or use :func:`iter_validate_files`."""
@@ -71,6 +74,12 @@ class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks):
         self.ref_is_udeprel = False  # udtools quirk, see the module docstring
         self.out: List[ValidationIncident] = []
         self.sent_id: Optional[str] = None
+        self._level3_init()
+
+    def end_of_run(self) -> List[ValidationIncident]:
+        """The incidents of udtools' checks after the last file of a run (level 3:
+        ``edeps-identical-to-basic-trees``); call once, after the last file."""
+        return self._end_of_run()
 
     def _add(self, level, klass, testid, line, message, severity="error"):
         self.out.append(ValidationIncident(level, klass, testid, self.path, line, self.sent_id,
@@ -137,7 +146,12 @@ class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks):
         self._sent_id(comments)
         self._parallel_id(comments)
         self._text(comments)
+        words = Words(self.table, self.sentence_line) if self.level >= 3 else None
+        if words is not None:
+            self._level3_nodes(words)
         self._egraph_connected()
+        if words is not None:
+            self._level3_tree(words)
 
 
 
@@ -150,7 +164,8 @@ def validate_lines(lines: Iterable[str], path: str, level: int = 2,
     items are concatenated and re-split on LF, CRLF and lone CR (udtools reads with Python's
     universal newlines; CR and CRLF also give ``non-unix-newline``).  ``level`` < 1 counts as 1.
     ``state`` carries sent_ids etc. over from earlier files of the same run (its own level is
-    used then).  Memory: the current sentence plus the ids seen so far.
+    used then; the caller calls its ``end_of_run`` after the last file).  Memory: the current
+    sentence plus the ids seen so far.
     """
     v = state if state is not None else Validator(level)
     v.path = path
@@ -178,3 +193,5 @@ def validate_lines(lines: Iterable[str], path: str, level: int = 2,
         yield ValidationIncident(1, "FORMAT", "non-unix-newline", path, lineno, v.sent_id,
                                  "Only the unix-style LF line terminator is allowed.",
                                  hint=NEWLINE_HINTS[non_unix[1]].format(line=non_unix[0]))
+    if state is None:  # this file is the whole run
+        yield from v.end_of_run()

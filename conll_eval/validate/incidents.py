@@ -33,8 +33,20 @@ LEVEL2_IDS = frozenset("""
     missing-text multiple-text empty-text text-trailing-whitespace nospaceafter-yes
     spaceafter-value spaceafter-empty-node spaceafter-mwt-node text-form-mismatch
     missing-spaceafter text-extra-chars unconnected-egraph""".split())
+LEVEL3_IDS = frozenset("""
+    0-is-not-root root-is-not-0 enhanced-0-is-not-root enhanced-root-is-not-0
+    empty-node-after-eorphan eorphan-after-empty-node pron-det-without-prontype
+    verbform-fin-without-mood fixed-without-extpos rel-upos-det rel-upos-nummod rel-upos-advmod
+    rel-upos-expl rel-upos-aux rel-upos-cop rel-upos-case rel-upos-mark rel-upos-cc
+    rel-upos-punct upos-rel-punct rel-upos-fixed flat-foreign-upos-feats right-to-left-conj
+    right-to-left-fixed right-to-left-flat right-to-left-goeswith right-to-left-appos
+    too-many-subjects too-many-objects obl-should-be-nmod orphan-parent leaf-mark-case
+    leaf-aux-cop leaf-det leaf-clf leaf-cc leaf-fixed leaf-goeswith leaf-punct fixed-gap
+    goeswith-gap goeswith-nospace goeswith-missing-typo goeswith-lemma goeswith-upos
+    goeswith-feats goeswith-edeps punct-causes-nonproj punct-is-nonproj
+    edeps-identical-to-basic-trees""".split())
 #: every udtools test id this package implements
-IMPLEMENTED_IDS = LEVEL1_IDS | LEVEL2_IDS
+IMPLEMENTED_IDS = LEVEL1_IDS | LEVEL2_IDS | LEVEL3_IDS
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,8 @@ class ValidationIncident:
 
     ``message`` is udtools' text; ``hint`` (not compared) says in plain words what a
     surprising incident usually means, where udtools' text does not: a byte-order mark,
-    CRLF line ends, a file that is not UTF-8 or not CoNLL-U at all.
+    CRLF line ends, a file that is not UTF-8 or not CoNLL-U at all.  ``explanation`` (not
+    compared) is the longer text udtools prints after the message the first time it occurs.
     """
 
     level: int
@@ -55,6 +68,7 @@ class ValidationIncident:
     message: str
     severity: str = "error"
     hint: Optional[str] = field(default=None, compare=False)
+    explanation: Optional[str] = field(default=None, compare=False, repr=False)
 
     @property
     def location(self) -> Location:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Set
 
-from .patterns import (DEPS, HEAD, ID, UD_RELATIONS, _MISC_SINGLE,
+from .patterns import (DEPREL, DEPS, HEAD, ID, UD_RELATIONS, _MISC_SINGLE,
                        _MISC_TYPO, _RE_DEPREL, _RE_EHEAD, _RE_FEATVAL, _RE_HEAD, _RE_VAL, _RE_WS_END, _RE_WS_START,
                        _deps_list, _id_tuple, _is_empty, _is_mwt, _is_word, _valid_edeprel)
 
@@ -139,6 +139,7 @@ class FieldChecks:
     def _feats(self, feats: str, lineno: int) -> bool:
         if feats == "_":
             return True
+        self._features_present(lineno)
         add = lambda tid, msg: self._add(2, "MORPHO", tid, lineno, msg)  # noqa: E731
         flist = feats.split("|")
         lower = [f.lower() for f in flist]
@@ -184,6 +185,8 @@ class FieldChecks:
     def _deps_format(self, cols, lineno: int):
         if cols[DEPS] == "_":
             return
+        if cols[DEPS] != cols[HEAD] + ":" + cols[DEPREL]:
+            self.seen_enhancement = lineno  # the enhanced graph is not a mere copy (level 3)
         edeps = _deps_list(cols[DEPS]) or []
         heads = [_id_tuple(h) for h, _ in edeps]
         if heads != sorted(heads):
