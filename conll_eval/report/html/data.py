@@ -84,6 +84,16 @@ def _arcs(arcs: dict, vocab, labels: StringTable) -> dict:
     return out
 
 
+def _sentence_texts(gold) -> List[str]:
+    """Per gold sentence its ``# text``, else its characters without spaces (what the page
+    searches, besides the FORMs: "don't" or "博物館" span several words)."""
+    texts = gold.sent_texts
+    if all(t is not None for t in texts):
+        return list(texts)
+    starts, ends = np.asarray(gold.sent_char_start).tolist(), np.asarray(gold.sent_char_end).tolist()
+    return [t if t is not None else gold.text[a:b] for t, a, b in zip(texts, starts, ends)]
+
+
 def _graphs(evaluations: Sequence):
     """(gold graph, system graphs) for the viewer's enhanced arcs, or (None, reason): a gold
     file without DEPS has none; DEPS the scorer did not read may be malformed."""
@@ -118,6 +128,7 @@ def treebank_data(name: str, evaluations: Sequence, system_names: Sequence[str],
             "start": gold_starts.tolist(),
             "id": [i if i is not None else "" for i in ids],
             "line": np.asarray(gold.sent_first_line).tolist(),
+            "x": _sentence_texts(gold),
             "f": forms.codes(gold.vocab, gold.column("written_form")).tolist(),
             "u": upos.codes(gold.vocab, gold.column("upos")).tolist(),
             "d": labels.codes(gold.vocab, gold.column("deprel")).tolist(),

@@ -65,7 +65,9 @@
   function searchTexts(P) {
     if (!P.text) {
       P.text = new Array(P.n);
-      for (var s = 0; s < P.n; s++) { P.text[s] = (P.tb.gold.id[s] + "\u0001" + sentenceText(P, s)).toLowerCase(); }
+      var texts = P.tb.gold.x || [];
+      /* the sentence's text (# text: "don't", "博物館" span several words) and its FORMs */
+      for (var s = 0; s < P.n; s++) { P.text[s] = (P.tb.gold.id[s] + "\u0001" + (texts[s] || "") + "\u0001" + sentenceText(P, s)).toLowerCase(); }
     }
     return P.text;
   }
@@ -98,7 +100,7 @@
   var count = el("span", { id: "f-count", "aria-live": "polite" });
   controls.appendChild(count);
   root.appendChild(controls);
-  root.appendChild(el("p", { "class": "kbd" }, "Keys: \u2193/j next, \u2191/k previous, PgDn/PgUp, Home/End, / search, e enhanced graph on/off, Esc back to the list."));
+  root.appendChild(el("p", { "class": "kbd" }, "Keys (in the sentence list): \u2193/j next, \u2191/k previous, PgDn/PgUp, Home/End; anywhere: / search, e enhanced graph on/off, Esc back to the list."));
   var panes = el("div", { "class": "panes" });
   var list = el("div", { id: "list", tabindex: "0", role: "listbox", "aria-label": "gold sentences" });
   var spacer = el("div"); list.appendChild(spacer);
@@ -166,7 +168,9 @@
     return false;
   }
 
-  function apply() {
+  /* fresh: a new order (the sort changed), shown from its first sentence; else the selected
+     sentence stays selected if it is still in the list. */
+  function apply(fresh) {
     var t0 = performance.now();
     var P = state.P, runs = scopes(), n = P.n;
     var needle = search.value.trim().toLowerCase();
@@ -207,7 +211,7 @@
     state.order = order;
     var at = -1;
     if (previous >= 0) { for (var y = 0; y < order.length; y++) { if (order[y] === previous) { at = y; break; } } }
-    state.sel = at >= 0 ? at : 0;
+    state.sel = (at >= 0 && fresh !== true) ? at : 0;
     count.textContent = m + " of " + n + " sentences";
     spacer.style.height = (m * ROW) + "px";
     list.scrollTop = Math.max(0, state.sel * ROW - list.clientHeight / 2);
@@ -472,15 +476,19 @@
   }
 
   /* ---- events ------------------------------------------------------------------------ */
-  [scopeSelect, onlyErrors, relSelect, uposSelect, sortSelect].forEach(function (c) { c.addEventListener("change", apply); });
+  [scopeSelect, onlyErrors, relSelect, uposSelect].forEach(function (c) { c.addEventListener("change", function () { apply(false); }); });
+  sortSelect.addEventListener("change", function () { apply(true); });
   showEnhanced.addEventListener("change", function () { if (state.order.length) { show(); } });
-  [search, minLen, maxLen].forEach(function (c) { c.addEventListener("input", apply); });
+  [search, minLen, maxLen].forEach(function (c) { c.addEventListener("input", function () { apply(false); }); });
   tbSelect.addEventListener("change", function () { loadTreebank(parseInt(tbSelect.value, 10)); });
   document.addEventListener("keydown", function (e) {
     var t = e.target, tag = t && t.tagName ? t.tagName.toLowerCase() : "";
     var typing = tag === "input" || tag === "select" || tag === "textarea";
     if (typing) { if (e.key === "Escape") { t.blur(); list.focus(); } return; }
     if (e.altKey || e.ctrlKey || e.metaKey) { return; }
+    if (e.key === "/") { search.focus(); e.preventDefault(); return; }
+    if (e.key === "e") { if (!showEnhanced.disabled) { showEnhanced.checked = !showEnhanced.checked; show(); } return; }
+    if (t !== list) { return; }  /* elsewhere arrows, PgUp/PgDn, Home/End scroll the page */
     var page = Math.max(1, Math.floor(list.clientHeight / ROW) - 1), handled = true;
     switch (e.key) {
       case "ArrowDown": case "j": select(state.sel + 1); break;
@@ -489,8 +497,6 @@
       case "PageUp": select(state.sel - page); break;
       case "Home": select(0); break;
       case "End": select(state.order.length - 1); break;
-      case "/": search.focus(); break;
-      case "e": if (!showEnhanced.disabled) { showEnhanced.checked = !showEnhanced.checked; show(); } break;
       default: handled = false;
     }
     if (handled) { e.preventDefault(); }

@@ -1,0 +1,148 @@
+"""The HTML report as a page people work in (issue 30), in headless Chromium: the list takes
+the keys only while it has focus, search finds the sentence's text, a new sort starts at its
+first sentence, heatmap numbers readable in both colour schemes, labels neither clipped nor
+overlapping, right-to-left sentences, links to a sentence, narrow windows, the suite's
+per-treebank table, and the ready time.
+
+The ../shared/ud checks are ``slow``; screenshots go to ``$CONLL_EVAL_SCREENSHOT_DIR``.
+"""
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from browser import Browser
+from test_report_html import (CHROMIUM, GOLD, SYS_A, SYS_B, UD_PAIRS, embedded, make_report,
+                              needs_browser, opened, run, shots)
+
+pytestmark = needs_browser
+
+
+def js_set(browser, element_id: str, value: str, event: str = "change") -> None:
+    browser.evaluate(f"var c = document.getElementById({json.dumps(element_id)}); "
+                     f"c.value = {json.dumps(value)}; c.dispatchEvent(new Event('{event}'))")
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("small")
+    return make_report(folder)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with Browser(CHROMIUM) as b:
+        yield b
+
+
+def settled_scroll(browser) -> float:
+    """window.scrollY once a (smooth) scroll has stopped moving."""
+    last = None
+    for _ in range(40):
+        y = browser.evaluate("new Promise(r => setTimeout(() => r(window.scrollY), 50))")
+        if y == last:
+            return y
+        last = y
+    return last
+
+
+def current(browser) -> int:
+    return browser.evaluate("conllEvalReport.current()")
+
+
+# ---- 3: the keys belong to the list only while it has focus --------------------------------
+
+def test_page_keys_scroll_the_page_without_list_focus(browser, small, tmp_path):
+    opened(browser, small)
+    browser.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    assert browser.evaluate("document.documentElement.scrollHeight > innerHeight + 200")
+    before = current(browser)
+    for key in ("PageDown", "j", "ArrowDown"):
+        browser.key(key)
+    assert current(browser) == before  # the selection did not move
+    assert settled_scroll(browser) > 0  # PageDown scrolled the page
+    browser.evaluate("window.scrollTo(0, 0); document.getElementById('list').focus()")
+    y = settled_scroll(browser)
+    browser.key("ArrowDown")
+    assert current(browser) == before + 1
+    browser.key("PageDown")
+    assert current(browser) == 3  # the last of the four sentences
+    assert settled_scroll(browser) == y
+    browser.screenshot(str(shots(tmp_path) / "p03-keys.png"))
+
+
+# ---- 6: search the sentence's text ---------------------------------------------------------
+
+def test_search_finds_the_text_across_words(browser, small):
+    opened(browser, small)
+    js_set(browser, "f-search", "now.", "input")  # '# text' has "now.", the FORMs "now ."
+    assert browser.evaluate("conllEvalReport.shown") == 1 and current(browser) == 2
+    js_set(browser, "f-search", "rep-4", "input")  # sent_id
+    assert browser.evaluate("conllEvalReport.shown") == 1 and current(browser) == 3
+    js_set(browser, "f-search", "ca n't", "input")  # the FORMs
+    assert browser.evaluate("conllEvalReport.shown") == 1 and current(browser) == 2
+
+
+# ---- 7: a new sort starts at its first sentence ---------------------------------------------
+
+def worst_first(record) -> list:
+    """Sentences by their lowest LAS F1 over the systems, ties in file order."""
+    def f1(run, s):
+        c, g, y = (run["sentences"]["LAS"][k][s] for k in range(3))
+        return 2 * c / (g + y) if g + y else 1.0
+    n = len(record["gold"]["start"]) - 1
+    return sorted(range(n), key=lambda s: (min(f1(r, s) for r in record["runs"]), s))
+
+
+def test_sort_shows_the_first_of_the_new_order(browser, small, tmp_path):
+    opened(browser, small)
+    worst = worst_first(embedded(small)["treebanks"][0])
+    browser.evaluate(f"conllEvalReport.select({worst[-1]})")  # the best one
+    js_set(browser, "f-sort", "f1")
+    assert current(browser) == worst[0] != worst[-1]
+    assert browser.evaluate("document.getElementById('list').scrollTop") == 0
+    assert browser.evaluate("document.querySelector('#list .row.sel').getAttribute('data-index')") == "0"
+    # a filter keeps the selected sentence
+    browser.evaluate("conllEvalReport.select(2)")
+    chosen = current(browser)
+    js_set(browser, "f-min", "1", "input")
+    assert current(browser) == chosen
+    browser.screenshot(str(shots(tmp_path) / "p07-sort.png"))
+
+
+# ---- the ../shared/ud pairs (slow) ---------------------------------------------------------
+
+needs_ud = pytest.mark.skipif(not UD_PAIRS, reason="../shared/ud is absent")
+
+
+@pytest.fixture(scope="module")
+def ud_reports(tmp_path_factory):
+    """pair name -> its report (gold, sys-gold-tok, sys-raw), written once for the module."""
+    folder = tmp_path_factory.mktemp("ud")
+    reports = {}
+    for pair in UD_PAIRS:
+        target = folder / f"{pair.name}.html"
+        status, _, err = run("report", pair / "gold.conllu", pair / "sys-gold-tok.conllu",
+                             pair / "sys-raw.conllu", "-o", target)
+        assert status == 0, err
+        reports[pair.name] = target
+    return reports
+
+
+@pytest.mark.slow
+@needs_ud
+@pytest.mark.parametrize("pair, needle", [("en_ewt", "don't"), ("zh_gsd", "博物館"),
+                                          ("en_ewt", "search-engine")])
+def test_search_in_shared_ud(browser, ud_reports, pair, needle, tmp_path):
+    if pair not in ud_reports:
+        pytest.skip(f"{pair} is absent")
+    record = embedded(ud_reports[pair])["treebanks"][0]
+    expected = [s for s, text in enumerate(record["gold"]["x"]) if needle in text.lower()]
+    assert expected, needle
+    opened(browser, ud_reports[pair])
+    js_set(browser, "f-search", needle, "input")
+    assert browser.evaluate("conllEvalReport.shown") >= len(expected)
+    assert current(browser) == expected[0]
+    browser.evaluate("document.getElementById('browser').scrollIntoView()")
+    browser.screenshot(str(shots(tmp_path) / f"p06-search-{pair}.png"))
