@@ -37,6 +37,27 @@ def build_report_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def shown_path(path, output) -> str:
+    """An input file's path as the page shows it: relative to the folder of the page (so the
+    page names its inputs wherever the two move together; relative to the current folder for
+    a page on stdout); a path that is no file (stdin) or has no relative form stays as given."""
+    if not path or not os.path.isfile(path):
+        return path
+    base = os.path.dirname(os.path.abspath(output)) if output else os.getcwd()
+    try:
+        return os.path.relpath(os.path.abspath(path), base)
+    except ValueError:  # another drive (Windows)
+        return path
+
+
+def _paths_relative(record: dict, output) -> dict:
+    """The record with its gold and system paths as :func:`shown_path` shows them."""
+    record["gold"]["path"] = shown_path(record["gold"]["path"], output)
+    for run in record["runs"]:
+        run["path"] = shown_path(run["path"], output)
+    return record
+
+
 def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_report_parser()
     args = parser.parse_args(argv)
@@ -58,7 +79,7 @@ def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         significance = comparison_record(
             comparison, significance_signature(settings.signature(), args, tested))
     name = treebank_name(args.gold)
-    record = treebank_data(name, evaluations, names, significance)
+    record = _paths_relative(treebank_data(name, evaluations, names, significance), args.output)
     text = render_page(args.title or f"conll_eval report: {name}", [record],
                        settings.signature())
     if args.output:
@@ -68,10 +89,12 @@ def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
-def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str) -> str:
+def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str,
+               output=None) -> str:
     """The page of ``conll_eval suite --html``: the macro-averages of every system, then one
     section per treebank with the systems that scored it (each pair is read again here: the
-    suite scores in worker processes, which keep no treebank)."""
+    suite scores in worker processes, which keep no treebank); paths relative to ``output``,
+    the page's file."""
     # here: only suite --html needs these, and cli.suite imports this function on demand
     from ..errors import ConllEvalError
     from ..evaluate import evaluate
@@ -98,7 +121,8 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str) -
         except ConllEvalError as exc:  # scored in a worker, so unlikely; the suite said why
             failures.append([f"{first.entry.name}: not in the report: {str(exc).splitlines()[0]}"])
             continue
-        records.append(treebank_data(first.entry.name, evaluations, [n for n, _ in usable]))
+        records.append(_paths_relative(treebank_data(first.entry.name, evaluations,
+                                                     [n for n, _ in usable]), output))
     macro = {"systems": [s.system_name for s in suites], "metrics": list(metrics),
              "averages": [{m: s.macro[m].as_dict() for m in metrics} for s in suites],
              "failures": failures, "signature": suites[0].signature}
@@ -141,6 +165,7 @@ def viewer_html(settings) -> str:
         pair = read_pair([gold], [system], gold, system, settings.charset, universal)
         evaluations.append(evaluate(pair.gold.treebank, pair.system.treebank, scoring))
     names = system_names(settings.system_files, None, "conll_eval analyze")
-    record = treebank_data(treebank_name(gold), evaluations, names)
+    record = _paths_relative(treebank_data(treebank_name(gold), evaluations, names),
+                             viewer_path(settings.formatting.output))
     return render_page(f"conll_eval analyze -v 1: {os.path.basename(gold)}", [record],
                        scoring.signature(), generator="conll_eval analyze -v 1")

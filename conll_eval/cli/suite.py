@@ -301,7 +301,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if args.html:
         from .report import suite_html
         write_atomically(args.html, suite_html([s for _, s in ranked], settings, metrics,
-                                               "conll_eval suite report"), inputs)
+                                               "conll_eval suite report", args.html), inputs)
     if tira_errors and not args.quiet:
         stderr.write(tira_errors)
     if args.signature and args.format in SIGNATURE_ON_STDERR and not args.tira and not args.quiet:

@@ -55,7 +55,7 @@ def render_page(title: str, treebanks: Sequence[dict], signature: str,
                         'counting 0 (as <code>conll_eval suite</code>).</p>'
                         + macro_table(macro["averages"], macro["systems"], macro["metrics"],
                                       macro.get("failures", ())) + "</section>")
-    sections += [treebank_summary(tb, i) for i, tb in enumerate(treebanks)]
+    sections += [treebank_summary(tb, i, signature) for i, tb in enumerate(treebanks)]
     data = {"v": 1, "signature": signature, "treebanks": treebanks}
     if macro is not None:
         data["macro"] = macro

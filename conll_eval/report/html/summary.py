@@ -7,6 +7,7 @@ one the page embeds), so the page needs no script to show its numbers.
 """
 from __future__ import annotations
 
+import colorsys
 import math
 from html import escape
 from typing import Dict, List, Mapping, Optional, Sequence
@@ -100,10 +101,37 @@ def label_table(record: dict, key: str, names_key: str, caption: str) -> str:
             f'</tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
+def _count_text(n: int) -> str:
+    """A cell's number in at most four characters (the tooltip has it exactly)."""
+    return str(n) if n < 10000 else f"{n // 1000}k"
+
+
+def _relative_luminance(rgb: Sequence[float]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (channels 0..1)."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _cell_colours(shade: Optional[float]) -> tuple:
+    """(fill, text class) of a heatmap cell: the diagonal grey for None, else a red of the
+    given depth (0..1); the text black or white, whichever contrasts more (at least 4.5:1
+    for any fill, WCAG AA), the same in light and dark mode."""
+    if shade is None:
+        rgb = (0xd9 / 255,) * 3
+    else:
+        rgb = colorsys.hls_to_rgb(8 / 360, (96 - 56 * shade) / 100, 0.75)
+    luminance = _relative_luminance(rgb)
+    on_black, on_white = (luminance + 0.05) / 0.05, 1.05 / (luminance + 0.05)
+    fill = "#" + "".join(f"{round(255 * c):02x}" for c in rgb)
+    return fill, ("n-dark" if on_black >= on_white else "n-light")
+
+
 def heatmap(cells: Sequence[Sequence[int]], names: Sequence[str], title: str) -> str:
     """Inline SVG heatmap of (gold, system, count) cells: rows gold, columns system, the
-    most frequent labels; the shade is logarithmic in the count, each cell has its number
-    in a tooltip (and in the cell when it fits)."""
+    most frequent labels; the shade is logarithmic in the count; every cell shows its number
+    (columns as wide as the longest needs) and has it exactly in a tooltip."""
     totals: Dict[int, int] = {}
     for g, s, n in cells:
         totals[g] = totals.get(g, 0) + n
@@ -118,28 +146,26 @@ def heatmap(cells: Sequence[Sequence[int]], names: Sequence[str], title: str) ->
             grid[(position[g], position[s])] = grid.get((position[g], position[s]), 0) + n
     off = [n for (i, j), n in grid.items() if i != j]
     top = max(off) if off else 1
-    cell, left, upper = 16, 90, 90
-    size = len(labels) * cell
-    parts = [f'<svg class="heat" width="{left + size + 70}" height="{upper + size + 4}" role="img" '
+    longest = max(len(_count_text(n)) for n in grid.values())
+    cell, wide, left, upper = 16, max(16, 5 * longest + 6), 90, 90
+    parts = [f'<svg class="heat" width="{left + len(labels) * wide + 70}" '
+             f'height="{upper + len(labels) * cell + 4}" role="img" '
              f'aria-label="{_e(title)}"><title>{_e(title)}</title>']
     for i, code in enumerate(labels):
         y = upper + i * cell + cell - 4
         parts.append(f'<text x="{left - 4}" y="{y}" text-anchor="end">{_e(names[code])}</text>')
-        x = left + i * cell + cell - 4
+        x = left + i * wide + wide / 2 + 4
         parts.append(f'<text transform="translate({x},{upper - 4}) rotate(-60)">{_e(names[code])}</text>')
     for (i, j), n in sorted(grid.items()):
-        if i == j:
-            fill, cls = "#d9d9d9", ' class="diag"'
-        else:
-            shade = math.log1p(n) / math.log1p(top)
-            fill, cls = f"hsl(8, 75%, {int(96 - 56 * shade)}%)", ""
+        fill, text_class = _cell_colours(None if i == j else math.log1p(n) / math.log1p(top))
+        cls = ' class="diag"' if i == j else ""
         tip = f"gold {names[labels[i]]} / system {names[labels[j]]}: {n}"
-        parts.append(f'<rect{cls} x="{left + j * cell}" y="{upper + i * cell}" width="{cell - 1}" '
-                     f'height="{cell - 1}" fill="{fill}"><title>{_e(tip)}</title></rect>')
-        if i != j and n < 100:
-            light = ' fill="#fff"' if math.log1p(n) / math.log1p(top) > 0.6 else ""
-            parts.append(f'<text x="{left + j * cell + cell / 2 - 0.5}" y="{upper + i * cell + 11}" '
-                         f'text-anchor="middle" font-size="8"{light}>{n}</text>')
+        x, y = left + j * wide, upper + i * cell
+        parts.append(f'<g class="cell"><rect{cls} x="{x}" y="{y}" width="{wide - 1}" '
+                     f'height="{cell - 1}" fill="{fill}"><title>{_e(tip)}</title></rect>'
+                     f'<text class="{text_class}" x="{x + wide / 2 - 0.5}" y="{y + 11}" '
+                     f'text-anchor="middle" font-size="8" data-count="{n}">{_count_text(n)}'
+                     f'</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -178,6 +204,13 @@ def decomposition_table(record: dict) -> str:
             f'<tbody>{"".join(rows)}</tbody></table>{"".join(stacks)}<p class="legend">{legend}</p>')
 
 
+def _p_value(p: Optional[float]) -> str:
+    """A p-value with four decimals; below 0.0001 ``< 0.0001`` (never ``0.0000``)."""
+    if p is None:
+        return ""
+    return "&lt; 0.0001" if p < 0.0001 else format(p, ".4f")
+
+
 def significance_table(record: Mapping) -> str:
     """Each system's F1 interval, and per pair the difference, its interval, corrected
     p-values and the verdict (``conll_eval compare``'s JSON)."""
@@ -192,7 +225,7 @@ def significance_table(record: Mapping) -> str:
         for pair in pairs:
             d = pair["difference"]
             p = pair["corrected"] or pair["p"]
-            cells = "".join(f"<td>{'' if p.get(t) is None else format(p[t], '.4f')}</td>"
+            cells = "".join(f"<td>{_p_value(p.get(t))}</td>"
                             for t in ("bootstrap", "randomization", "mcnemar"))
             rows.append(f'<tr><td class="l">{_e(metric)}</td><td class="l">{_e(pair["first"])}</td>'
                         f'<td class="l">{_e(pair["second"])}</td><td>{percent(d["value"])}</td>'
@@ -203,8 +236,8 @@ def significance_table(record: Mapping) -> str:
     return "".join(parts)
 
 
-def treebank_summary(record: dict, index: int) -> str:
-    """The static section of one treebank."""
+def treebank_summary(record: dict, index: int, page_signature: Optional[str] = None) -> str:
+    """The static section of one treebank; its signature only where it is not the page's."""
     systems = record["systems"]
     runs = record["runs"]
     files = "".join(f"<li>{_e(name)}: <code>{_e(run['path'])}</code></li>"
@@ -212,7 +245,8 @@ def treebank_summary(record: dict, index: int) -> str:
     parts = [f'<section class="treebank" id="tb-{index}"><h2>{_e(record["name"])}</h2>',
              f'<p>gold: <code>{_e(record["gold"]["path"])}</code>, '
              f'{len(record["gold"]["start"]) - 1} sentences, {len(record["gold"]["f"])} words</p>'
-             f'<ul>{files}</ul><p class="sig">{_e(record["signature"])}</p>',
+             f'<ul>{files}</ul>' + ("" if record["signature"] == page_signature else
+                                     f'<p class="sig">{_e(record["signature"])}</p>'),
              "<h3>Official metrics</h3>", metrics_table(runs, systems),
              "<h3>Where the LAS errors come from</h3>",
              '<p class="note">Every gold and system word by kind (as <code>conll_eval breakdown '

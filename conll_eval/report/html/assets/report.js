@@ -131,6 +131,15 @@
     apply();
   }
 
+  /* The direction of a text: that of its first letter of a strong direction (Hebrew, Arabic,
+     Syriac, Thaana, N'Ko... right to left; Latin, CJK... left to right). */
+  var RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802[\udc00-\udfff]|\ud803[\udc00-\ude7f]/;
+  var LTR_LETTER = /[A-Za-z\u00c0-\u02b8\u0370-\u03ff\u0400-\u052f\u0900-\u1fff\u2c00-\ufb1c\uff21-\uff5a]/;
+  function isRtl(text) {
+    var r = text.search(RTL_LETTER), l = text.search(LTR_LETTER);
+    return r >= 0 && (l < 0 || r < l);
+  }
+
   /* ---- filtering and sorting -------------------------------------------------------- */
   function scopes() {
     var k = parseInt(scopeSelect.value, 10), P = state.P;
@@ -265,78 +274,127 @@
 
   /* ---- drawing ---------------------------------------------------------------------- */
   var measure = document.createElement("canvas").getContext("2d");
-  function width(text, px) {
-    if (measure) { measure.font = px + "px system-ui, sans-serif"; return measure.measureText(text).width; }
-    return text.length * px * 0.6;
+  var FONT = (window.getComputedStyle ? getComputedStyle(document.body).fontFamily : "") || "sans-serif";
+  function width(text, px, bold) {
+    if (measure) { measure.font = (bold ? "bold " : "") + px + "px " + FONT; return measure.measureText(text).width; }
+    return text.length * px * (bold ? 0.7 : 0.6);
+  }
+  var LH = 17, BAND = 14, PAD = 3;  /* level height, row height of the root-label band, label margin */
+
+  /* Intervals [x0, x1] per row, to find the lowest row where a label fits. */
+  function Rows() { this.rows = []; }
+  Rows.prototype.free = function (r, x0, x1) {
+    var row = this.rows[r] || [];
+    for (var i = 0; i < row.length; i++) { if (x0 < row[i][1] && row[i][0] < x1) { return false; } }
+    return true;
+  };
+  Rows.prototype.take = function (r, x0, x1) { (this.rows[r] = this.rows[r] || []).push([x0, x1]); };
+  Rows.prototype.place = function (lowest, x0, x1) {
+    var r = lowest; while (!this.free(r, x0, x1)) { r++; } this.take(r, x0, x1); return r;
+  };
+
+  /* An arc's label: its text, anchor and horizontal extent. Hooks (head in another gold
+     sentence) point outwards: to the earlier sentence's side (left, or right in a
+     right-to-left sentence) or the later one's. */
+  function arcLabel(a, words, rtl) {
+    var xd = words[a.dep].x, hh = a.head, bad = a.lcls === "bad";
+    var text = a.label + (bad ? " \u2717" : ""), x = xd, anchor = "middle";
+    if (hh <= -2) {
+      var side = (hh === -2) === !rtl ? -1 : 1;
+      text = side < 0 ? "\u2190 " + text : text + " \u2192";
+      x = xd + side * 4; anchor = side < 0 ? "end" : "start";
+    } else if (hh >= 0) {
+      x = (words[hh].x + (hh < a.dep ? 4 : -4) + xd) / 2;
+    }
+    var w = width(text, 10.5, bad);
+    var x0 = anchor === "middle" ? x - w / 2 : anchor === "end" ? x - w : x;
+    return { text: text, x: x, anchor: anchor, x0: x0 - PAD, x1: x0 + w + PAD };
   }
 
-  /* Arc levels: an arc sits one level above the highest arc it spans; arcs to another
-     sentence are short hooks, staggered over three levels. */
-  function arcLevels(arcs) {
-    var n = arcs.length, level = new Int32Array(n), maxLevel = 0, hooks = 0, spans = [], i, j;
+  /* Levels of arcs with no two labels overlapping: an arc sits above every arc it spans and
+     is raised further while its label would overlap a label already placed at that level
+     (labels of different levels are LH apart, more than a label's height); root arcs get
+     rows in the band beyond the arcs (band: a Rows shared with other texts there). */
+  function arcLayout(arcs, words, rtl, band) {
+    var n = arcs.length, level = new Int32Array(n), labels = new Array(n), rows = new Rows();
+    var maxLevel = 0, spans = [], i, j;
     for (i = 0; i < n; i++) {
+      labels[i] = arcLabel(arcs[i], words, rtl);
       var h = arcs[i].head, d = arcs[i].dep;
       if (h >= 0) { spans.push([Math.min(d, h), Math.max(d, h), i]); }
-      else if (h <= -2) { level[i] = 1 + (hooks++ % 3); }
+      else if (h <= -2) { level[i] = rows.place(1, labels[i].x0, labels[i].x1); maxLevel = Math.max(maxLevel, level[i]); }
+      else { level[i] = 0; labels[i].row = band.place(0, labels[i].x0, labels[i].x1); }
     }
-    spans.sort(function (p, q) { return (p[1] - p[0]) - (q[1] - q[0]); });
-    maxLevel = Math.min(hooks, 3);
+    spans.sort(function (p, q) { return (p[1] - p[0]) - (q[1] - q[0]) || p[0] - q[0]; });
     for (i = 0; i < spans.length; i++) {
       var lv = 1, a = spans[i];
       for (j = 0; j < i; j++) {
         var b = spans[j];
         if (b[0] >= a[0] && b[1] <= a[1] && level[b[2]] >= lv) { lv = level[b[2]] + 1; }
       }
+      var lab = labels[a[2]];
+      lv = rows.place(lv, lab.x0, lab.x1);
       level[a[2]] = lv; if (lv > maxLevel) { maxLevel = lv; }
     }
-    return { level: level, max: maxLevel };
+    return { level: level, max: maxLevel, labels: labels };
   }
 
   /* One arc into parent: dir -1 rises above the words (y0 their top), +1 hangs below them
-     (y0 their bottom); edge is the far end of a root arc. */
-  function drawArc(parent, a, level, words, y0, dir, edge, extra) {
-    var LH = 17, xd = words[a.dep].x, hh = a.head, path, lx, ly;
+     (y0 their bottom); edge is where root arcs end (the band of root labels beyond it). */
+  function drawArc(parent, a, level, label, words, y0, dir, edge, extra) {
+    var xd = words[a.dep].x, hh = a.head, path, ly, peak = y0 + dir * (level * LH + 4);
     if (hh === -1) {
       path = "M" + xd + "," + edge + " L" + xd + "," + (y0 + dir * 5);
-      lx = xd; ly = dir < 0 ? edge - 2 : edge + 10;
+      ly = dir < 0 ? edge - 4 - label.row * BAND : edge + 11 + label.row * BAND;
     } else if (hh <= -2) {
-      var side = hh === -2 ? -1 : 1, yh = y0 + dir * (level * LH + 4);
-      path = "M" + (xd + side * 22) + "," + yh + " L" + xd + "," + yh + " L" + xd + "," + (y0 + dir * 5);
-      lx = xd + side * 4; ly = dir < 0 ? yh - 3 : yh + 11;
+      var side = label.anchor === "end" ? -1 : 1;
+      path = "M" + (xd + side * 22) + "," + peak + " L" + xd + "," + peak + " L" + xd + "," + (y0 + dir * 5);
+      ly = peak + 4;
     } else {
-      var xh = words[hh].x + (hh < a.dep ? 4 : -4), ht = level * LH * 1.33;
-      path = "M" + xh + "," + y0 + " C" + xh + "," + (y0 + dir * ht) + " " + xd + "," + (y0 + dir * ht) + " " + xd + "," + (y0 + dir * 5);
-      lx = (xh + xd) / 2; ly = y0 + dir * ht * 0.75 + 3;
+      var xh = words[hh].x + (hh < a.dep ? 4 : -4), ht = (peak - y0) / 0.75;  /* the curve peaks at 3/4 of ht */
+      path = "M" + xh + "," + y0 + " C" + xh + "," + (y0 + ht) + " " + xd + "," + (y0 + ht) + " " + xd + "," + (y0 + dir * 5);
+      ly = peak + 4;
     }
     parent.appendChild(svg("path", { "class": "arc " + extra + a.cls, d: path, "data-dep": String(a.dep), "data-status": a.status || "gold" }));
     parent.appendChild(svg("path", { "class": "head " + a.cls, d: "M" + (xd - 4) + "," + (y0 + dir * 7) + " L" + (xd + 4) + "," + (y0 + dir * 7) + " L" + xd + "," + (y0 + dir) + " Z" }));
-    var anchor = hh === -2 ? "end" : hh === -3 ? "start" : "middle";
-    parent.appendChild(svg("text", { "class": "lab " + extra + a.lcls, x: String(lx), y: String(ly), "text-anchor": anchor },
-                           (hh === -2 ? "\u2190 " : "") + a.label + (a.lcls === "bad" ? " \u2717" : "") + (hh === -3 ? " \u2192" : "")));
+    parent.appendChild(svg("text", { "class": "lab " + extra + a.lcls, x: String(label.x), y: String(ly), "text-anchor": label.anchor }, label.text));
   }
 
   /* words: [{x, w, form, upos, head (index in words, -1 root, -2/-3 outside left/right),
      label, cls (gold|ok|bad for the arc), lcls (for the label), ucls, unal, title, status}];
      enhanced: null, or the enhanced edges [{dep, head, label, cls, lcls, title}], drawn
-     above the words with the basic tree below them. */
-  function drawTree(words, rowName, runIndex, widthPx, marks, enhanced) {
-    var n = words.length, i, basic = [];
+     above the words with the basic tree below them; rtl: the words run right to left (their
+     x are mirrored by the caller). The svg's extent of its texts is in box.extent [x0, x1]. */
+  function drawTree(words, rowName, runIndex, widthPx, marks, enhanced, rtl) {
+    var n = words.length, i, basic = [], topBand = new Rows(), bottomBand = new Rows();
     for (i = 0; i < n; i++) {
       var wd = words[i];
       basic.push({ dep: i, head: wd.head, label: wd.label, cls: wd.cls, lcls: wd.lcls, status: wd.status });
     }
-    var LH = 17, top = 14, upper = arcLevels(enhanced || basic), lower = enhanced ? arcLevels(basic) : null;
-    var base = top + (upper.max + 1) * LH + 6, bottom = base + 36;
-    var edge = lower ? bottom + (lower.max + 1) * LH : 0, height = lower ? edge + 14 : base + 40;
+    var splits = [];
+    (marks || []).forEach(function (mk) {
+      if (mk.kind !== "split") { return; }
+      var text = "\u00b6 new system sentence", w = width(text, 10.5, true), x = rtl ? mk.x - 3 : mk.x + 3;
+      var x0 = rtl ? x - w : x;
+      splits.push({ x: x, text: text, anchor: rtl ? "end" : "start", line: mk.x, row: topBand.place(0, x0 - PAD, x0 + w + PAD), x0: x0, x1: x0 + w });
+    });
+    var upper = arcLayout(enhanced || basic, words, rtl, topBand), lower = enhanced ? arcLayout(basic, words, rtl, bottomBand) : null;
+    var top = topBand.rows.length * BAND + 6;
+    var base = top + upper.max * LH + 12, bottom = base + 36;
+    var edge = lower ? bottom + lower.max * LH + 14 : 0;
+    var height = lower ? edge + bottomBand.rows.length * BAND + 4 : base + 40;
     var box = svg("svg", { "class": "tree" + (enhanced ? " with-enhanced" : ""), width: String(Math.ceil(widthPx)), height: String(height),
                            "data-run": String(runIndex), role: "img", "aria-label": rowName + (enhanced ? " enhanced graph and tree" : " tree") });
     box.appendChild(svg("title", null, rowName + (enhanced ? " enhanced graph (above) and basic tree (below)" : " tree")));
+    var lo = 0, hi = widthPx;
+    function extent(x0, x1) { if (x0 < lo) { lo = x0; } if (x1 > hi) { hi = x1; } }
     for (i = 0; i < n; i++) {
       var w = words[i], g = svg("g", { "class": "word", "data-word": String(i) });
       if (w.title) { g.appendChild(svg("title", null, w.title)); }
-      var xd = w.x, y0 = base;
-      if (lower) { drawArc(g, basic[i], lower.level[i], words, bottom, 1, edge, ""); }
-      else { drawArc(g, basic[i], upper.level[i], words, base, -1, top, ""); }
+      var xd = w.x, y0 = base, lab;
+      if (lower) { lab = lower.labels[i]; drawArc(g, basic[i], lower.level[i], lab, words, bottom, 1, edge, ""); }
+      else { lab = upper.labels[i]; drawArc(g, basic[i], upper.level[i], lab, words, base, -1, top, ""); }
+      extent(lab.x0, lab.x1);
       g.appendChild(svg("text", { "class": "form", x: String(xd), y: String(y0 + 14), "text-anchor": "middle" }, w.form));
       if (w.unal) { g.appendChild(svg("rect", { "class": "unal", x: String(xd - w.w / 2 - 2), y: String(y0 + 1), width: String(w.w + 4), height: "17" })); }
       else if (w.mwt) { g.appendChild(svg("rect", { "class": "mwt", x: String(xd - w.w / 2 - 2), y: String(y0 + 1), width: String(w.w + 4), height: "17", rx: "3" })); }
@@ -349,20 +407,36 @@
       enhanced.forEach(function (a, k) {
         var one = svg("g", { "class": "edge", "data-word": String(a.dep) });
         if (a.title) { one.appendChild(svg("title", null, a.title)); }
-        drawArc(one, a, upper.level[k], words, base, -1, top, "earc ");
+        drawArc(one, a, upper.level[k], upper.labels[k], words, base, -1, top, "earc ");
+        extent(upper.labels[k].x0, upper.labels[k].x1);
         eg.appendChild(one);
       });
       box.appendChild(eg);
     }
-    (marks || []).forEach(function (mk) {
-      if (mk.kind === "split") {
-        box.appendChild(svg("line", { "class": "split", x1: String(mk.x), x2: String(mk.x), y1: String(top), y2: String(height - 2) }));
-        box.appendChild(svg("text", { "class": "split", x: String(mk.x + 3), y: String(top + 10) }, "\u00b6 new system sentence"));
-      } else {
-        box.appendChild(svg("text", { "class": "split", x: String(mk.x), y: String(base + 14), "text-anchor": mk.x < 10 ? "start" : "end" }, "\u2026"));
-      }
+    splits.forEach(function (sp) {
+      box.appendChild(svg("line", { "class": "split", x1: String(sp.line), x2: String(sp.line), y1: String(top), y2: String(height - 2) }));
+      box.appendChild(svg("text", { "class": "split", x: String(sp.x), y: String(top - 4 - sp.row * BAND), "text-anchor": sp.anchor }, sp.text));
+      extent(sp.x0 - PAD, sp.x1 + PAD);
     });
+    (marks || []).forEach(function (mk) {
+      if (mk.kind === "split") { return; }
+      var start = mk.x < widthPx / 2;
+      box.appendChild(svg("text", { "class": "split cont", x: String(mk.x), y: String(base + 14), "text-anchor": start ? "start" : "end" }, "\u2026"));
+    });
+    box.extent = [lo, hi];
     return box;
+  }
+
+  /* Every tree of a sentence gets the same viewBox, wide enough for all their labels, so the
+     columns stay aligned and no label is cut at the edge. */
+  function fitTrees(boxes, widthPx) {
+    var lo = 0, hi = widthPx;
+    boxes.forEach(function (b) { lo = Math.min(lo, b.extent[0] - 2); hi = Math.max(hi, b.extent[1] + 2); });
+    lo = Math.floor(lo); hi = Math.ceil(hi);
+    boxes.forEach(function (b) {
+      b.setAttribute("viewBox", lo + " 0 " + (hi - lo) + " " + b.getAttribute("height"));
+      b.setAttribute("width", String(hi - lo));
+    });
   }
 
   /* The enhanced edges of words w0..w1 of a CSR edge table E (null without one); right: per
@@ -400,7 +474,8 @@
       if (!R.split[s]) { badges.appendChild(el("span", { "class": "bad" }, tb.systems[r] + ": sentence boundaries differ")); }
     });
     view.appendChild(badges);
-    var text = el("p", { "class": "note" }, sentenceText(P, s)); view.appendChild(text);
+    var rtl = isRtl(sentenceText(P, s));
+    var text = el("p", { "class": "note", dir: rtl ? "rtl" : "ltr" }, sentenceText(P, s)); view.appendChild(text);
 
     // columns: one per gold word, wide enough for the gold word and each system's words under it
     var colW = new Float64Array(n), gw = new Float64Array(n), i, r, j;
@@ -424,7 +499,11 @@
     colX[0] = 44;  /* room for a hook to an earlier sentence */
     for (i = 0; i < n; i++) { colW[i] += GAP; colX[i + 1] = colX[i] + colW[i]; }
     var total = colX[n] + 44;
-    var trees = el("div", { "class": "trees" });
+    function X(x) { return rtl ? total - x : x; }  /* right-to-left sentences: mirrored columns */
+    var boxes = [];
+    function tree(box) { boxes.push(box); trees.appendChild(box); }
+    var scroller = el("div", { "class": "trees" }), trees = el("div", { "class": "trees-inner" });
+    scroller.appendChild(trees);  /* the row names stay in view when the trees scroll sideways */
     var unalignedIn = new Array(n);
     // gold
     var goldWords = [];
@@ -432,14 +511,14 @@
       var gi = g0 + i, missing = [];
       for (r = 0; r < P.runs.length; r++) { if (P.runs[r].status[gi] === 4) { missing.push(tb.systems[r]); } }
       unalignedIn[i] = missing;
-      goldWords.push({ x: colX[i] + colW[i] / 2, w: gw[i], form: tb.forms[P.gf[gi]], upos: tb.tags[P.gu[gi]],
+      goldWords.push({ x: X(colX[i] + colW[i] / 2), w: gw[i], form: tb.forms[P.gf[gi]], upos: tb.tags[P.gu[gi]],
                        head: P.gh[gi], label: tb.labels[P.gd[gi]], cls: "gold", lcls: "gold", mwt: P.mwt[gi],
                        unal: missing.length > 0, title: missing.length ? "no partner in " + missing.join(", ") : null });
     }
     trees.appendChild(el("div", { "class": "rowname" }, "gold"));
     var withEnhanced = showEnhanced.checked && P.ge;
-    trees.appendChild(drawTree(goldWords, "gold", -1, total, [],
-                               withEnhanced ? enhancedEdges(P.ge, g0, g1, tb.labels, false) : null));
+    tree(drawTree(goldWords, "gold", -1, total, [],
+                  withEnhanced ? enhancedEdges(P.ge, g0, g1, tb.labels, false) : null, rtl));
     for (r = 0; r < P.runs.length; r++) {
       var Rr = P.runs[r], a0 = Rr.start[s], a1 = Rr.start[s + 1], words = [], cursor = {}, marks = [];
       var fill = new Float64Array(n);
@@ -457,19 +536,20 @@
         }
         if (al >= 0 && upw) { title += "; gold UPOS " + tb.tags[P.gu[g0 + al]]; }
         if (Rr.h[j] <= -2) { title += "; its head is in " + (Rr.h[j] === -2 ? "an earlier" : "a later") + " gold sentence"; }
-        words.push({ x: x, w: cw[1] - 4, form: tb.forms[Rr.f[j]], upos: tb.tags[Rr.u[j]], head: Rr.h[j],
+        words.push({ x: X(x), w: cw[1] - 4, form: tb.forms[Rr.f[j]], upos: tb.tags[Rr.u[j]], head: Rr.h[j],
                      label: tb.labels[Rr.d[j]], cls: headOk ? "ok" : "bad", lcls: labelOk ? "ok" : "bad",
                      ucls: upw ? "bad" : "", unal: al < 0, title: title, status: STATUS[st] });
-        if (Rr.brk[j] && j > a0) { marks.push({ kind: "split", x: x - cw[1] / 2 - 8 }); }
+        if (Rr.brk[j] && j > a0) { marks.push({ kind: "split", x: X(x - cw[1] / 2 - 8) }); }
       }
-      if (a1 > a0 && !Rr.brk[a0]) { marks.push({ kind: "cont", x: 2 }); }
-      if (a1 < Rr.brk.length && a1 > a0 && !Rr.brk[a1]) { marks.push({ kind: "cont", x: total - 2 }); }
+      if (a1 > a0 && !Rr.brk[a0]) { marks.push({ kind: "cont", x: X(2) }); }
+      if (a1 < Rr.brk.length && a1 > a0 && !Rr.brk[a1]) { marks.push({ kind: "cont", x: X(total - 2) }); }
       trees.appendChild(el("div", { "class": "rowname" }, tb.systems[r] + (words.length ? "" : " (no words)")));
       var edges = withEnhanced ? (enhancedEdges(Rr.e, a0, a1, tb.labels, true) || []) : null;
       if (edges && !edges.length) { trees.lastChild.textContent += " (no enhanced edges)"; }
-      trees.appendChild(drawTree(words, tb.systems[r], r, total, marks, edges));
+      tree(drawTree(words, tb.systems[r], r, total, marks, edges, rtl));
     }
-    view.appendChild(trees);
+    fitTrees(boxes, total);
+    view.appendChild(scroller);
     view.appendChild(el("p", { "class": "note" },
       "Blue solid: right. Red dashed arc: wrong head; \u2717 after a label or UPOS: wrong; dotted box: word without a partner in the other file; \u00b6 line: a system sentence starts there; \u2026: the system sentence goes on beyond this gold sentence; \u2190 label / label \u2192: the head is in an earlier / a later gold sentence. Hover a word for the gold analysis." +
       (withEnhanced ? " Enhanced graph: the DEPS edges above the words (blue: the gold graph has the edge, same head and label path; red dashed: it has not), the basic tree below; edges of empty nodes are not drawn (nor scored) unless --collapse-empty-nodes." : "")));
