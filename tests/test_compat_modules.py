@@ -396,3 +396,20 @@ def test_command_line_reports_the_official_error(name, write, capsys):
     assert COMPAT[name].command_line([bad, bad]) == 1
     err = capsys.readouterr().err
     assert err.startswith("UDError: There are ") and " roots in " in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_carriage_returns_split_lines_as_the_stream_does(name, write):
+    """io.StringIO ends lines at "\\n" only: a lone "\\r" stays inside the line, as officially;
+    a file opened with universal newlines ends lines there too."""
+    gold = sentence("1 a 0 root", "2 b 1 dep")
+    crlf = gold.replace("\n", "\r\n")
+    assert_same(name, gold, crlf)
+    assert assert_same(name, gold, gold.replace("\n", "\r")).error  # one long line officially
+    assert_same(name, gold, sentence("1 a\rx 0 root", "2 b 1 dep"))
+    path = write("cr.conllu", gold.replace("\n", "\r"))
+    theirs, ours = official(name), COMPAT[name]
+    for newline in (None, ""):
+        loaded = [m.load_conllu(open(path, encoding="utf-8", newline=newline), *LOAD_ARGS[name])
+                  for m in (theirs, ours)]
+        assert ours.evaluate(loaded[1], loaded[1])["Words"].f1 == theirs.evaluate(loaded[0], loaded[0])["Words"].f1 == 1.0

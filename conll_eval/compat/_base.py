@@ -227,36 +227,65 @@ def _os_error(error: InputError) -> OSError:
     return OSError(str(error))
 
 
-#: lone surrogates (a text stream may hold them; UTF-8 cannot) stand in the Treebank as
-#: characters of this private-use block, one for one, and are given back in objects and messages
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: lone surrogates (a text stream may hold them; UTF-8 cannot) and carriage returns inside a
+#: line (a stream that splits lines at "\n" only keeps them there) stand in the Treebank as
+#: characters of a private-use block, one for one, and are given back in objects and messages
+_SURROGATE = re.compile("[\ud800-\udfff\r]")
 _STAND_IN = 0xF0000
-_STAND_INS = re.compile(f"[{chr(_STAND_IN)}-{chr(_STAND_IN + 0x7FF)}]")
+_CR_STAND_IN = _STAND_IN + 0x800
+_STAND_INS = re.compile(f"[{chr(_STAND_IN)}-{chr(_CR_STAND_IN)}]")
+
+
+def _stand_in_of(char: str) -> str:
+    return chr(_CR_STAND_IN) if char == "\r" else chr(ord(char) - 0xD800 + _STAND_IN)
 
 
 def _stand_in(text: str) -> Tuple[str, Optional[dict]]:
-    """``text`` with its lone surrogates replaced by stand-ins, and the table giving them back
-    (None when there are none, or when the text already holds a stand-in character: then the
-    surrogates stay and the reader reports them as not UTF-8)."""
+    """``text`` with its lone surrogates and carriage returns replaced by stand-ins, and the
+    table giving them back (None when there are none, or when the text already holds a
+    stand-in character: then they stay, and the reader takes a carriage return as a line end
+    and reports a surrogate as not UTF-8)."""
     found = set(_SURROGATE.findall(text))
     if not found or _STAND_INS.search(text):
         return text, None
-    table = {ord(c) - 0xD800 + _STAND_IN: ord(c) for c in found}
-    return _SURROGATE.sub(lambda m: chr(ord(m.group()) - 0xD800 + _STAND_IN), text), table
+    table = {ord(_stand_in_of(c)): ord(c) for c in found}
+    return _SURROGATE.sub(lambda m: _stand_in_of(m.group()), text), table
 
 
 def _read_all(file) -> object:
     """Everything a file object gives: ``read()``, or ``readline()`` until it gives nothing
     (the official scripts only call ``readline``)."""
     read = getattr(file, "read", None)
+    start = _tell(file)
     if callable(read):
-        return read()
+        data = read()
+        if not (isinstance(data, str) and "\r" in data):
+            return data
+        if start is None:  # cannot read again: lines end at "\n" (io.StringIO's default)
+            return _official_lines(io.StringIO(data).readline)
+        file.seek(start)
+    return _official_lines(file.readline)
+
+
+def _tell(file) -> Optional[int]:
+    try:
+        return file.tell() if file.seekable() else None
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _official_lines(readline) -> object:
+    """The lines ``readline`` gives, each without its trailing CR/LF characters as the scripts
+    strip them (``rstrip("\r\n")``), joined by "\n": a carriage return the stream keeps
+    inside a line stays there."""
     lines = []
-    for line in iter(file.readline, None):
+    for line in iter(readline, None):
         if not line:
             break
         lines.append(line)
-    return (b"" if lines and isinstance(lines[0], bytes) else "").join(lines)
+    if lines and isinstance(lines[0], bytes):
+        return b"".join(lines)
+    return "".join(line.rstrip("\r\n") + "\n" for line in lines)
 
 
 def load_stream(file, profile: str, treebank_type: Optional[Mapping] = None, path: str = "",
