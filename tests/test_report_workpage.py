@@ -243,3 +243,123 @@ def test_heatmap_numbers_readable_in_shared_ud(browser, ud_reports, tmp_path):
                               shots(tmp_path)) > 0
         if name == "en_ewt":
             assert big > 100  # a confusion the old page left without its number
+
+
+# ---- 1, 2: no label cut at the edge, no two overlapping -------------------------------------
+
+#: per sentence (from..to of the current order), the label boxes of every tree: outside the
+#: svg's viewBox, or overlapping another label of the same svg (0.5 px tolerance)
+LABEL_CHECK = """(function (from, to) {
+  var api = conllEvalReport, problems = [], checked = 0;
+  for (var i = from; i < to && i < api.shown; i++) {
+    api.select(i);
+    document.querySelectorAll('#view svg.tree').forEach(function (svg) {
+      var vb = svg.viewBox.baseVal, boxes = [];
+      svg.querySelectorAll('text.lab, text.split').forEach(function (t) {
+        var b = t.getBBox(); boxes.push([b.x, b.y, b.x + b.width, b.y + b.height, t.textContent]);
+        checked++;
+        if (!vb || b.x < vb.x - 0.5 || b.y < vb.y - 0.5 || b.x + b.width > vb.x + vb.width + 0.5 ||
+            b.y + b.height > vb.y + vb.height + 0.5) {
+          problems.push({sentence: api.current(), kind: 'clipped', label: t.textContent,
+                         box: [b.x, b.y, b.width, b.height], viewBox: vb && [vb.x, vb.y, vb.width, vb.height]});
+        }
+      });
+      for (var p = 0; p < boxes.length; p++) {
+        for (var q = p + 1; q < boxes.length; q++) {
+          var a = boxes[p], c = boxes[q];
+          if (a[0] < c[2] - 0.5 && c[0] < a[2] - 0.5 && a[1] < c[3] - 0.5 && c[1] < a[3] - 0.5) {
+            problems.push({sentence: api.current(), kind: 'overlap', labels: [a[4], c[4]], boxes: [a, c]});
+          }
+        }
+      }
+    });
+  }
+  return {problems: problems.slice(0, 20), count: problems.length, checked: checked};
+})(%d, %d)"""
+
+
+def check_labels(browser, enhanced: bool = False, step: int = 400) -> int:
+    """Every sentence of the open page; the number of labels checked."""
+    if enhanced:
+        browser.evaluate("var e = document.getElementById('f-enhanced'); if (!e.checked) e.click()")
+    total, checked = browser.evaluate("conllEvalReport.shown"), 0
+    for start in range(0, total, step):
+        result = browser.evaluate(LABEL_CHECK % (start, start + step))
+        assert result["count"] == 0, result["problems"]
+        checked += result["checked"]
+    if enhanced:
+        browser.evaluate("document.getElementById('f-enhanced').click()")
+    return checked
+
+
+#: sentences whose system joins them (hooks at both edges, "¶" lines) and long labels on
+#: short words: the labels the old layout cut or piled up
+DENSE_GOLD = """\
+# sent_id = d1
+# text = a b c d e f
+1\ta\ta\tX\t_\t_\t2\tcompound:prt\t_\t_
+2\tb\tb\tX\t_\t_\t0\troot\t_\t_
+3\tc\tc\tX\t_\t_\t4\tnmod:poss\t_\t_
+4\td\td\tX\t_\t_\t2\tobl:npmod\t_\t_
+5\te\te\tX\t_\t_\t6\tdiscourse\t_\t_
+6\tf\tf\tX\t_\t_\t2\tparataxis\t_\t_
+
+# sent_id = d2
+# text = g h
+1\tg\tg\tX\t_\t_\t2\tcompound\t_\t_
+2\th\th\tX\t_\t_\t0\troot\t_\t_
+
+# sent_id = d3
+# text = i j k
+1\ti\ti\tX\t_\t_\t3\tadvmod:emph\t_\t_
+2\tj\tj\tX\t_\t_\t3\tadvmod:tmod\t_\t_
+3\tk\tk\tX\t_\t_\t0\troot\t_\t_
+
+"""
+#: one system sentence over all three gold ones; heads across them, long wrong labels
+DENSE_SYSTEM = """\
+# sent_id = s1
+1\ta\ta\tX\t_\t_\t2\tcompound\t_\t_
+2\tb\tb\tX\t_\t_\t0\troot\t_\t_
+3\tc\tc\tX\t_\t_\t1\tnmod:poss\t_\t_
+4\td\td\tX\t_\t_\t3\tdislocated\t_\t_
+5\te\te\tX\t_\t_\t4\treparandum\t_\t_
+6\tf\tf\tX\t_\t_\t8\tcompound:lvc\t_\t_
+7\tg\tg\tX\t_\t_\t6\tcompound:svc\t_\t_
+8\th\th\tX\t_\t_\t11\tparataxis\t_\t_
+9\ti\ti\tX\t_\t_\t2\tadvmod:emph\t_\t_
+10\tj\tj\tX\t_\t_\t9\tvocative\t_\t_
+11\tk\tk\tX\t_\t_\t2\torphan\t_\t_
+
+"""
+
+
+def test_labels_neither_clipped_nor_overlapping(browser, small, tmp_path):
+    (tmp_path / "g.conllu").write_text(DENSE_GOLD, encoding="utf-8")
+    (tmp_path / "s.conllu").write_text(DENSE_SYSTEM, encoding="utf-8")
+    target = tmp_path / "dense.html"
+    status, _, err = run("report", tmp_path / "g.conllu", tmp_path / "s.conllu", "-o", target)
+    assert status == 0, err
+    opened(browser, target)
+    assert check_labels(browser) > 20
+    browser.evaluate("conllEvalReport.select(0); document.getElementById('browser').scrollIntoView()")
+    hooks = browser.evaluate("Array.from(document.querySelectorAll('svg.tree text.lab'))"
+                             ".map(t => t.textContent).filter(t => /[\\u2190\\u2192]/.test(t))")
+    assert hooks  # the hooks to other gold sentences are drawn (and were checked)
+    browser.screenshot(str(shots(tmp_path) / "p01-p02-dense.png"))
+    opened(browser, small)
+    assert check_labels(browser) > 20
+
+
+@pytest.mark.slow
+@needs_ud
+def test_labels_in_shared_ud(browser, ud_reports, tmp_path):
+    counts = {}
+    for name, path in ud_reports.items():
+        opened(browser, path)
+        counts[name] = check_labels(browser)
+        if embedded(path)["treebanks"][0]["gold"].get("e"):
+            counts[name + " enhanced"] = check_labels(browser, enhanced=True)
+        browser.evaluate("conllEvalReport.select(0); document.getElementById('browser').scrollIntoView()")
+        browser.screenshot(str(shots(tmp_path) / f"p01-p02-{name}.png"))
+    print(counts)

@@ -481,7 +481,8 @@
     var colW = new Float64Array(n), gw = new Float64Array(n), i, r, j;
     for (i = 0; i < n; i++) {
       gw[i] = Math.max(width(tb.forms[P.gf[g0 + i]], 13), width(tb.tags[P.gu[g0 + i]], 10.5));
-      colW[i] = gw[i];
+      /* wide enough for most of its label: fewer arcs raised to keep labels apart */
+      colW[i] = Math.max(gw[i], 0.7 * width(tb.labels[P.gd[g0 + i]], 10.5));
     }
     var perRun = [];
     for (r = 0; r < P.runs.length; r++) {
