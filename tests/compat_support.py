@@ -32,6 +32,8 @@ MIRRORS = Path(os.environ.get("CONLL_EVAL_MIRRORS", "/work/.mirror"))
 SHARED_UD = Path(__file__).resolve().parent.parent.parent / "shared" / "ud"
 
 _cache: Dict[str, object] = {}
+# the official scripts resolve heads recursively; raised here, not inside a hypothesis test
+sys.setrecursionlimit(max(sys.getrecursionlimit(), oracles.RECURSION_LIMIT))
 
 
 def mirror_file(repo: str, path: str) -> Optional[str]:

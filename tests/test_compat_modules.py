@@ -413,3 +413,21 @@ def test_carriage_returns_split_lines_as_the_stream_does(name, write):
         loaded = [m.load_conllu(open(path, encoding="utf-8", newline=newline), *LOAD_ARGS[name])
                   for m in (theirs, ours)]
         assert ours.evaluate(loaded[1], loaded[1])["Words"].f1 == theirs.evaluate(loaded[0], loaded[0])["Words"].f1 == 1.0
+
+
+@pytest.mark.parametrize("treebank_type", TREEBANK_TYPES[:5], ids=lambda t: ",".join(t) or "none")
+@pytest.mark.parametrize("name", ["conll18", "iwpt20", "udeval"])
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pair=enhanced_pairs())
+def test_official_evaluate_gives_its_numbers_on_our_objects(name, treebank_type, pair):
+    """The official ``evaluate`` run on compat's representations (characters, tokens, words
+    with parents, functional children and, in iwpt20/udeval, the switched DEPS) gives what
+    it gives on its own: the objects are a drop-in."""
+    theirs, ours = official(name), COMPAT[name]
+    args = LOAD_ARGS[name][:-1] + (dict(treebank_type),) if LOAD_ARGS[name] else ()
+    try:
+        expected = theirs.evaluate(*(theirs.load_conllu(io.StringIO(t), *args) for t in pair))
+    except Exception:  # noqa: BLE001 - an invalid pair: compared elsewhere
+        return
+    got = theirs.evaluate(*(ours.load_conllu(io.StringIO(t), *args) for t in pair))
+    assert {k: vars(v) for k, v in got.items()} == {k: vars(v) for k, v in expected.items()}

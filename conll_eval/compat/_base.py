@@ -16,7 +16,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, 
 
 import numpy as np
 
-from ..enhanced import check_empty_nodes, enhanced_counts, enhanced_graph
+from ..enhanced import ROOT as ENHANCED_ROOT, check_empty_nodes, enhanced_counts, enhanced_graph
 from ..errors import AlignmentError, ConllEvalError, InputError, printable
 from ..evaluate import Settings, evaluate as _evaluate
 from ..metrics import (CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, UNIVERSAL_FEATURES, EnhancedOptions)
@@ -73,7 +73,9 @@ class UDWord:
     multi-word token the span of the whole token); ``columns``: the ten fields as strings,
     with FORM space-stripped for plain words (as written inside a multi-word token), FEATS
     reduced to the sorted universal features (raw in conll17), DEPREL without its subtype,
-    ID and HEAD as numbers within the sentence (``"0"`` for the root); ``is_multiword``;
+    ID and HEAD as numbers within the sentence (``"0"`` for the root), DEPS as written (in
+    iwpt20 and udeval as they hold it: ``[(head UDWord or 0, [relation, ...]), ...]``, after
+    the ``treebank_type`` switches); ``is_multiword``;
     ``parent`` (the head's UDWord, None for the root); ``functional_children`` (the words
     attached to it by a functional relation, in file order); ``is_content_deprel``,
     ``is_functional_deprel`` (with the module's sets as they were when the file was loaded).
@@ -210,7 +212,20 @@ def build_words(ud: UDRepresentation) -> List[UDWord]:
     for word in words:
         if word.parent is not None and word.is_functional_deprel:
             word.parent.functional_children.append(word)
+    if ud.graph is not None:
+        _link_enhanced(words, ud.graph, tb.vocab.strings)
     return words
+
+
+def _link_enhanced(words: List[UDWord], graph, strings: List[str]) -> None:
+    """DEPS as the IWPT scorer and udeval hold it after reading: ``[(head, path), ...]`` with
+    the head's UDWord (0 for the root, None for a root word's own edge put back by a switch)
+    and the relation path split at ``>``, after the ``treebank_type`` switches."""
+    for word in words:
+        word.columns[DEPS] = []
+    for w, h, label in zip(graph.word.tolist(), graph.head.tolist(), graph.label.tolist()):
+        head = words[h] if h >= 0 else (0 if h == ENHANCED_ROOT else None)
+        words[w].columns[DEPS].append((head, strings[label].split(">")))
 
 
 # ---------------------------------------------------------------------------------- loading
