@@ -153,6 +153,8 @@ class Browser:
                 self.call(f"{domain}.enable")
             self.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
                       deviceScaleFactor=1, mobile=False)
+            # a headless page never has the window's focus: without this no focus event fires
+            self.call("Emulation.setFocusEmulationEnabled", enabled=True)
         except BaseException:
             self.close()
             raise

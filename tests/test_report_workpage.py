@@ -363,3 +363,115 @@ def test_labels_in_shared_ud(browser, ud_reports, tmp_path):
         browser.evaluate("conllEvalReport.select(0); document.getElementById('browser').scrollIntoView()")
         browser.screenshot(str(shots(tmp_path) / f"p01-p02-{name}.png"))
     print(counts)
+
+
+# ---- 4: right-to-left sentences --------------------------------------------------------------
+
+#: a long Hebrew sentence (more than a list row holds) and a short English one
+RTL_WORDS = ["ספר", "גדול", "על", "השולחן", "הישן", "של", "המורה", "החדשה", "בבית", "הספר",
+             "הגבוה", "ליד", "הים", "התיכון", "והנמל", "הישן", "והמגדל", "הלבן", "מול", "הגן"]
+
+
+def rtl_files(tmp_path):
+    lines = ["# sent_id = he-1", "# text = " + " ".join(RTL_WORDS)]
+    for i, word in enumerate(RTL_WORDS, 1):
+        lines.append(f"{i}\t{word}\t{word}\tNOUN\t_\t_\t{0 if i == 1 else 1}\t"
+                     f"{'root' if i == 1 else 'nmod'}\t_\t_")
+    lines += ["", "# sent_id = en-1", "# text = Go home", "1\tGo\tgo\tVERB\t_\t_\t0\troot\t_\t_",
+              "2\thome\thome\tADV\t_\t_\t1\tadvmod\t_\t_", "", ""]
+    gold = tmp_path / "he.conllu"
+    gold.write_text("\n".join(lines), encoding="utf-8")
+    target = tmp_path / "he.html"
+    status, _, err = run("report", gold, gold, "-o", target)
+    assert status == 0, err
+    return target
+
+
+FIRST_WORD_SHOWN = """(function () {
+  var row = document.querySelector('#list .row.sel'), span = row.querySelector('.txt');
+  var text = span.firstChild, first = text.data.split(' ')[0], range = document.createRange();
+  range.setStart(text, 0); range.setEnd(text, first.length);
+  var w = range.getBoundingClientRect(), box = span.getBoundingClientRect();
+  return {dir: span.getAttribute('dir'), overflows: span.scrollWidth > span.clientWidth,
+          shown: w.left >= box.left - 0.5 && w.right <= box.right + 0.5 && w.width > 0};
+})()"""
+
+FORM_X = ("Array.from(document.querySelectorAll('#view svg.tree[data-run=\"-1\"] g.word text.form'))"
+          ".map(t => t.getBBox().x)")
+
+
+def test_right_to_left_rows_and_trees(browser, tmp_path):
+    opened(browser, rtl_files(tmp_path))
+    row = browser.evaluate(FIRST_WORD_SHOWN)
+    assert row == {"dir": "rtl", "overflows": True, "shown": True}
+    xs = browser.evaluate(FORM_X)
+    assert xs == sorted(xs, reverse=True)  # the first word rightmost
+    assert browser.evaluate("document.querySelector('#view p.note').getAttribute('dir')") == "rtl"
+    browser.evaluate("document.getElementById('browser').scrollIntoView()")
+    browser.screenshot(str(shots(tmp_path) / "p04-rtl.png"))
+    browser.evaluate("conllEvalReport.select(1)")
+    assert browser.evaluate(FIRST_WORD_SHOWN)["dir"] == "ltr"
+    xs = browser.evaluate(FORM_X)
+    assert xs == sorted(xs)
+
+
+@pytest.mark.slow
+@needs_ud
+def test_right_to_left_in_shared_ud(browser, ud_reports, tmp_path):
+    if "he_htb" not in ud_reports:
+        pytest.skip("he_htb is absent")
+    opened(browser, ud_reports["he_htb"])
+    js_set(browser, "f-sort", "long")  # a row too long for the list
+    row = browser.evaluate(FIRST_WORD_SHOWN)
+    assert row == {"dir": "rtl", "overflows": True, "shown": True}
+    xs = browser.evaluate(FORM_X)
+    assert xs == sorted(xs, reverse=True)
+    # the trees scroll to the sentence's start: the first word is in view
+    assert browser.evaluate("(function () { var box = document.querySelector('#view .trees')"
+                            ".getBoundingClientRect(), w = document.querySelector('#view svg.tree "
+                            "g.word[data-word=\"0\"] text.form').getBoundingClientRect();"
+                            " return w.left >= box.left && w.right <= box.right; })()")
+    browser.evaluate("document.getElementById('browser').scrollIntoView()")
+    browser.screenshot(str(shots(tmp_path) / "p04-rtl-he_htb.png"))
+
+
+# ---- 9: links to a sentence, focus, headers --------------------------------------------------
+
+def test_fragment_focus_and_headers(browser, small, tmp_path):
+    browser.navigate(small.resolve().as_uri() + "#s=rep-3")
+    assert browser.evaluate("conllEvalReport.ready") and current(browser) == 2
+    browser.evaluate("conllEvalReport.select(1)")
+    assert browser.evaluate("location.hash") == "#s=rep-2"
+    browser.navigate("about:blank")
+    browser.navigate(small.resolve().as_uri() + "#s=rep-2")
+    assert current(browser) == 1
+    # a link to a sentence the filters hide shows it all the same
+    js_set(browser, "f-search", "STOPPED", "input")
+    browser.evaluate("location.hash = '#s=rep-1'")
+    assert browser.evaluate("new Promise(r => setTimeout(() => r(conllEvalReport.current()), 100))") == 0
+    # the list names its selected row; the rows have headers naming the systems
+    active = browser.evaluate("document.getElementById('list').getAttribute('aria-activedescendant')")
+    assert active and browser.evaluate(f"document.getElementById('{active}').classList.contains('sel')")
+    assert browser.evaluate("Array.from(document.querySelectorAll('#list-head .f1')).map(s => s.textContent)") \
+        == ["system-a", "system-b"]
+    # a tooltip on focus as on hover
+    browser.evaluate("document.querySelector('#view svg.tree[data-run=\"0\"] g.word[tabindex]').focus()")
+    tip = browser.evaluate("(function () { var t = document.getElementById('tip');"
+                           " return [t.hidden, t.textContent]; })()")
+    assert tip[0] is False and tip[1]
+    browser.screenshot(str(shots(tmp_path) / "p09-link-focus.png"))
+
+
+# ---- 10: narrow windows ------------------------------------------------------------------------
+
+def test_narrow_window_stacks(tmp_path, small):
+    with Browser(CHROMIUM, width=800, height=900) as narrow:
+        opened(narrow, small)
+        narrow.evaluate("conllEvalReport.select(1); document.querySelectorAll('details').forEach(d => d.open = true)")
+        assert narrow.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        view = narrow.evaluate("document.getElementById('view').getBoundingClientRect().width")
+        assert view > 700
+        assert narrow.evaluate("document.getElementById('list').getBoundingClientRect().bottom <="
+                               " document.getElementById('view').getBoundingClientRect().top")
+        narrow.evaluate("document.getElementById('browser').scrollIntoView()")
+        narrow.screenshot(str(shots(tmp_path) / "p10-narrow.png"))

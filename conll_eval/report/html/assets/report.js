@@ -102,10 +102,14 @@
   root.appendChild(controls);
   root.appendChild(el("p", { "class": "kbd" }, "Keys (in the sentence list): \u2193/j next, \u2191/k previous, PgDn/PgUp, Home/End; anywhere: / search, e enhanced graph on/off, Esc back to the list."));
   var panes = el("div", { "class": "panes" });
-  var list = el("div", { id: "list", tabindex: "0", role: "listbox", "aria-label": "gold sentences" });
+  var listPane = el("div", { "class": "list-pane" });
+  var listHead = el("div", { id: "list-head", "aria-hidden": "true" });  /* the rows' titles say it too */
+  var list = el("div", { id: "list", tabindex: "0", role: "listbox", "aria-label": "gold sentences: LAS F1 of each system, then the sentence" });
   var spacer = el("div"); list.appendChild(spacer);
   var view = el("div", { id: "view", "aria-live": "polite" });
-  panes.appendChild(list); panes.appendChild(view); root.appendChild(panes);
+  listPane.appendChild(listHead); listPane.appendChild(list);
+  panes.appendChild(listPane); panes.appendChild(view); root.appendChild(panes);
+  var tip = el("div", { id: "tip", role: "tooltip" }); tip.hidden = true; document.body.appendChild(tip);
 
   function fillOptions(select, first, values) {
     select.textContent = "";
@@ -123,6 +127,9 @@
     var rels = {}; state.P.udeps.forEach(function (r) { rels[r] = 1; });
     fillOptions(relSelect, "(any)", Object.keys(rels).sort());
     fillOptions(uposSelect, "(any)", tb.tags.slice().sort());
+    listHead.textContent = "";
+    tb.systems.forEach(function (name) { listHead.appendChild(el("span", { "class": "f1", title: "LAS F1 of " + name }, name)); });
+    listHead.appendChild(el("span", { "class": "txt" }, "sentence"));
     showEnhanced.disabled = !state.P.ge;
     if (!state.P.ge) { showEnhanced.checked = false; }
     enhancedLabel.title = state.P.ge ? "draw the enhanced graphs (DEPS) above the words, the basic trees below them"
@@ -243,7 +250,7 @@
     for (var key in rendered) { if (!wanted[key]) { spacer.removeChild(rendered[key]); delete rendered[key]; } }
     for (var j = first; j < last; j++) {
       if (rendered[j]) { rendered[j].className = "row" + (j === state.sel ? " sel" : ""); rendered[j].setAttribute("aria-selected", j === state.sel ? "true" : "false"); continue; }
-      var s = order[j], row = el("div", { "class": "row" + (j === state.sel ? " sel" : ""), role: "option",
+      var s = order[j], row = el("div", { "class": "row" + (j === state.sel ? " sel" : ""), role: "option", id: "row-" + j,
         "aria-selected": j === state.sel ? "true" : "false", "data-index": String(j), "data-sentence": String(s) });
       row.style.top = (j * ROW) + "px";
       for (var r = 0; r < P.runs.length; r++) {
@@ -251,10 +258,13 @@
         row.appendChild(el("span", { "class": "f1" + (R.errors[s] ? " err" : ""), title: "LAS F1 of " + P.tb.systems[r] }, (100 * R.lasF1[s]).toFixed(0)));
       }
       row.setAttribute("title", (P.tb.gold.id[s] || "sentence " + (s + 1)) + " (gold line " + P.tb.gold.line[s] + ")");
-      row.appendChild(document.createTextNode(sentenceText(P, s).slice(0, 200)));
+      var words = sentenceText(P, s);
+      row.appendChild(el("span", { "class": "txt", dir: isRtl(words) ? "rtl" : "ltr" }, words.slice(0, 200)));
       spacer.appendChild(row);
       rendered[j] = row;
     }
+    if (rendered[state.sel]) { list.setAttribute("aria-activedescendant", "row-" + state.sel); }
+    else { list.removeAttribute("aria-activedescendant"); }
   }
   list.addEventListener("scroll", function () { renderList(false); });
   list.addEventListener("click", function (e) {
@@ -270,7 +280,54 @@
     else if (top + ROW > list.scrollTop + list.clientHeight) { list.scrollTop = top + ROW - list.clientHeight; }
     renderList(false);
     show();
+    remember();
   }
+
+  /* ---- links: #s=SENT_ID (#n=NUMBER without one; t=TREEBANK with several) ------------ */
+  function remember() {
+    var P = state.P;
+    if (!P || !state.order.length) { return; }
+    var s = state.order[state.sel], id = P.tb.gold.id[s];
+    var hash = "#" + (DATA.treebanks.length > 1 ? "t=" + state.tb + "&" : "") +
+      (id ? "s=" + encodeURIComponent(id) : "n=" + (s + 1));
+    if (location.hash === hash) { return; }
+    try { history.replaceState(null, "", hash); } catch (err) { location.hash = hash; }
+  }
+  function reopen() {
+    var params = {};
+    location.hash.replace(/^#/, "").split("&").forEach(function (part) {
+      var k = part.indexOf("=");
+      if (k > 0) { try { params[part.slice(0, k)] = decodeURIComponent(part.slice(k + 1)); } catch (err) { /* not ours */ } }
+    });
+    if (params.s === undefined && params.n === undefined) { return false; }
+    var t = parseInt(params.t, 10);
+    if (!isNaN(t) && t >= 0 && t < DATA.treebanks.length && t !== state.tb) { tbSelect.value = String(t); loadTreebank(t); }
+    var ids = state.P.tb.gold.id, s = params.s !== undefined ? ids.indexOf(params.s) : parseInt(params.n, 10) - 1;
+    if (!(s >= 0 && s < state.P.n)) { return false; }
+    var at = Array.prototype.indexOf.call(state.order, s);
+    if (at < 0) {  /* filtered out: show every sentence again */
+      search.value = ""; minLen.value = ""; maxLen.value = ""; onlyErrors.checked = false;
+      relSelect.value = ""; uposSelect.value = ""; scopeSelect.value = "-1"; apply(false);
+      at = Array.prototype.indexOf.call(state.order, s);
+    }
+    if (at < 0) { return false; }
+    state.sel = at; list.scrollTop = Math.max(0, at * ROW - list.clientHeight / 2);
+    renderList(true); show();
+    return true;
+  }
+  window.addEventListener("hashchange", function () { if (reopen()) { document.getElementById("browser").scrollIntoView(); } });
+
+  /* ---- tooltips on focus as on hover: words and edges of the trees take the focus -------- */
+  view.addEventListener("focusin", function (e) {
+    var node = e.target, title = node && node.querySelector ? node.querySelector(":scope > title") : null;
+    if (!title) { tip.hidden = true; return; }
+    tip.textContent = title.textContent;
+    var r = node.getBoundingClientRect();
+    tip.style.left = Math.max(0, r.left + window.scrollX) + "px";
+    tip.style.top = (r.bottom + window.scrollY + 4) + "px";
+    tip.hidden = false;
+  });
+  view.addEventListener("focusout", function () { tip.hidden = true; });
 
   /* ---- drawing ---------------------------------------------------------------------- */
   var measure = document.createElement("canvas").getContext("2d");
@@ -390,7 +447,7 @@
     function extent(x0, x1) { if (x0 < lo) { lo = x0; } if (x1 > hi) { hi = x1; } }
     for (i = 0; i < n; i++) {
       var w = words[i], g = svg("g", { "class": "word", "data-word": String(i) });
-      if (w.title) { g.appendChild(svg("title", null, w.title)); }
+      if (w.title) { g.appendChild(svg("title", null, w.title)); g.setAttribute("tabindex", "0"); }
       var xd = w.x, y0 = base, lab;
       if (lower) { lab = lower.labels[i]; drawArc(g, basic[i], lower.level[i], lab, words, bottom, 1, edge, ""); }
       else { lab = upper.labels[i]; drawArc(g, basic[i], upper.level[i], lab, words, base, -1, top, ""); }
@@ -406,7 +463,7 @@
       var eg = svg("g", { "class": "enhanced" });
       enhanced.forEach(function (a, k) {
         var one = svg("g", { "class": "edge", "data-word": String(a.dep) });
-        if (a.title) { one.appendChild(svg("title", null, a.title)); }
+        if (a.title) { one.appendChild(svg("title", null, a.title)); one.setAttribute("tabindex", "0"); }
         drawArc(one, a, upper.level[k], upper.labels[k], words, base, -1, top, "earc ");
         extent(upper.labels[k].x0, upper.labels[k].x1);
         eg.appendChild(one);
@@ -551,16 +608,17 @@
     }
     fitTrees(boxes, total);
     view.appendChild(scroller);
+    if (rtl) { scroller.scrollLeft = scroller.scrollWidth; }  /* the sentence's start in view */
     view.appendChild(el("p", { "class": "note" },
       "Blue solid: right. Red dashed arc: wrong head; \u2717 after a label or UPOS: wrong; dotted box: word without a partner in the other file; \u00b6 line: a system sentence starts there; \u2026: the system sentence goes on beyond this gold sentence; \u2190 label / label \u2192: the head is in an earlier / a later gold sentence. Hover a word for the gold analysis." +
       (withEnhanced ? " Enhanced graph: the DEPS edges above the words (blue: the gold graph has the edge, same head and label path; red dashed: it has not), the basic tree below; edges of empty nodes are not drawn (nor scored) unless --collapse-empty-nodes." : "")));
   }
 
   /* ---- events ------------------------------------------------------------------------ */
-  [scopeSelect, onlyErrors, relSelect, uposSelect].forEach(function (c) { c.addEventListener("change", function () { apply(false); }); });
-  sortSelect.addEventListener("change", function () { apply(true); });
+  [scopeSelect, onlyErrors, relSelect, uposSelect].forEach(function (c) { c.addEventListener("change", function () { apply(false); remember(); }); });
+  sortSelect.addEventListener("change", function () { apply(true); remember(); });
   showEnhanced.addEventListener("change", function () { if (state.order.length) { show(); } });
-  [search, minLen, maxLen].forEach(function (c) { c.addEventListener("input", function () { apply(false); }); });
+  [search, minLen, maxLen].forEach(function (c) { c.addEventListener("input", function () { apply(false); remember(); }); });
   tbSelect.addEventListener("change", function () { loadTreebank(parseInt(tbSelect.value, 10)); });
   document.addEventListener("keydown", function (e) {
     var t = e.target, tag = t && t.tagName ? t.tagName.toLowerCase() : "";
@@ -587,6 +645,7 @@
     current: function () { return state.order.length ? state.order[state.sel] : -1; },
     treebank: function (i) { tbSelect.value = String(i); loadTreebank(i); } };
   loadTreebank(0);
+  reopen();
   api.initMs = performance.now() - T0;
   api.readyAt = performance.now();
   api.ready = true;
