@@ -475,3 +475,42 @@ def test_narrow_window_stacks(tmp_path, small):
                                " document.getElementById('view').getBoundingClientRect().top")
         narrow.evaluate("document.getElementById('browser').scrollIntoView()")
         narrow.screenshot(str(shots(tmp_path) / "p10-narrow.png"))
+
+
+# ---- 8: the suite page's per-treebank table ----------------------------------------------------
+
+def test_suite_page_per_treebank(browser, tmp_path):
+    from conftest import TESTDATA
+    suite = TESTDATA / "suite"
+    target = tmp_path / "suite.html"
+    status, out, err = run("suite", suite / "gold", suite / "system", suite / "system",
+                           "--names", "one,two", "--html", target, "--format", "json")
+    assert status == 1, err  # failing treebanks: the page is written all the same
+    record = json.loads(out)
+    systems = record["systems"] if "systems" in record else [record]
+    page = embedded(target)
+    rows = page["macro"]["treebanks"]
+    assert [r["name"] for r in rows] == [t["name"] for t in systems[0]["treebanks"]]
+    drawn = [tb["name"] for tb in page["treebanks"]]
+    opened(browser, target)
+    cells = browser.evaluate(
+        "Array.from(document.querySelectorAll('table.per-treebank tbody tr')).map(tr =>"
+        " Array.from(tr.cells).map(td => [td.textContent, (td.querySelector('a') || {}).hash || null]))")
+    metrics = page["macro"]["metrics"]
+    for row, expected in zip(cells, systems[0]["treebanks"]):
+        assert row[0][0] == expected["name"]
+        las = row[1 + metrics.index("LAS") * 2]  # two systems per metric
+        if expected["status"] == "ok":
+            assert las[0] == f'{100 * expected["metrics"]["LAS"]["f1"]:.2f}'
+            assert las[1] == f'#t={drawn.index(expected["name"])}'
+        else:
+            assert las[0].startswith("FAILED [") and las[1] is None
+    # a score opens that treebank's sentences
+    second = drawn[1]
+    browser.evaluate(f"document.querySelector('table.per-treebank a[href=\"#t=1\"]').click()")
+    assert browser.evaluate("new Promise(r => setTimeout(() => r(document.getElementById('f-treebank').value), 100))") == "1"
+    assert browser.evaluate("document.getElementById('sentence-title').textContent")
+    assert [tb["name"] for tb in page["treebanks"]][1] == second
+    assert browser.evaluate("document.querySelectorAll('section.treebank').length") == len(drawn)
+    browser.evaluate("document.getElementById('per-treebank').scrollIntoView()")
+    browser.screenshot(str(shots(tmp_path) / "p08-suite.png"))

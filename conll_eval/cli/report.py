@@ -125,8 +125,29 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str,
                                                      [n for n, _ in usable]), output))
     macro = {"systems": [s.system_name for s in suites], "metrics": list(metrics),
              "averages": [{m: s.macro[m].as_dict() for m in metrics} for s in suites],
-             "failures": failures, "signature": suites[0].signature}
+             "failures": failures, "signature": suites[0].signature,
+             "treebanks": _treebank_rows(suites, metrics, [r["name"] for r in records])}
     return render_page(title, records, suites[0].signature, macro=macro)
+
+
+def _treebank_rows(suites: Sequence, metrics: Sequence[str], drawn: Sequence[str]) -> list:
+    """Per treebank (the suite's order) its name, its index among the page's treebanks (None
+    when none of its pairs is drawn) and per system either ``{"f1": {metric: F1 or None
+    (tag not annotated)}}`` or ``{"failed": code, "message": ...}`` (the text table's rows)."""
+    rows = []
+    for position, first in enumerate(suites[0].results):
+        name = first.entry.name
+        cells = []
+        for suite in suites:
+            result = suite.results[position]
+            if not result.ok:
+                cells.append({"failed": result.failure.code, "message": result.failure.message})
+                continue
+            cells.append({"f1": {m: None if m in result.unannotated else result.scores[m].f1
+                                 for m in metrics}})
+        rows.append({"name": name, "index": drawn.index(name) if name in drawn else None,
+                     "cells": cells})
+    return rows
 
 
 #: where ``analyze -v 1`` writes the viewer when no --output names a place

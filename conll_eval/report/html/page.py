@@ -15,7 +15,7 @@ from html import escape
 from importlib import resources
 from typing import Mapping, Optional, Sequence
 
-from .summary import macro_table, treebank_summary
+from .summary import macro_table, suite_treebank_table, treebank_summary
 
 __all__ = ["render_page", "embedded_json", "asset"]
 
@@ -47,7 +47,9 @@ def render_page(title: str, treebanks: Sequence[dict], signature: str,
     style = asset("report.css")
     csp = (f"default-src 'none'; script-src '{_script_hash(script)}'; style-src 'unsafe-inline'; "
            "img-src data:; base-uri 'none'; form-action 'none'")
-    nav = "".join(f'<a href="#tb-{i}">{escape(tb["name"])}</a>' for i, tb in enumerate(treebanks))
+    nav = ('<a href="#macro">Macro-average</a><a href="#per-treebank">Per treebank</a>'
+           if macro is not None else "")
+    nav += "".join(f'<a href="#tb-{i}">{escape(tb["name"])}</a>' for i, tb in enumerate(treebanks))
     sections = []
     if macro is not None:
         sections.append('<section id="macro"><h2>Macro-average over the treebanks</h2>'
@@ -55,6 +57,11 @@ def render_page(title: str, treebanks: Sequence[dict], signature: str,
                         'counting 0 (as <code>conll_eval suite</code>).</p>'
                         + macro_table(macro["averages"], macro["systems"], macro["metrics"],
                                       macro.get("failures", ())) + "</section>")
+        if macro.get("treebanks"):
+            sections.append('<section id="per-treebank"><h2>Per treebank</h2><p class="note">F1 '
+                            'of each system; a score opens the treebank\'s sentences, a name its '
+                            'section.</p>' + suite_treebank_table(macro["treebanks"], macro["systems"],
+                                                                   macro["metrics"]) + "</section>")
     sections += [treebank_summary(tb, i, signature) for i, tb in enumerate(treebanks)]
     data = {"v": 1, "signature": signature, "treebanks": treebanks}
     if macro is not None:

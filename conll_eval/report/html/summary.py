@@ -14,7 +14,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 
 from ..tables import percent
 
-__all__ = ["treebank_summary", "macro_table", "metrics_table"]
+__all__ = ["treebank_summary", "macro_table", "metrics_table", "suite_treebank_table"]
 
 #: rows of the heatmaps: the most frequent labels (the rest are summed into "other")
 HEATMAP_LABELS = 40
@@ -298,3 +298,31 @@ def macro_table(macros: Sequence[Mapping], systems: Sequence[str], metrics: Sequ
     notes = "".join(f'<p class="failed">{_e(line)}</p>' for group in failures for line in group)
     return (f'<table class="num macro"><thead><tr><th class="l" rowspan="2">Metric</th>{head}</tr>'
             f'<tr>{sub}</tr></thead><tbody>{"".join(rows)}</tbody></table>{notes}')
+
+
+def suite_treebank_table(rows: Sequence[Mapping], systems: Sequence[str],
+                         metrics: Sequence[str]) -> str:
+    """The suite's per-treebank table (as its text output): a row per treebank, F1 per metric
+    and system; each score links to the treebank's sentences in the browser (``#t=K``) and its
+    name to its section; a failed pair shows FAILED and its code, the message on hover."""
+    head = "".join(f'<th colspan="{len(systems)}">{_e(m)}</th>' for m in metrics)
+    sub = "".join(f'<th title="{_e(s)}">{_e(s)}</th>' for _ in metrics for s in systems)
+    body = []
+    for row in rows:
+        index = row["index"]
+        name = _e(row["name"]) if index is None else f'<a href="#tb-{index}">{_e(row["name"])}</a>'
+        cells = []
+        for metric in metrics:
+            for system, cell in zip(systems, row["cells"]):
+                if "failed" in cell:
+                    cells.append(f'<td class="failed" title="{_e(cell["message"])}">FAILED '
+                                 f'[{_e(cell["failed"])}]</td>')
+                    continue
+                value = _pct_or_na(cell["f1"][metric])
+                if index is not None:
+                    value = (f'<a href="#t={index}" title="{_e(row["name"])}, {_e(system)}: '
+                             f'the sentences">{value}</a>')
+                cells.append(f'<td data-metric="{_e(metric)}">{value}</td>')
+        body.append(f'<tr><td class="l">{name}</td>{"".join(cells)}</tr>')
+    return (f'<table class="num per-treebank"><thead><tr><th class="l" rowspan="2">Treebank</th>'
+            f'{head}</tr><tr>{sub}</tr></thead><tbody>{"".join(body)}</tbody></table>')

@@ -299,9 +299,9 @@
       var k = part.indexOf("=");
       if (k > 0) { try { params[part.slice(0, k)] = decodeURIComponent(part.slice(k + 1)); } catch (err) { /* not ours */ } }
     });
-    if (params.s === undefined && params.n === undefined) { return false; }
     var t = parseInt(params.t, 10);
     if (!isNaN(t) && t >= 0 && t < DATA.treebanks.length && t !== state.tb) { tbSelect.value = String(t); loadTreebank(t); }
+    if (params.s === undefined && params.n === undefined) { return !isNaN(t); }
     var ids = state.P.tb.gold.id, s = params.s !== undefined ? ids.indexOf(params.s) : parseInt(params.n, 10) - 1;
     if (!(s >= 0 && s < state.P.n)) { return false; }
     var at = Array.prototype.indexOf.call(state.order, s);
