@@ -46,7 +46,8 @@ directory as
 
     $O/venv/bin/udvalidate --level <level> --lang ud --max-err 0 <testid>.conllu
 
-(level 2 for the L1 files),
+(level 2 for the L1 files; ``--lang xx`` when the file's first line is ``# validator_lang =
+xx``),
 and ``<testid>.udvalidate.txt`` gets ``exit <code>`` on its first line, then everything
 udvalidate printed (stderr: incidents, explanations, summary).
 
@@ -193,7 +194,9 @@ def validator_files(oracles: Path) -> None:
         raise GoldenError(f"no files under {VALIDATE}")
     for path in files:
         level = str(max(2, int(path.parent.name[1:])))  # L1 cases are recorded at level 2
-        proc = subprocess.run([str(udvalidate), "--level", level, "--lang", "ud", "--max-err", "0",
+        first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+        lang = first.split("= ", 1)[1] if first.startswith("# validator_lang = ") else "ud"
+        proc = subprocess.run([str(udvalidate), "--level", level, "--lang", lang, "--max-err", "0",
                                path.name], capture_output=True, cwd=path.parent)
         if b"Traceback" in proc.stderr:
             raise GoldenError(f"udvalidate crashed on {path}:\n{proc.stderr.decode()}")

@@ -41,8 +41,10 @@ def test_every_incident_in_the_house_format(files):
 
 def test_level_1_ignores_level_2_checks(files):
     assert run("validate", "--level", "1", files[1])[0] == 0
-    code, _out, err = run("validate", "--level", "4", files[1])
+    code, _out, err = run("validate", "--level", "6", files[1])
     assert code == 2 and "not implemented" in err
+    code, _out, err = run("validate", "--level", "4", files[1])  # as udvalidate: --lang needed
+    assert code == 2 and "--lang" in err
 
 
 def test_udtools_format_and_file_prefix(files):

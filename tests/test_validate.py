@@ -65,8 +65,8 @@ def test_valid_file_passes():
 
 
 # One hand-written file per test id under testdata/validate/L<level>/<testid>.conllu, with
-# what udvalidate printed on it at that level (2 for level 1) in <testid>.udvalidate.txt (made
-# by scripts/make_golden.py).
+# what udvalidate printed on it at that level (2 for level 1; --lang from a first line
+# '# validator_lang = xx', else ud) in <testid>.udvalidate.txt (made by scripts/make_golden.py).
 CASES = sorted(TESTDATA.joinpath("validate").glob("L*/*.conllu"))
 #: ids without a case file: udtools cannot emit them from a file (see the notes)
 NO_CASE_FILE = {
@@ -76,6 +76,40 @@ NO_CASE_FILE = {
     # the FEATS regex already requires valid values, so this check never fires (in udtools too)
     "invalid-feature-value",
 }
+
+
+def _ud_data_dir():
+    """The UD validator's language data folder of the oracle venv (levels 4-5), or None."""
+    import os
+    from pathlib import Path
+    try:
+        from oracles import DEFAULT_DEST, oracle_dir
+    except ImportError:
+        return None
+    for base in filter(None, [os.environ.get("CONLL_EVAL_ORACLES"), oracle_dir(), DEFAULT_DEST]):
+        for folder in sorted(Path(base).glob("venv/lib/python3*/site-packages/udtools/data")):
+            return str(folder)
+    return None
+
+
+UD_DATA = _ud_data_dir()
+
+
+def case_options(path):
+    """(level, lang) of a case file as recorded: its folder's level (2 for L1) and the
+    language of its '# validator_lang = xx' comment ('ud' without one)."""
+    level = max(2, int(path.parent.name[1:]))
+    first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+    return level, first.split("= ", 1)[1] if first.startswith("# validator_lang = ") else "ud"
+
+
+def validate_case(path, level=None):
+    """validate_file of a case file at its level (or ``level``), in its language."""
+    own, lang = case_options(path)
+    level = own if level is None else level
+    if level >= 4 and UD_DATA is None:
+        pytest.skip("the UD validator's language data (udtools in the oracle venv) is missing")
+    return validate_file(str(path), level, lang=lang, data_dir=UD_DATA if level >= 4 else None)
 
 
 def udvalidate_golden(path):
@@ -91,7 +125,7 @@ def udvalidate_golden(path):
 def test_case_file_gives_udvalidates_output(path):
     """Same incident lines (ids, lines, messages), summary and verdict as udvalidate."""
     code, expected = udvalidate_golden(path)
-    incidents = validate_file(str(path), level=max(2, int(path.parent.name[1:])))
+    incidents = validate_case(path)
     assert [format_udtools(i) for i in incidents] + summary(incidents).splitlines() == expected
     assert code == (1 if any(i.severity == "error" for i in incidents) else 0)
 
@@ -100,12 +134,12 @@ def test_case_file_gives_udvalidates_output(path):
 def test_case_file_triggers_its_test_id_at_its_level(path):
     testid, level = path.stem, int(path.parent.name[1:])
     assert testid in IMPLEMENTED_IDS
-    below = [i.testid for i in validate_file(str(path), level=level - 1)] if level > 1 else []
+    below = [i.testid for i in validate_case(path, level - 1)] if level > 1 else []
     if testid == "empty-string-in-xpos":
         assert below == ["empty-column"]  # an empty XPOS is an empty column at level 1
     else:
         assert below == []  # the problem is invisible below its level
-    first = validate_file(str(path), level=max(2, level))[len(below)]
+    first = validate_case(path)[len(below)]
     assert (first.testid, first.level) == (testid, level)
 
 

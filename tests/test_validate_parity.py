@@ -40,7 +40,7 @@ from conll_eval.cli import main
 from conll_eval.reader import load
 from conll_eval.validate import validate_file
 
-from test_validate import CASES, VALID  # tests/ is on sys.path (rootdir)
+from test_validate import CASES, VALID, case_options  # tests/ is on sys.path (rootdir)
 
 ENHANCED = """\
 # newdoc id = d2
@@ -101,8 +101,10 @@ class _Driver:
             [ORACLE[0], str(Path(__file__).with_name("udvalidate_driver.py"))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8")
 
-    def run(self, path) -> dict:
-        self.proc.stdin.write(f"{path}\n")
+    def run(self, path, level=2, lang="ud") -> dict:
+        request = str(path) if (level, lang) == (2, "ud") else json.dumps(
+            {"path": str(path), "level": level, "lang": lang})
+        self.proc.stdin.write(f"{request}\n")
         self.proc.stdin.flush()
         return json.loads(self.proc.stdout.readline())
 
@@ -341,7 +343,7 @@ def test_case_file_goldens_are_current(driver):
     """testdata/validate/*.udvalidate.txt still match the installed udvalidate."""
     for path in CASES:
         recorded = path.with_suffix(".udvalidate.txt").read_text(encoding="utf-8")
-        answer = driver.run(str(path))
+        answer = driver.run(str(path), *case_options(path))
         assert udtools_errors(recorded) == udtools_errors(answer["stderr"]), path
 
 

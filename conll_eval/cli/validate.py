@@ -1,4 +1,4 @@
-"""``conll_eval validate FILE...``: the UD validator's levels 1-3, incidents on stdout (text,
+"""``conll_eval validate FILE...``: the UD validator's levels 1-5, incidents on stdout (text,
 udtools, json, SARIF or GitHub annotations) and the summary on stderr."""
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ from ..errors import FormatError, InputError, Location, UsageError
 from .common import EXIT_INPUT, EXIT_OK, Parser, add_options, is_terminal
 
 
-#: validation levels this program implements (the UD validator's 4-5 need its language data)
-VALIDATION_LEVELS = (1, 2, 3)
+#: validation levels this program implements (4-5 need the UD validator's language data)
+VALIDATION_LEVELS = (1, 2, 3, 4, 5)
 
 
 def build_validate_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="conll_eval validate",
-        description="Check CoNLL-U files like the UD validator (udtools' udvalidate) at level 1 "
-                    "(CoNLL-U backbone) or 2 (UD format and trees), with its test ids.  Every "
-                    "incident is reported; files are streamed (bounded memory).",
+        description="Check CoNLL-U files like the UD validator (udtools' udvalidate) at levels "
+                    "1 (CoNLL-U backbone), 2 (UD format and trees), 3 (UD contents), 4-5 (the "
+                    "language's lists, --lang), with its test ids.  Every incident is "
+                    "reported; files are streamed (bounded memory).",
         epilog="Incidents go to stdout, the summary to stderr.  Exit codes: 0 no errors "
                "(warnings allowed), 1 errors, unreadable or empty input, 2 usage error, 4 the "
                "results could not be written (an early-closing reader, as with | head, is not "
@@ -34,11 +35,16 @@ def build_validate_parser() -> argparse.ArgumentParser:
                              "a file (parser outputs often all number their sentences from 1)")
     parser.add_argument("--level", type=int, default=2,
                         help="1: CoNLL-U backbone; 2: UD format and tree; 3: UD contents "
-                             "(universal guidelines) (default: 2)")
+                             "(universal guidelines); 4: the language's features and "
+                             "relations; 5: its auxiliaries and copulas (default: 2)")
     parser.add_argument("--lang", metavar="CODE",
-                        help="the language (ISO 639 code, as udvalidate's --lang) of the "
-                             "language-specific levels 4-5; levels 1-3 check the universal "
-                             "rules only ('ud')")
+                        help="the language (ISO 639 code, as udvalidate's --lang; 'ud': the "
+                             "universal lists only); required from level 4 on, levels 1-3 "
+                             "check the universal rules only")
+    parser.add_argument("--data", metavar="DIR",
+                        help="levels 4-5: the UD validator's language data folder (a UD tools "
+                             "checkout's data/); default: that of the installed udtools "
+                             "package (pip install 'conll_eval[ud]')")
     parser.add_argument("--max-err", type=int, default=20, metavar="N",
                         help="text output: show at most N incidents per class and severity, "
                              "then one 'suppressing' line (0: all; default: 20)")
@@ -81,8 +87,15 @@ def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
 
     tally = Tally()
     writer = _Writer(args, files, stdout)
-    incidents = _counting((inc for inc in _run(files, args, lambda: Validator(args.level), stderr,
-                                               writer) if wanted(inc)), tally)
+    first = Validator(args.level, args.lang or "ud", args.data)  # a missing data folder: now
+
+    def new_state():
+        nonlocal first
+        state, first = first or Validator(args.level, args.lang or "ud", args.data), None
+        return state
+
+    incidents = _counting((inc for inc in _run(files, args, new_state, stderr, writer)
+                           if wanted(inc)), tally)
     writer.write_all(incidents, tally)
     stdout.flush()
     if not args.quiet:
@@ -96,9 +109,10 @@ def _check_level(args) -> None:
         raise UsageError(f"conll_eval validate: level {args.level} is not implemented (level 6, "
                          "udvalidate --coref, checks coreference and entities in MISC); use "
                          "--level 5 or lower")
-    if args.level > max(VALIDATION_LEVELS):
-        raise UsageError(f"conll_eval validate: level {args.level} is not implemented yet (levels "
-                         "4-5 need the UD validator's language data); use --level 3 or lower")
+    if args.level >= 4 and not args.lang:
+        raise UsageError(f"conll_eval validate: level {args.level} checks a language's lists: "
+                         "give its ISO 639 code with --lang (as udvalidate), or --lang ud for "
+                         "the universal lists only")
 
 
 def _run(files: List[str], args, new_state, stderr: TextIO, writer: "_Writer"):

@@ -71,7 +71,8 @@ def format_udtools(inc: Item, with_file: bool = False, explained: Optional[Set[s
     line = f"[{address}]: [L{inc.level} {_shown_class(inc)} {inc.testid}] {inc.message}"
     if explained is not None and inc.explanation and inc.explanation not in explained:
         explained.add(inc.explanation)  # udtools explains a kind of incident once per run
-        return "\n".join(map(printable, (line, "", inc.explanation, "")))
+        text = line + "\n\n" + inc.explanation + "\n"
+        return "\n".join(map(printable, text.split("\n")))
     return printable(line)
 
 

@@ -64,12 +64,13 @@ from typing import BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple
 from ..reader import SNIFF_BYTES, decompress, describe_non_conllu, open_input
 from .backbone import Validator, validate_lines
 from .incidents import (BOM_HINT, CLASS_ORDER, IMPLEMENTED_IDS, LEVEL1_IDS, LEVEL2_IDS,
-                        LEVEL3_IDS, NEWLINE_HINTS, ValidationIncident, _with_hint)
+                        LEVEL3_IDS, LEVEL4_IDS,
+                        LEVEL5_IDS, NEWLINE_HINTS, ValidationIncident, _with_hint)
 from .patterns import UD_RELATIONS, UPOS_TAGS
 
 __all__ = ["ValidationIncident", "Validator", "validate_lines", "validate_bytes", "validate_file",
            "iter_validate_file", "iter_validate_files", "IMPLEMENTED_IDS",
-           "CLASS_ORDER", "UPOS_TAGS", "UD_RELATIONS", "LEVEL1_IDS", "LEVEL2_IDS", "LEVEL3_IDS", "BOM_HINT",
+           "CLASS_ORDER", "UPOS_TAGS", "UD_RELATIONS", "LEVEL1_IDS", "LEVEL2_IDS", "LEVEL3_IDS", "LEVEL4_IDS", "LEVEL5_IDS", "BOM_HINT",
            "NEWLINE_HINTS"]
 
 
@@ -108,8 +109,8 @@ PROGRESS_BYTES = 4 << 20
 
 
 def iter_validate_file(path: str, level: int = 2, state: Optional[Validator] = None,
-                       progress: Optional[Callable[[int], None]] = None
-                       ) -> Iterator[ValidationIncident]:
+                       progress: Optional[Callable[[int], None]] = None, lang: str = "ud",
+                       data_dir: Optional[str] = None) -> Iterator[ValidationIncident]:
     """Stream the incidents of a CoNLL-U file ('-' = stdin) in udtools' order.
 
     gzip, bzip2 and xz files are decompressed on the fly (line numbers count the
@@ -117,33 +118,39 @@ def iter_validate_file(path: str, level: int = 2, state: Optional[Validator] = N
     input, raises :class:`conll_eval.errors.FormatError` (codes ``file-not-found``,
     ``not-a-file``, ``unreadable``) before the first incident; corrupt compressed data
     raises ``corrupt-compressed-file`` where it is met.  ``progress(bytes_read)`` is called
-    now and then (decompressed bytes) for a progress display.
+    now and then (decompressed bytes) for a progress display.  ``lang`` and ``data_dir``
+    (levels 4-5) as for :class:`Validator`.
     """
     stream, head = open_input(path, SNIFF_BYTES)
     with stream:
         hint, last_line = _sniffed_hint(head, len(head) < SNIFF_BYTES)
         chunks = _decoded_chunks(stream, progress=progress)
-        yield from _with_hint(validate_lines(chunks, path, level, state), hint, last_line)
+        yield from _with_hint(validate_lines(chunks, path, level, state, lang, data_dir), hint,
+                              last_line)
 
 
-def validate_bytes(data: bytes, path: str, level: int = 2, state: Optional[Validator] = None
+def validate_bytes(data: bytes, path: str, level: int = 2, state: Optional[Validator] = None,
+                   lang: str = "ud", data_dir: Optional[str] = None
                    ) -> Iterator[ValidationIncident]:
     """Like :func:`iter_validate_file` for a file's bytes already in memory (e.g. standard
     input, which can be read only once): decompressed when compressed, then validated."""
     data = decompress(data, path)
     hint, last_line = _sniffed_hint(data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
     text = data.decode("utf-8", "replace")
-    yield from _with_hint(validate_lines([text], path, level, state), hint, last_line)
+    yield from _with_hint(validate_lines([text], path, level, state, lang, data_dir), hint,
+                          last_line)
 
 
-def iter_validate_files(paths: Sequence[str], level: int = 2) -> Iterator[ValidationIncident]:
+def iter_validate_files(paths: Sequence[str], level: int = 2, lang: str = "ud",
+                        data_dir: Optional[str] = None) -> Iterator[ValidationIncident]:
     """Stream the incidents of several files validated together (sent_ids unique across them)."""
-    state = Validator(level)
+    state = Validator(level, lang, data_dir)
     for path in paths:
         yield from iter_validate_file(path, level, state)
     yield from state.end_of_run()
 
 
-def validate_file(path: str, level: int = 2) -> List[ValidationIncident]:
+def validate_file(path: str, level: int = 2, lang: str = "ud", data_dir: Optional[str] = None
+                  ) -> List[ValidationIncident]:
     """Every incident of a CoNLL-U file ('-' = stdin), in udtools' order."""
-    return list(iter_validate_file(path, level))
+    return list(iter_validate_file(path, level, lang=lang, data_dir=data_dir))

@@ -12,6 +12,8 @@ from .incidents import BOM_HINT, NEWLINE_HINTS, ValidationIncident, _with_hint
 from .metadata import MetadataChecks
 from .contents import ContentChecks, Words
 from .relations import RelationChecks, SpanChecks
+from .language import LanguageChecks
+from .langdata import find_data_dir, load_language_data
 from .tree import FieldChecks, TreeChecks
 from .patterns import (COLNAMES, DEPREL, FEATS, HEAD, LEMMA, MISC, UPOS, UPOS_TAGS, XPOS,
                        _RE_SENTID, _RE_UPOS, _is_empty, _is_mwt, _is_word, _is_ws_line)
@@ -56,14 +58,20 @@ def _lines_with_terminators(chunks: Iterable[str]) -> Iterator[Tuple[str, str]]:
 # --- the validator ----------------------------------------------------------------------------
 
 class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks, ContentChecks,
-                RelationChecks, SpanChecks):
+                RelationChecks, SpanChecks, LanguageChecks):
     """Validation state shared by the files of one run (sent_ids must be unique across files,
     as in udtools); create one per run and pass it to :func:`validate_lines` /
-    :func:`iter_validate_file`, or use :func:`iter_validate_files`."""
+    :func:`iter_validate_file`, or use :func:`iter_validate_files`.  Levels 4-5 check against
+    the lists of ``lang`` (an ISO 639 code, or 'ud' for the universal ones) from the UD
+    validator's data folder (``data_dir``, else the installed udtools package's; a missing
+    one raises UsageError saying how to get it)."""
 
-    def __init__(self, level: int = 2):
+    def __init__(self, level: int = 2, lang: str = "ud", data_dir: Optional[str] = None):
         self.path = "-"
         self.level = max(1, level)
+        # levels 4-5 read the language's lists; below, udtools checks the universal rules only
+        self.lang = lang if self.level >= 4 else "ud"
+        self.data = load_language_data(find_data_dir(data_dir)) if self.level >= 4 else None
         self.known_sent_ids: Set[str] = set()
         self.known_parallel_ids: Set[str] = set()
         self.parallel_lastalt: Dict[str, Optional[int]] = {}
@@ -156,7 +164,8 @@ class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks, C
 
 
 def validate_lines(lines: Iterable[str], path: str, level: int = 2,
-                   state: Optional[Validator] = None) -> Iterator[ValidationIncident]:
+                   state: Optional[Validator] = None, lang: str = "ud",
+                   data_dir: Optional[str] = None) -> Iterator[ValidationIncident]:
     """Validate CoNLL-U text and yield every incident, sentence by sentence.
 
     ``lines`` is the text as a stream of strings *with* their line terminators, e.g. a file
@@ -164,10 +173,11 @@ def validate_lines(lines: Iterable[str], path: str, level: int = 2,
     items are concatenated and re-split on LF, CRLF and lone CR (udtools reads with Python's
     universal newlines; CR and CRLF also give ``non-unix-newline``).  ``level`` < 1 counts as 1.
     ``state`` carries sent_ids etc. over from earlier files of the same run (its own level is
-    used then; the caller calls its ``end_of_run`` after the last file).  Memory: the current
+    used then; the caller calls its ``end_of_run`` after the last file); ``lang`` and
+    ``data_dir`` as for :class:`Validator`.  Memory: the current
     sentence plus the ids seen so far.
     """
-    v = state if state is not None else Validator(level)
+    v = state if state is not None else Validator(level, lang, data_dir)
     v.path = path
     non_unix: Optional[Tuple[int, str]] = None  # the first line not ending in LF, its terminator
     lineno = 0

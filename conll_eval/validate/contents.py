@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple
 
 from .incidents import ValidationIncident
-from .patterns import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS
+from .language import mwt_typo_words
+from .patterns import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, dualdict_get
 
 #: relations whose dependents should be function-word leaves
 FUNCTIONAL = frozenset("case mark cc aux cop det clf fixed goeswith punct".split())
@@ -57,19 +58,6 @@ R_FEATURES, R_UPOS, R_FLAT, R_L2R, R_SUBJ, R_OBJ, R_NMOD, R_ORPHAN, R_LEAF, R_FI
 #: a finding: (node index, check rank, incident, delayed) -- delayed incidents wait for the
 #: first morphological feature of the treebank (udtools' check_required_feature)
 Finding = Tuple[int, int, ValidationIncident, bool]
-
-
-def dualdict_get(text: str, key: str):
-    """udapi's DualDict lookup on a FEATS/MISC string: '' when absent, the last value wins, an
-    item without '=' has the value True."""
-    if key not in text or text == "_":
-        return ""
-    value = ""
-    for item in text.split("|"):
-        name, eq, val = item.partition("=")
-        if name == key:
-            value = val if eq else True
-    return value
 
 
 class Words:
@@ -183,16 +171,17 @@ class ContentChecks:
         return words.n == 1 and words.misc[0] == "Empty=Yes"
 
     def _level3_nodes(self, words: Words) -> None:
-        """Zero root and enhanced orphans, node by node (words and empty nodes in order)."""
+        """Zero root and enhanced orphans, then (levels 4-5) the language's lists, node by
+        node (words and empty nodes in order)."""
         skip_words = self._single_empty_word(words)
         lines: Dict[str, int] = {}
-        nodes = []
+        rows: Dict[str, List[str]] = {}
         for i, cols in enumerate(self.table):
             if "-" not in cols[ID]:
                 lines[cols[ID]] = self.sentence_line + i
-                nodes.append(cols)
-        for cols in nodes:
-            nodeid, deps = cols[ID], cols[DEPS]
+                rows[cols[ID]] = cols
+        mwt_typo = mwt_typo_words(self.table) if self.level >= 4 else {}
+        for nodeid, cols in rows.items():
             empty = "." in nodeid
             if empty:  # udapi keeps empty-node ids as floats (1.10 reads as 1.1)
                 line = lines.get(str(float(nodeid)), lines[nodeid])
@@ -200,27 +189,35 @@ class ContentChecks:
                 continue
             else:
                 line = lines[nodeid]
-                udeprel = None if cols[DEPREL] == "_" else cols[DEPREL].split(":", 1)[0]
-                if cols[HEAD] == "0" and udeprel != "root":
-                    self.out.append(self._incident("0-is-not-root", line,
-                                                   "DEPREL must be 'root' if HEAD is 0."))
-                if cols[HEAD] != "0" and udeprel == "root":
-                    self.out.append(self._incident("root-is-not-0", line,
-                                                   "DEPREL cannot be 'root' if HEAD is not 0."))
-            if deps == "_" and not empty:
-                continue
-            edeps = [item.partition(":")[::2] for item in deps.split("|")] if deps != "_" else []
-            for head, rel in edeps:
-                is_root = rel.split(":", 1)[0] == "root"
-                if head == "0" and not is_root:
-                    self.out.append(self._incident(
-                        "enhanced-0-is-not-root", line,
-                        "Enhanced relation type must be 'root' if head is 0.", "ENHANCED"))
-                if head != "0" and is_root:
-                    self.out.append(self._incident(
-                        "enhanced-root-is-not-0", line,
-                        "Enhanced relation type cannot be 'root' if head is not 0.", "ENHANCED"))
-            self._enhanced_orphan(empty, edeps, line)
+                self._zero_root(cols, line)
+            if empty or cols[DEPS] != "_":
+                self._enhanced_root_orphan(cols, empty, line)
+            if self.level >= 4:
+                self._language_checks(cols, line, empty, rows, mwt_typo)
+
+    def _zero_root(self, cols: List[str], line: int) -> None:
+        udeprel = None if cols[DEPREL] == "_" else cols[DEPREL].split(":", 1)[0]
+        if cols[HEAD] == "0" and udeprel != "root":
+            self.out.append(self._incident("0-is-not-root", line,
+                                           "DEPREL must be 'root' if HEAD is 0."))
+        if cols[HEAD] != "0" and udeprel == "root":
+            self.out.append(self._incident("root-is-not-0", line,
+                                           "DEPREL cannot be 'root' if HEAD is not 0."))
+
+    def _enhanced_root_orphan(self, cols: List[str], empty: bool, line: int) -> None:
+        deps = cols[DEPS]
+        edeps = [item.partition(":")[::2] for item in deps.split("|")] if deps != "_" else []
+        for head, rel in edeps:
+            is_root = rel.split(":", 1)[0] == "root"
+            if head == "0" and not is_root:
+                self.out.append(self._incident(
+                    "enhanced-0-is-not-root", line,
+                    "Enhanced relation type must be 'root' if head is 0.", "ENHANCED"))
+            if head != "0" and is_root:
+                self.out.append(self._incident(
+                    "enhanced-root-is-not-0", line,
+                    "Enhanced relation type cannot be 'root' if head is not 0.", "ENHANCED"))
+        self._enhanced_orphan(empty, edeps, line)
 
     def _enhanced_orphan(self, empty: bool, edeps, line: int) -> None:
         if empty and not self.seen_empty_node:

@@ -45,8 +45,13 @@ LEVEL3_IDS = frozenset("""
     goeswith-gap goeswith-nospace goeswith-missing-typo goeswith-lemma goeswith-upos
     goeswith-feats goeswith-edeps punct-causes-nonproj punct-is-nonproj
     edeps-identical-to-basic-trees""".split())
+LEVEL4_IDS = frozenset("""
+    invalid-word-with-space mwt-typo-repeated-at-word feature-unknown feature-not-permitted
+    feature-value-unknown feature-upos-not-permitted feature-value-upos-not-permitted
+    unknown-lang unknown-deprel unknown-edeprel""".split())
+LEVEL5_IDS = frozenset(["aux-lemma", "cop-lemma"])
 #: every udtools test id this package implements
-IMPLEMENTED_IDS = LEVEL1_IDS | LEVEL2_IDS | LEVEL3_IDS
+IMPLEMENTED_IDS = LEVEL1_IDS | LEVEL2_IDS | LEVEL3_IDS | LEVEL4_IDS | LEVEL5_IDS
 
 
 @dataclass(frozen=True)

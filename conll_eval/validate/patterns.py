@@ -116,3 +116,16 @@ def _char_name(ch: str) -> str:
 
 def _shorten(s: str) -> str:
     return s if len(s) < 25 else s[:20] + "[...]"
+
+
+def dualdict_get(text: str, key: str):
+    """udapi's DualDict lookup on a FEATS/MISC string: '' when absent, the last value wins, an
+    item without '=' has the value True."""
+    if key not in text or text == "_":
+        return ""
+    value = ""
+    for item in text.split("|"):
+        name, eq, val = item.partition("=")
+        if name == key:
+            value = val if eq else True
+    return value

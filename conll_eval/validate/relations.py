@@ -11,7 +11,8 @@ from .contents import (FUNCTIONAL, LEAF_ALLOWED, LEAF_TESTID, LEFT_HEADED, NOMIN
                        ORPHAN_PARENT_RELS, R_FEATURES, R_FIXED, R_FLAT, R_GOESWITH, R_GWMORPH,
                        R_L2R, R_LEAF, R_NMOD, R_OBJ, R_ORPHAN, R_PUNCT, R_SUBJ, R_UPOS,
                        SUBJECT_EXPLANATION, UPOS_EXACT, UPOS_RULES, Finding, Words,
-                       _canonical_deps, dualdict_get)
+                       _canonical_deps)
+from .patterns import dualdict_get
 
 _RULES = {rel: (prefixes, verb, match_is_error) for rel, prefixes, verb, match_is_error in UPOS_RULES}
 
