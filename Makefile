@@ -1,7 +1,7 @@
 # conll_eval developer targets
 PYTHON ?= python
 
-.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare bench-enhanced golden example clean
+.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare bench-enhanced bench-validate golden example clean
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -33,6 +33,10 @@ bench-analyze:
 # ELAS/EULAS: --profile iwpt -v against iwpt20_ud_eval.py -v on a 1M-word pair with enhanced graphs
 bench-enhanced:
 	$(PYTHON) bench/bench_enhanced.py
+
+# conll_eval validate against udvalidate at levels 2 and 5 on a 1M-word treebank (en_ewt gold repeated)
+bench-validate:
+	$(PYTHON) bench/bench_validate.py
 
 golden:
 	$(PYTHON) scripts/make_golden.py
