@@ -41,11 +41,19 @@ def run(*args):
 
 
 def embedded(path) -> dict:
-    """The JSON the page embeds."""
+    """The JSON the page embeds, each treebank's record (an element of its own) in place."""
     text = Path(path).read_text(encoding="utf-8")
     match = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', text, re.S)
     assert match, "no embedded data"
-    return json.loads(match.group(1))
+    data = json.loads(match.group(1))
+    records = []
+    for entry in data["treebanks"]:
+        block = re.search(r'<script type="application/json" id="%s">(.*?)</script>'
+                          % re.escape(entry["data"]), text, re.S)
+        assert block, entry
+        records.append(json.loads(block.group(1)))
+    data["treebanks"] = records
+    return data
 
 
 def scores_json(gold, system, *options) -> dict:
@@ -113,7 +121,7 @@ def test_hostile_strings_are_escaped(tmp_path):
     text = make_report(tmp_path).read_text(encoding="utf-8")
     assert HOSTILE not in text
     assert "<img" not in text and "<b>x" not in text
-    assert text.count("<script") == 2  # the data block and the page's own script
+    assert text.count("<script") == 3  # the data blocks (page, treebank) and the page's own script
     assert "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e" in text
     assert embedded(tmp_path / "report.html")["treebanks"][0]["forms"].count(HOSTILE) == 1
 
@@ -215,9 +223,13 @@ def shots(tmp_path) -> Path:
     return folder
 
 
-def opened(browser: Browser, path) -> None:
-    browser.navigate(Path(path).resolve().as_uri())
-    assert browser.evaluate("!!(window.conllEvalReport && conllEvalReport.ready)")
+def opened(browser: Browser, path, fragment: str = "") -> None:
+    """Open the page and wait for its sentence browser (it starts after the first paint)."""
+    browser.navigate(Path(path).resolve().as_uri() + fragment)
+    assert browser.evaluate("new Promise(function (done) { var t0 = Date.now(); (function poll() {"
+                            " if (window.conllEvalReport && conllEvalReport.ready) { done(true); }"
+                            " else if (Date.now() - t0 > 20000) { done(false); }"
+                            " else { setTimeout(poll, 10); } })(); })")
 
 
 def count_shown(browser) -> int:
@@ -296,7 +308,7 @@ def test_in_chromium(tmp_path):
         forms = browser.evaluate("Array.from(document.querySelectorAll('svg.tree text.form'))"
                                  ".map(t => t.textContent)")
         assert forms.count(HOSTILE) == 3  # gold, system-a, system-b
-        assert browser.evaluate("document.scripts.length") == 2
+        assert browser.evaluate("document.scripts.length") == 3
         assert browser.evaluate("document.querySelectorAll('img, svg script, #browser-root b').length") == 0
         browser.screenshot(str(folder / "report-hostile.png"))
         assert browser.console_errors() == []

@@ -438,12 +438,12 @@ def test_right_to_left_in_shared_ud(browser, ud_reports, tmp_path):
 # ---- 9: links to a sentence, focus, headers --------------------------------------------------
 
 def test_fragment_focus_and_headers(browser, small, tmp_path):
-    browser.navigate(small.resolve().as_uri() + "#s=rep-3")
-    assert browser.evaluate("conllEvalReport.ready") and current(browser) == 2
+    opened(browser, small, "#s=rep-3")
+    assert current(browser) == 2
     browser.evaluate("conllEvalReport.select(1)")
     assert browser.evaluate("location.hash") == "#s=rep-2"
     browser.navigate("about:blank")
-    browser.navigate(small.resolve().as_uri() + "#s=rep-2")
+    opened(browser, small, "#s=rep-2")
     assert current(browser) == 1
     # a link to a sentence the filters hide shows it all the same
     js_set(browser, "f-search", "STOPPED", "input")
@@ -505,6 +505,7 @@ def test_suite_page_per_treebank(browser, tmp_path):
             assert las[1] == f'#t={drawn.index(expected["name"])}'
         else:
             assert las[0].startswith("FAILED [") and las[1] is None
+    assert browser.evaluate("conllEvalReport.parsed()") == 1  # only the treebank shown
     # a score opens that treebank's sentences
     second = drawn[1]
     browser.evaluate(f"document.querySelector('table.per-treebank a[href=\"#t=1\"]').click()")
@@ -512,5 +513,20 @@ def test_suite_page_per_treebank(browser, tmp_path):
     assert browser.evaluate("document.getElementById('sentence-title').textContent")
     assert [tb["name"] for tb in page["treebanks"]][1] == second
     assert browser.evaluate("document.querySelectorAll('section.treebank').length") == len(drawn)
+    assert browser.evaluate("conllEvalReport.parsed()") == 2
     browser.evaluate("document.getElementById('per-treebank').scrollIntoView()")
     browser.screenshot(str(shots(tmp_path) / "p08-suite.png"))
+
+
+
+# ---- 12: the first paint comes before the sentence browser's work ----------------------------
+
+def test_first_paint_before_the_browser_starts(browser, small, tmp_path):
+    opened(browser, small)
+    timing = browser.evaluate(
+        "new Promise(function (done) { (function poll() {"
+        " var p = performance.getEntriesByName('first-contentful-paint')[0];"
+        " if (p) { done([p.startTime, conllEvalReport.startedAt]); } else { setTimeout(poll, 10); }"
+        " })(); })")
+    paint, started = timing
+    assert paint <= started  # the summary was painted before the data was parsed

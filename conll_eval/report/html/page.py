@@ -63,9 +63,13 @@ def render_page(title: str, treebanks: Sequence[dict], signature: str,
                             'section.</p>' + suite_treebank_table(macro["treebanks"], macro["systems"],
                                                                    macro["metrics"]) + "</section>")
     sections += [treebank_summary(tb, i, signature) for i, tb in enumerate(treebanks)]
-    data = {"v": 1, "signature": signature, "treebanks": treebanks}
+    # each treebank in an element of its own: the browser parses one when it shows it
+    data = {"v": 2, "signature": signature,
+            "treebanks": [{"name": tb["name"], "data": f"report-tb-{i}"} for i, tb in enumerate(treebanks)]}
     if macro is not None:
         data["macro"] = macro
+    blocks = "".join(f'<script type="application/json" id="report-tb-{i}">{embedded_json(tb)}</script>'
+                     for i, tb in enumerate(treebanks))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{escape(csp, quote=False)}">'
@@ -80,4 +84,5 @@ def render_page(title: str, treebanks: Sequence[dict], signature: str,
         'JavaScript; the tables above do not.</p></noscript><div id="browser-root"></div>'
         '</section></main>'
         f'<script type="application/json" id="report-data">{embedded_json(data)}</script>'
+        + blocks +
         f"<script>{script}</script></body></html>\n")

@@ -1,8 +1,10 @@
 /* conll_eval HTML report: the sentence browser.  Reads the JSON embedded in the element
-   #report-data, filters and sorts the gold sentences, and draws the chosen one's gold tree
-   and each system's tree as SVG arcs.  Every string from the input goes through textContent
-   (never innerHTML), so a FORM that looks like markup stays text. */
-(function () {
+   #report-data (and each treebank's sentences from #report-tb-K, parsed when first shown),
+   filters and sorts the gold sentences, and draws the chosen one's gold tree and each
+   system's tree as SVG arcs.  Every string from the input goes through textContent (never
+   innerHTML), so a FORM that looks like markup stays text.  It starts after the first paint:
+   the summary shows at once, whatever the number of sentences. */
+function conllEvalBrowser() {
   "use strict";
   var T0 = (window.performance && performance.now) ? performance.now() : 0;
   var SVGNS = "http://www.w3.org/2000/svg";
@@ -111,6 +113,13 @@
   panes.appendChild(listPane); panes.appendChild(view); root.appendChild(panes);
   var tip = el("div", { id: "tip", role: "tooltip" }); tip.hidden = true; document.body.appendChild(tip);
 
+  /* The record of treebank i: embedded in its own element, parsed on first use. */
+  function treebankRecord(i) {
+    var entry = DATA.treebanks[i];
+    if (!entry.record) { entry.record = JSON.parse(document.getElementById(entry.data).textContent); }
+    return entry.record;
+  }
+
   function fillOptions(select, first, values) {
     select.textContent = "";
     select.appendChild(el("option", { value: "" }, first));
@@ -119,8 +128,8 @@
 
   function loadTreebank(i) {
     state.tb = i;
-    state.P = prepare(DATA.treebanks[i]);
-    var tb = DATA.treebanks[i];
+    var tb = treebankRecord(i);
+    state.P = prepare(tb);
     scopeSelect.textContent = "";
     scopeSelect.appendChild(el("option", { value: "-1" }, tb.systems.length > 1 ? "any system" : tb.systems[0]));
     if (tb.systems.length > 1) { tb.systems.forEach(function (name, k) { scopeSelect.appendChild(el("option", { value: String(k) }, name)); }); }
@@ -646,7 +655,25 @@
     treebank: function (i) { tbSelect.value = String(i); loadTreebank(i); } };
   loadTreebank(0);
   reopen();
+  api.startedAt = T0;
+  api.parsed = function () { return DATA.treebanks.filter(function (t) { return !!t.record; }).length; };
   api.initMs = performance.now() - T0;
   api.readyAt = performance.now();
   api.ready = true;
+}
+/* after the first contentful paint (the summary), or 250 ms where none is reported (a
+   background tab, an older browser) */
+(function () {
+  var started = false;
+  function start() { if (!started) { started = true; conllEvalBrowser(); } }
+  function painted() { return performance.getEntriesByName && performance.getEntriesByName("first-contentful-paint").length > 0; }
+  if (window.PerformanceObserver && window.performance && !painted()) {
+    try {
+      new PerformanceObserver(function (list, observer) {
+        if (list.getEntriesByName("first-contentful-paint").length) { observer.disconnect(); setTimeout(start, 0); }
+      })
+        .observe({ type: "paint", buffered: true });
+    } catch (err) { /* no paint timing: the timeout below starts it */ }
+    setTimeout(start, 250);
+  } else { setTimeout(start, 0); }
 })();
