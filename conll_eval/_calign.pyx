@@ -11,19 +11,25 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
+#: character offsets: int32, or int64 for a text of 2**31 characters or more
+ctypedef fused offset_t:
+    int32_t
+    int64_t
 
-def walk(const int64_t[::1] g_tok_start, const int64_t[::1] g_tok_end,
+
+def walk(const offset_t[::1] g_tok_start, const offset_t[::1] g_tok_end,
          const int32_t[::1] g_word_tok, const uint8_t[::1] gm,
-         const int64_t[::1] s_tok_start, const int64_t[::1] s_tok_end,
+         const offset_t[::1] s_tok_start, const offset_t[::1] s_tok_end,
          const int32_t[::1] s_word_tok, const uint8_t[::1] sm):
     """``(gold, system, spans)``: the pairs of plain words aligned by identical spans (in
     walk order), and the multiword spans ``(g0, g1, s0, s1)`` (words ``g0:g1`` against
     ``s0:s1``, both non-empty) to align by LCS.  Arguments, gold then system: the tokens'
     character starts and ends, each word's token and multi-word-token flag (a word's span
-    is its token's: looked up here, so that no per-word span arrays are made)."""
+    is its token's: looked up here, so that no per-word span arrays are made; the four
+    offset arrays of one type, int32 or int64)."""
     cdef Py_ssize_t n_g = g_word_tok.shape[0], n_s = s_word_tok.shape[0]
     # short names: the span of gold word gi is gts[gwt[gi]]:gte[gwt[gi]] (system: s...)
-    cdef const int64_t[::1] gts = g_tok_start, gte = g_tok_end, sts = s_tok_start, ste = s_tok_end
+    cdef const offset_t[::1] gts = g_tok_start, gte = g_tok_end, sts = s_tok_start, ste = s_tok_end
     cdef const int32_t[::1] gwt = g_word_tok, swt = s_word_tok
     cdef Py_ssize_t n_mwt = 0, i
     for i in range(n_g):
@@ -174,9 +180,10 @@ def merge_pairs(const int64_t[::1] plain_g, const int64_t[::1] plain_s,
     return out_g_a, out_s_a
 
 
-def sorted_bins(const int64_t[::1] starts, const int64_t[::1] values):
+def sorted_bins(const offset_t[::1] starts, const offset_t[::1] values):
     """``searchsorted(starts, values, side="right") - 1`` clipped at 0, for ascending
-    ``values``, by one merge (the sentence of each character offset)."""
+    ``values``, by one merge (the sentence of each character offset; both arrays of one
+    type)."""
     cdef Py_ssize_t n = starts.shape[0], m = values.shape[0], i, j = 0
     out_a = np.empty(m, dtype=np.int32)
     cdef int32_t[::1] out = out_a

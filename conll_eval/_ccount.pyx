@@ -89,7 +89,13 @@ def functional_children(const int32_t[::1] head, const int32_t[::1] deprel,
     return offsets_a, children_a
 
 
-def pair_checks(const intp[::1] ga, const intp[::1] sa, const intp[::1] sys_to_gold,
+#: word indices of an alignment: int32, or int64 for huge files
+ctypedef fused index_t:
+    int32_t
+    int64_t
+
+
+def pair_checks(const index_t[::1] ga, const index_t[::1] sa, const index_t[::1] sys_to_gold,
                 const int32_t[::1] g_upos, const int32_t[::1] s_upos,
                 const int32_t[::1] g_xpos, const int32_t[::1] s_xpos,
                 const int32_t[::1] g_feats, const int32_t[::1] s_feats,
@@ -163,12 +169,13 @@ def pair_checks(const intp[::1] ga, const intp[::1] sa, const intp[::1] sys_to_g
     return mask_a
 
 
-def tally(const uint16_t[::1] mask, const intp[::1] ga, const int32_t[::1] g_sent,
+def tally(const uint16_t[::1] mask, const index_t[::1] ga, const int32_t[::1] g_sent,
           const int32_t[::1] s_sent, const int32_t[::1] g_deprel, const int32_t[::1] s_deprel,
           const uint8_t[::1] flags_of, const uint16_t[::1] required, const uint8_t[::1] filters,
           Py_ssize_t n_sent):
-    """Per metric m and gold sentence: (correct, gold, system, aligned) as int64, an array
-    (metrics, sentences, 4); and their totals over the sentences, (metrics, 4).  Metric m keeps the words its filter keeps (``filters[m]``: 0
+    """Per metric m and gold sentence: (correct, gold, system, aligned) as int32 (a
+    sentence's counts are small: half the memory of int64), an array (metrics, sentences,
+    4); and their totals over the sentences as int64, (metrics, 4).  Metric m keeps the words its filter keeps (``filters[m]``: 0
     every word, 1 content relations, 2 relations of CLAS17 weight 1; ``flags_of[deprel
     code]`` has a bit per filter: FLAG_CONTENT, FLAG_CLAS17); a kept aligned pair (kept by
     its gold word) is correct when its ``mask`` has every bit of ``required[m]``.  Gold words
@@ -178,13 +185,13 @@ def tally(const uint16_t[::1] mask, const intp[::1] ga, const int32_t[::1] g_sen
     cdef Py_ssize_t metric_stride = n_sent * 4
     cdef uint8_t keep, kept
     cdef uint16_t bits, need
-    cdef int64_t* row
-    out_a = np.zeros((n_metrics, n_sent, 4), dtype=np.int64)
+    cdef int32_t* row
+    out_a = np.zeros((n_metrics, n_sent, 4), dtype=np.int32)
     totals_a = np.zeros((n_metrics, 4), dtype=np.int64)
-    per_filter_a = np.zeros((2, 3, n_sent), dtype=np.int64)  # gold|system, filter, sentence
-    cdef int64_t[:, :, ::1] out = out_a
+    per_filter_a = np.zeros((2, 3, n_sent), dtype=np.int32)  # gold|system, filter, sentence
+    cdef int32_t[:, :, ::1] out = out_a
     cdef int64_t[:, ::1] totals = totals_a
-    cdef int64_t[:, :, ::1] per_filter = per_filter_a
+    cdef int32_t[:, :, ::1] per_filter = per_filter_a
     if n_metrics == 0 or n_sent == 0:
         return out_a, totals_a
     with nogil:
@@ -221,14 +228,21 @@ def tally(const uint16_t[::1] mask, const intp[::1] ga, const int32_t[::1] g_sen
     return out_a, totals_a
 
 
-def span_counts(const int64_t[::1] g_start, const int64_t[::1] g_end,
-                const int64_t[::1] s_start, const int64_t[::1] s_end,
-                const int64_t[::1] sent_start):
+#: character offsets: int32, or int64 for a text of 2**31 characters or more
+ctypedef fused offset_t:
+    int32_t
+    int64_t
+
+
+def span_counts(const offset_t[::1] g_start, const offset_t[::1] g_end,
+                const offset_t[::1] s_start, const offset_t[::1] s_end,
+                const offset_t[::1] sent_start):
     """Per gold sentence: (gold spans whose span a system span has too, gold spans, system
     spans, 0) as int64, an array (sentences, 4): the Tokens metric.  Spans are ascending
     (tokens: non-empty, in order); each belongs to the gold sentence holding its first
     character (the last one starting at or before it; the first one for a span before every
-    sentence), as :meth:`conll_eval.treebank.Treebank.sentence_of_chars` says."""
+    sentence), as :meth:`conll_eval.treebank.Treebank.sentence_of_chars` says.  The five
+    offset arrays are of one type, int32 or int64."""
     cdef Py_ssize_t n_g = g_start.shape[0], n_s = s_start.shape[0]
     cdef Py_ssize_t n_sent = sent_start.shape[0], i, j = 0, k = 0, sent
     out_a = np.zeros((n_sent, 4), dtype=np.int64)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .compiled import calign as _calign  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from .errors import AlignmentError, EmptyFileError, Location, printable
-from .treebank import Treebank
+from .treebank import Treebank, same_offset_type
 
 __all__ = ["Alignment", "check_characters", "align_words", "span_matches"]
 
@@ -35,11 +35,13 @@ class Alignment:
 
     @classmethod
     def from_pairs(cls, gold_idx: np.ndarray, sys_idx: np.ndarray, n_gold: int, n_sys: int) -> "Alignment":
-        # intp: these index other arrays everywhere (int32 indices would be cast on each use)
-        gold_idx = np.asarray(gold_idx, dtype=np.intp)
-        sys_idx = np.asarray(sys_idx, dtype=np.intp)
-        sys_to_gold = np.full(n_sys, -1, dtype=np.intp)
-        gold_to_sys = np.full(n_gold, -1, dtype=np.intp)
+        # int32 unless the files are huge: half the memory of intp, and the compiled
+        # counters take them as they are (a numpy index of int32 is cast where it is used)
+        index = np.int32 if max(n_gold, n_sys) < 2 ** 31 else np.intp
+        gold_idx = np.asarray(gold_idx, dtype=index)
+        sys_idx = np.asarray(sys_idx, dtype=index)
+        sys_to_gold = np.full(n_sys, -1, dtype=index)
+        gold_to_sys = np.full(n_gold, -1, dtype=index)
         sys_to_gold[sys_idx] = gold_idx
         gold_to_sys[gold_idx] = sys_idx
         return cls(gold_idx, sys_idx, sys_to_gold, gold_to_sys)
@@ -281,11 +283,13 @@ def _compiled_walk(gold: Treebank, system: Treebank) -> Tuple[np.ndarray, np.nda
     """:meth:`_Walk.run`'s pairs from the compiled walk and LCS: the walk gives the plain
     pairs and the multiword spans; the words of the spans get ids of their lowercased FORMs
     here, and the LCS of each span is compiled too."""
-    sides = [(np.ascontiguousarray(tb.tok_start, dtype=np.int64),
-              np.ascontiguousarray(tb.tok_end, dtype=np.int64),
-              np.ascontiguousarray(tb.word_tok, dtype=np.int32), tb.word_is_mwt.view(np.uint8))
-             for tb in (gold, system)]
-    plain_g, plain_s, multiword = _calign.walk(*sides[0], *sides[1])
+    g_start, g_end, s_start, s_end = same_offset_type(gold.tok_start, gold.tok_end,
+                                                      system.tok_start, system.tok_end)
+    plain_g, plain_s, multiword = _calign.walk(
+        g_start, g_end, np.ascontiguousarray(gold.word_tok, dtype=np.int32),
+        gold.word_is_mwt.view(np.uint8), s_start, s_end,
+        np.ascontiguousarray(system.word_tok, dtype=np.int32), system.word_is_mwt.view(np.uint8))
+    del g_start, g_end, s_start, s_end
     if len(multiword) == 0:
         return plain_g, plain_s
     lowered: Dict[str, int] = {}  # lowercased FORM -> id, shared by both sides

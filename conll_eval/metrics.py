@@ -21,7 +21,7 @@ from .align import Alignment, span_matches
 from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from .reader import LazyRegex
 from .stats import Counts
-from .treebank import Treebank, _distinct
+from .treebank import Treebank, _distinct, same_offset_type
 
 if TYPE_CHECKING:  # the enhanced graphs are built only when ELAS/EULAS are scored
     from .enhanced import EnhancedGraph
@@ -519,8 +519,9 @@ def compiled_counts(names: List[str], gold: Treebank, system: Treebank, alignmen
     counts: Dict[str, Counts] = {}
     for name in names:
         if METRICS[name].kind == "tokens":
-            rows = _ccount.span_counts(gold.tok_start, gold.tok_end, system.tok_start,
-                                       system.tok_end, gold.sent_char_start)
+            rows = _ccount.span_counts(*same_offset_type(gold.tok_start, gold.tok_end,
+                                                         system.tok_start, system.tok_end,
+                                                         gold.sent_char_start))
             correct, gold_total, system_total, _ = (int(x) for x in rows.sum(axis=0))
             counts[name] = Counts(rows, (correct, gold_total, system_total, None), False, False)
     specs = [METRICS[name] for name in names]

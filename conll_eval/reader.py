@@ -606,9 +606,12 @@ def _codes(vocab: Vocab, values) -> np.ndarray:
 
 
 def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
-    tok_len = np.asarray(c.tok_len, dtype=np.int64)
-    tok_end = np.cumsum(tok_len)
+    # character offsets: int32 unless the text is too long (half the memory of int64)
+    offset_type = np.int32 if len(c.text) < 2 ** 31 else np.int64
+    tok_len = np.asarray(c.tok_len, dtype=offset_type)
+    tok_end = np.cumsum(tok_len, dtype=offset_type)
     tok_start = tok_end - tok_len
+    del tok_len
     columns = {name: values if isinstance(values, LazyCodes) else _codes(vocab, values)
                for name, values in c.cols.items()}
     word_is_mwt = np.asarray(c.word_is_mwt, dtype=bool)
@@ -632,8 +635,8 @@ def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
         mwt_form=mwt_form,
         columns=columns,
         sent_word_start=np.asarray(c.sent_word_start, dtype=np.int32),
-        sent_char_start=np.asarray(c.sent_char_start, dtype=np.int64),
-        sent_char_end=np.asarray(c.sent_char_end, dtype=np.int64),
+        sent_char_start=np.asarray(c.sent_char_start, dtype=offset_type),
+        sent_char_end=np.asarray(c.sent_char_end, dtype=offset_type),
         sent_first_line=np.asarray(c.sent_first_line, dtype=np.int32),
         sent_end_line=np.asarray(c.sent_end_line, dtype=np.int32),
         metadata=c.metadata,

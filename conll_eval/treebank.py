@@ -17,10 +17,17 @@ import numpy as np
 from .compiled import calign as _calign  # None: the numpy path
 from .compiled import ccount as _ccount  # None: the numpy path
 
-__all__ = ["Vocab", "Treebank", "WORD_COLUMNS"]
+__all__ = ["Vocab", "Treebank", "WORD_COLUMNS", "same_offset_type"]
 
 #: String columns stored per word, in CoNLL-U order (ID and HEAD are numeric).
 WORD_COLUMNS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "deps", "misc")
+
+
+def same_offset_type(*arrays: np.ndarray) -> List[np.ndarray]:
+    """Character-offset arrays as contiguous arrays of one type, as the compiled passes take
+    them: int32 when every one is (the usual case: no copy), else int64."""
+    kind = np.int32 if all(a.dtype == np.int32 for a in arrays) else np.int64
+    return [np.ascontiguousarray(a, dtype=kind) for a in arrays]
 
 
 def _distinct(codes: np.ndarray, more: Optional[np.ndarray] = None) -> np.ndarray:
@@ -322,8 +329,8 @@ class Treebank:
         starts = self.sent_char_start
         if len(starts) == 0:
             return np.zeros(len(chars), dtype=np.int32)
-        if _calign is not None and len(chars) > 1 and chars.dtype == np.int64 and \
-                starts.dtype == np.int64 and bool(np.all(chars[1:] >= chars[:-1])):
+        if _calign is not None and len(chars) > 1 and chars.dtype == starts.dtype and \
+                chars.dtype in (np.int32, np.int64) and bool(np.all(chars[1:] >= chars[:-1])):
             return _calign.sorted_bins(starts, np.ascontiguousarray(chars))  # one merge
         found = np.searchsorted(starts, chars, side="right").astype(np.int32)
         return np.maximum(found - 1, 0, out=found)
