@@ -245,10 +245,12 @@ def cache_dir(arg):
     return path
 
 
-def build_pair(label, target, pairs, cache):
-    """Build (or reuse) the concatenated pair for `target` gold words; return its info dict."""
+def build_pair(label, target, pairs, cache, copies=None):
+    """Build (or reuse) the concatenated pair for `target` gold words (the mix: whole copies
+    of every piece, then a share of each), or of `copies` whole copies of every piece (the
+    ten pairs repeated whole); return its info dict."""
     key = hashlib.sha256()
-    key.update(f"v2:{target}".encode())
+    key.update(f"v2:{target}".encode() if copies is None else f"v2:whole:{copies}".encode())
     for name, gold, system in pairs:
         for p in (gold, system):
             st = os.stat(p)
@@ -271,7 +273,8 @@ def build_pair(label, target, pairs, cache):
             s = normalise_piece(f.read())
         pieces.append({"name": name, "gold": g, "system": s, "words": count_words(g),
                        "gp": cut_points(g), "sp": cut_points(s)})
-    order = plan(pieces, target)
+    order = plan(pieces, target) if copies is None else \
+        [(p["name"], p["gold"], p["system"]) for _ in range(copies) for p in pieces]
     tmp = tempfile.mkdtemp(prefix=f".{label}-", dir=cache)
     try:
         words = 0
@@ -322,42 +325,47 @@ def gnu_time():
 
 
 class Runner:
-    """Runs a command as a child; returns (wall seconds, peak RSS MB, exit code, stdout, stderr)."""
+    """Runs a command as a child: :meth:`measured` gives wall seconds, peak RSS MB, user and
+    sys CPU seconds, minor page faults, exit code, stdout and stderr; :meth:`run` the first
+    two, the exit code and the outputs (what the other benches unpack)."""
 
     def __init__(self, use_gnu_time=True):
         self.time_bin = gnu_time() if use_gnu_time else None
-        self.method = (f"{self.time_bin} -f '%e %M' (peak RSS), perf_counter (wall)"
-                       if self.time_bin else "os.wait4 ru_maxrss (peak RSS), perf_counter (wall)")
+        self.method = (f"{self.time_bin} -f '%e %M %U %S %R' (peak RSS, CPU, page faults), "
+                       "perf_counter (wall)" if self.time_bin else
+                       "os.wait4 rusage (peak RSS, CPU, page faults), perf_counter (wall)")
 
     def run(self, cmd, env=None, cwd=None):
+        r = self.measured(cmd, env=env, cwd=cwd)
+        return r["time"], r["mb"], r["rc"], r["out"], r["err"]
+
+    def measured(self, cmd, env=None, cwd=None) -> dict:
         with tempfile.TemporaryDirectory(prefix="conll_eval-bench-") as tmp:
             out_p, err_p, time_p = (os.path.join(tmp, n) for n in ("out", "err", "time"))
             with open(out_p, "wb") as out, open(err_p, "wb") as err:
-                full = cmd
-                if self.time_bin:
-                    full = [self.time_bin, "-o", time_p, "-f", "%e %M"] + cmd
+                full = [self.time_bin, "-o", time_p, "-f", "%e %M %U %S %R"] + cmd \
+                    if self.time_bin else cmd
                 t0 = time.perf_counter()
                 proc = subprocess.Popen(full, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                         env=env, cwd=cwd)
                 _, status, usage = os.wait4(proc.pid, 0)
                 wall = time.perf_counter() - t0
-                proc.returncode = os.waitstatus_to_exitcode(status)
             with open(out_p, "rb") as f:
                 stdout = f.read()
             with open(err_p, "rb") as f:
                 stderr = f.read()
-            rc = proc.returncode
+            # GNU time exits with the command's status; its own line is the last of time_p
+            kb, user, system, faults = usage.ru_maxrss, usage.ru_utime, usage.ru_stime, usage.ru_minflt
             if self.time_bin:
-                # GNU time exits with the command's status; its own line is in time_p
                 try:
                     with open(time_p) as f:
-                        last = [ln for ln in f.read().splitlines() if ln.strip()][-1]
-                    kb = int(last.split()[-1])
+                        last = [ln for ln in f.read().splitlines() if ln.strip()][-1].split()
+                    kb, user, system, faults = int(last[1]), float(last[2]), float(last[3]), int(last[4])
                 except (OSError, IndexError, ValueError):
-                    kb = usage.ru_maxrss
-            else:
-                kb = usage.ru_maxrss  # Linux: kilobytes
-            return wall, kb / 1024.0, rc, stdout, stderr
+                    pass
+            return {"time": wall, "mb": kb / 1024.0, "user": user, "sys": system,
+                    "faults": faults, "rc": os.waitstatus_to_exitcode(status),
+                    "out": stdout, "err": stderr}
 
 
 def find_official(skip):
@@ -425,13 +433,17 @@ def table(rows, headers):
     return "\n".join(out)
 
 
-def main(argv=None):
+def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="100k,1m",
-                    help="comma-separated gold-word targets, e.g. 100k,1m (default: %(default)s)")
+                    help="comma-separated gold-word targets of the mix shape, e.g. 100k,1m "
+                         "(default: %(default)s)")
+    ap.add_argument("--whole-copies", type=int, default=3,
+                    help="the second shape: the ten pairs repeated whole this many times "
+                         "(default: %(default)s; 0: none)")
     ap.add_argument("--repeat", type=int, default=3,
-                    help="runs of conll_eval and floor per size; the best is kept (official runs "
-                         "once) (default: %(default)s)")
+                    help="runs of conll_eval and floor per pair; the best is kept (the official "
+                         "scorer runs once, after the first round) (default: %(default)s)")
     ap.add_argument("--skip-official", action="store_true", help="do not run the official scorer")
     ap.add_argument("--skip-ours", action="store_true", help="do not run conll_eval")
     ap.add_argument("--skip-validate", action="store_true",
@@ -441,264 +453,326 @@ def main(argv=None):
     ap.add_argument("--cache-dir", default=None,
                     help="where the generated pairs live (default: ~/.cache/conll_eval-bench)")
     ap.add_argument("--no-gnu-time", action="store_true",
-                    help="measure peak RSS with os.wait4 even if /usr/bin/time exists")
+                    help="measure with os.wait4 even if /usr/bin/time exists")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     args = ap.parse_args(argv)
     if args.repeat < 1:
         ap.error("--repeat must be >= 1")
+    if args.whole_copies < 0:
+        ap.error("--whole-copies must be >= 0")
     try:
-        sizes = sorted({parse_size(s) for s in args.sizes.split(",") if s.strip()},
-                       key=lambda s: s[1])
+        args.size_list = sorted({parse_size(s) for s in args.sizes.split(",") if s.strip()},
+                                key=lambda s: s[1])
     except argparse.ArgumentTypeError as e:
         ap.error(str(e))
-    if not sizes or sizes[0][1] < 1:
+    if not args.size_list or args.size_list[0][1] < 1:
         ap.error("--sizes needs at least one positive size")
+    args.cache = cache_dir(args.cache_dir)
+    if os.path.commonpath([os.path.abspath(args.cache), REPO]) == REPO:
+        ap.error("--cache-dir must be outside the repository")
+    return args
 
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for ln in fh:
+                if ln.startswith("model name"):
+                    return ln.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def run_line(label, name, i, n, r) -> str:
+    return (f"[{label}] {name} run {i + 1}/{n}: {r['time']:.3f}s wall, user {r['user']:.2f}s, "
+            f"sys {r['sys']:.2f}s, {r['faults']} minor faults, {r['mb']:.0f} MB, rc={r['rc']}")
+
+
+def measure_pair(meta, args, runner, commands, official, problems) -> dict:
+    """Every command on one pair, interleaved: ``--repeat`` rounds of each of ``commands``
+    (name, argv, env, ok codes), the official scorer once after the first round.  Per
+    command the best run by wall time, with the largest peak memory of its runs."""
+    label = meta["label"]
+    results: dict = {name: [] for name, *_ in commands}
+    order = []
+    for i in range(args.repeat):
+        order += [(name, cmd, env, ok, i, args.repeat) for name, cmd, env, ok in commands]
+        if i == 0 and official:
+            order.append(("official", official, None, (0,), 0, 1))
+            results["official"] = []
+    for name, cmd, env, ok, i, n in order:
+        r = runner.measured(cmd, env=env, cwd=os.path.dirname(cmd[1]) if name == "official" else None)
+        print(run_line(label, name, i, n, r), file=sys.stderr, flush=True)
+        if r["rc"] not in ok:
+            problems.append(f"{name} on {label} exited {r['rc']}: "
+                            f"{r['err'].decode('utf-8', 'replace').strip()[-500:]}")
+        results[name].append(r)
+    best = {}
+    for name, runs in results.items():
+        good = [r for r in runs if r["rc"] in dict((c[0], c[3]) for c in commands).get(name, (0,))]
+        if not good:
+            best[name] = {"time": None, "mb": max(r["mb"] for r in runs), "rc": runs[0]["rc"]}
+            continue
+        pick = dict(min(good, key=lambda r: r["time"]))
+        pick["mb"] = max(r["mb"] for r in runs)
+        best[name] = pick
+    return best
+
+
+def pair_commands(py, env, gold, system, args, compiled):
+    floor = [("floor", [py, "-c", FLOOR_CODE, gold, system], None, (0,))]
+    if compiled:
+        floor.append(("compiled floor", [py, "-c", COMPILED_FLOOR_CODE, gold, system], env, (0,)))
+    ours = []
+    if not args.skip_ours:
+        ours.append(("conll_eval", [py, "-m", "conll_eval", gold, system], env, (0,)))
+        if compiled:
+            ours.append(("pure", [py, "-m", "conll_eval", gold, system],
+                         {**env, "CONLL_EVAL_PURE": "1"}, (0,)))
+    return ours + floor
+
+
+def bench_pair(meta, args, runner, py, env, official, compiled, problems) -> dict:
+    gold, system = meta["gold"], meta["system"]
+    with open(system, "rb") as handle:
+        system_words = count_words(handle.read())
+    res = {"label": meta["label"], "shape": meta.get("shape", "mix"), "words": meta["words"],
+           "system_words": system_words, "gold": gold, "system": system,
+           "pieces": meta["pieces"],
+           "bytes": os.path.getsize(gold) + os.path.getsize(system)}
+    measured = measure_pair(meta, args, runner, pair_commands(py, env, gold, system, args, compiled),
+                            [py, official, gold, system] if official else None, problems)
+    for key, name in (("floor", "floor"), ("floor_c", "compiled floor"), ("ours", "conll_eval"),
+                      ("pure", "pure"), ("official", "official")):
+        if name in measured:
+            res[key] = measured[name]
+    if not args.skip_ours and not args.skip_validate:
+        # streaming validation (levels 1-2) of the system file; incidents are expected
+        # (parser outputs often lack # text), only time and memory matter here
+        r = runner.measured([py, "-m", "conll_eval", "validate", "--quiet", system], env=env)
+        print(run_line(meta["label"], "validate", 0, 1, r), file=sys.stderr, flush=True)
+        res["validate"] = r
+    o, f = res.get("ours"), res.get("official")
+    if o and f and o.get("time") and f.get("time"):
+        res["same_output"] = o["out"] == f["out"]
+        if not res["same_output"]:
+            problems.append(f"OUTPUT MISMATCH on {meta['label']} ({gold} vs {system}):\n"
+                            f"  official: {f['out'].decode('utf-8', 'replace')!r}\n"
+                            f"  conll_eval: {o['out'].decode('utf-8', 'replace')!r}")
+    return res
+
+
+def verbose_check(small, py, env, official, problems):
+    """The full -v table of both on the smallest pair: True when equal."""
+    outs = {}
+    for name, cmd, kw in (
+            ("official", [py, official, "-v", small["gold"], small["system"]],
+             {"cwd": os.path.dirname(official)}),
+            ("conll_eval", [py, "-m", "conll_eval", "-v", small["gold"], small["system"]],
+             {"env": env})):
+        r = subprocess.run(cmd, capture_output=True, **kw)
+        outs[name] = (r.returncode, r.stdout)
+    same = outs["official"] == outs["conll_eval"]
+    if not same:
+        problems.append(f"-v OUTPUT MISMATCH on {small['label']} ({small['gold']} vs "
+                        f"{small['system']}):\n  official (rc {outs['official'][0]}):\n"
+                        f"{outs['official'][1].decode('utf-8', 'replace')}"
+                        f"  conll_eval (rc {outs['conll_eval'][0]}):\n"
+                        f"{outs['conll_eval'][1].decode('utf-8', 'replace')}")
+    return same
+
+
+def time_table(results):
+    headers = ["pair", "words", "floor s", "compiled floor s", "read MB/s", "conll_eval s",
+               "pure s", "official s", "official/ce", "official/pure", "ce/compiled floor"]
+    rows = []
+    for r in results:
+        fl, o, f = r["floor"], r.get("ours", {}), r.get("official", {})
+        fc, pu = r.get("floor_c", {}), r.get("pure", {})
+        speedup, pure_speedup = ratio(f.get("time"), o.get("time")), ratio(f.get("time"), pu.get("time"))
+        read = ratio(r["bytes"] / 1e6, fc.get("time"))
+        rows.append([r["label"], f"{r['words']:,}", fmt(fl.get("time"), ".3f"),
+                     fmt(fc.get("time"), ".3f"), fmt(read, ".0f"), fmt(o.get("time"), ".3f"),
+                     fmt(pu.get("time"), ".3f"), fmt(f.get("time"), ".2f"),
+                     fmt(speedup, ".1f", "-") + ("x" if speedup else ""),
+                     fmt(pure_speedup, ".1f", "-") + ("x" if pure_speedup else ""),
+                     fmt(ratio(o.get("time"), fc.get("time")), ".2f")])
+    return table(rows, headers)
+
+
+def resource_table(results):
+    headers = ["pair", "ce user s", "ce sys s", "ce sys/wall", "ce faults", "ce MB",
+               "official user s", "official sys s", "official faults", "official MB",
+               "ce/off mem", "ce MB per M words read"]
+    rows = []
+    for r in results:
+        o, f = r.get("ours", {}), r.get("official", {})
+        read = (r["words"] + r["system_words"]) / 1e6
+        rows.append([r["label"], fmt(o.get("user")), fmt(o.get("sys")),
+                     fmt(ratio(o.get("sys"), o.get("time")), ".0%"),
+                     fmt(o.get("faults"), ","), fmt(o.get("mb"), ".0f"), fmt(f.get("user")),
+                     fmt(f.get("sys")), fmt(f.get("faults"), ","), fmt(f.get("mb"), ".0f"),
+                     fmt(ratio(o.get("mb"), f.get("mb")), ".3f"), fmt(ratio(o.get("mb"), read), ".0f")])
+    return table(rows, headers)
+
+
+def validate_table(results):
+    rows = [[r["label"], f"{r['system_words']:,}", fmt(r.get("validate", {}).get("time")),
+             fmt(r.get("validate", {}).get("mb"), ".0f")] for r in results]
+    return table(rows, ["pair", "validated words", "validate s", "validate MB"])
+
+
+def linearity(results, startup):
+    """Time of the largest mix pair over the smallest, per word (1.0: linear)."""
+    mix = [r for r in results if r["shape"] == "mix"]
+    lin, lines = {}, []
+    if len(mix) < 2:
+        return lin, lines
+    a, b = mix[0], mix[-1]
+    wr = b["words"] / a["words"]
+    for key in ("ours", "floor", "official"):
+        ta, tb = a.get(key, {}).get("time"), b.get(key, {}).get("time")
+        if ta and tb:
+            lin[key] = (tb / ta, (tb / ta) / wr)
+    names = (("ours", "conll_eval"), ("floor", "floor"), ("official", "official"))
+    lines.append(f"linearity: time {b['label']}/{a['label']} (words x{wr:.2f}): " + (", ".join(
+        f"{name} {lin[k][0]:.2f} (per word {lin[k][1]:.3f})" for k, name in names if k in lin) or "-"))
+    st = startup.get("ours")
+    if "ours" in lin and st is not None:
+        ta, tb = a["ours"]["time"] - st, b["ours"]["time"] - st
+        if ta > 0:
+            lin["ours_net"] = (tb / ta, (tb / ta) / wr)
+            lines.append(f"linearity net of conll_eval startup ({st:.3f}s): conll_eval "
+                         f"{lin['ours_net'][0]:.2f} (per word {lin['ours_net'][1]:.3f})")
+    return lin, lines
+
+
+def target_lines(results):
+    """The targets of issue 29, judged on this machine: each pair of 1M words or the
+    whole-repeat shape at >= 100x the official scorer, <= 0.12x its peak memory, sys time
+    <= 10% of wall; the compiled read floor >= 500 MB/s; the smallest mix pair >= 25x."""
+    checks = []
+    big = [r for r in results if r["words"] >= 400_000]
+    for r in big:
+        o, f = r.get("ours", {}), r.get("official", {})
+        if not o.get("time"):
+            continue
+        sp, mem = ratio(f.get("time"), o["time"]), ratio(o["mb"], f.get("mb"))
+        if sp is not None:
+            checks.append(f"{r['label']}: speed >= 100x official: {'ok' if sp >= 100 else 'MISSED'} ({sp:.1f}x)")
+        if mem is not None:
+            checks.append(f"{r['label']}: peak memory <= 0.12x official: {'ok' if mem <= 0.12 else 'MISSED'} ({mem:.3f})")
+        share = o["sys"] / o["time"]
+        checks.append(f"{r['label']}: sys time <= 10% of wall: {'ok' if share <= 0.10 else 'MISSED'} "
+                      f"({share:.0%}; {o['faults']:,} minor page faults)")
+        read = ratio(r["bytes"] / 1e6, r.get("floor_c", {}).get("time"))
+        if read is not None:
+            checks.append(f"{r['label']}: compiled read floor >= 500 MB/s: "
+                          f"{'ok' if read >= 500 else 'MISSED'} ({read:.0f} MB/s, start-up included)")
+    mix = [r for r in results if r["shape"] == "mix"]
+    if len(mix) >= 2:
+        small = mix[0]
+        sp = ratio(small.get("official", {}).get("time"), small.get("ours", {}).get("time"))
+        if sp is not None:
+            checks.append(f"{small['label']}: speed >= 25x official: {'ok' if sp >= 25 else 'MISSED'} ({sp:.1f}x)")
+    return checks
+
+
+def startup_times(runner, py, env, args) -> dict:
+    """Fixed costs: interpreter start (+ imports for conll_eval), to read the small sizes right."""
+    startup = {}
+    for key, cmd, kw in (("python", [py, "-c", "pass"], {}),
+                         ("ours", [py, "-m", "conll_eval", "--version"], {"env": env})):
+        if key == "ours" and args.skip_ours:
+            continue
+        times = [r["time"] for r in (runner.measured(cmd, **kw) for _ in range(max(3, args.repeat)))
+                 if r["rc"] == 0]
+        if times:
+            startup[key] = min(times)
+    return startup
+
+
+def build_pairs(args, pairs):
+    metas = []
+    shapes = [(label, target, None) for label, target in args.size_list]
+    if args.whole_copies:
+        shapes.append((f"whole{args.whole_copies}", 0, args.whole_copies))
+    for label, target, copies in shapes:
+        t0 = time.perf_counter()
+        meta = build_pair(label, target, pairs, args.cache, copies)
+        meta["shape"] = "mix" if copies is None else "whole"
+        how = "cached" if meta["cached"] else f"built in {time.perf_counter() - t0:.1f}s"
+        print(f"[{label}] {meta['words']} gold words, {len(meta['pieces'])} pieces ({how}): "
+              f"{os.path.dirname(meta['gold'])}", file=sys.stderr, flush=True)
+        metas.append(meta)
+    return metas
+
+
+def main(argv=None):
+    args = parse_args(argv)
     notes = []
     pairs = find_pairs(notes)
     if not pairs:
         print("bench: no data: neither ../shared/ud nor usable testdata/golden/*/ pairs",
               file=sys.stderr)
         return 2
-    cache = cache_dir(args.cache_dir)
-    if os.path.commonpath([os.path.abspath(cache), REPO]) == REPO:
-        ap.error("--cache-dir must be outside the repository")
-
     official, official_note = find_official(args.skip_official)
     notes.append(official_note)
     runner = Runner(use_gnu_time=not args.no_gnu_time)
     notes.append(f"measure: {runner.method}; best of {args.repeat} for floor and conll_eval, "
-                 "official once")
-    py = sys.executable
-    env = ours_env()
+                 "official once, interleaved (after the first round)")
+    py, env = sys.executable, ours_env()
     try:
         load_start = os.getloadavg()[0]
     except OSError:
         load_start = None
-    problems = []
-    results = []
-
+    problems, results = [], []
     core = subprocess.run([py, "-m", "conll_eval", "--version"], capture_output=True, text=True,
                           env=env).stdout.strip()
     compiled = "compiled" in core
     notes.append(f"core: {core or 'unknown'}")
-    # fixed costs: interpreter start (+ imports for conll_eval), to read the small sizes right
-    startup = {}
-    for key, cmd, kw in (("python", [py, "-c", "pass"], {}),
-                         ("ours", [py, "-m", "conll_eval", "--version"], {"env": env})):
-        if key == "ours" and args.skip_ours:
-            continue
-        times = []
-        for _ in range(max(3, args.repeat)):
-            wall, _, rc, _, _ = runner.run(cmd, **kw)
-            if rc == 0:
-                times.append(wall)
-        if times:
-            startup[key] = min(times)
-
-    for label, target in sizes:
-        t0 = time.perf_counter()
-        meta = build_pair(label, target, pairs, cache)
-        how = "cached" if meta["cached"] else f"built in {time.perf_counter() - t0:.1f}s"
-        print(f"[{label}] {meta['words']} gold words, {len(meta['pieces'])} pieces ({how}): "
-              f"{os.path.dirname(meta['gold'])}", file=sys.stderr, flush=True)
-        gold, system = meta["gold"], meta["system"]
-        with open(system, "rb") as handle:
-            system_words = count_words(handle.read())
-        res = {"label": label, "words": meta["words"], "system_words": system_words,
-               "gold": gold, "system": system, "pieces": meta["pieces"]}
-
-        def measure(name, cmd, n, ok_codes=(0,), **kw):
-            best = None
-            peak = 0.0
-            for i in range(n):
-                wall, mb, rc, out, err = runner.run(cmd, **kw)
-                print(f"[{label}] {name} run {i + 1}/{n}: {wall:.3f}s {mb:.0f} MB rc={rc}",
-                      file=sys.stderr, flush=True)
-                if rc not in ok_codes:
-                    problems.append(f"{name} on {label} exited {rc}: "
-                                    f"{err.decode('utf-8', 'replace').strip()[-500:]}")
-                    return {"time": None, "mb": mb, "rc": rc, "out": out, "err": err}
-                best = wall if best is None else min(best, wall)
-                peak = max(peak, mb)
-            return {"time": best, "mb": peak, "rc": 0, "out": out, "err": err}
-
-        res["floor"] = measure("floor", [py, "-c", FLOOR_CODE, gold, system], args.repeat)
-        if compiled:
-            res["floor_c"] = measure("compiled floor", [py, "-c", COMPILED_FLOOR_CODE, gold,
-                                                        system], args.repeat, env=env)
-        if not args.skip_ours:
-            res["ours"] = measure("conll_eval", [py, "-m", "conll_eval", gold, system],
-                                  args.repeat, env=env)
-            if compiled:
-                res["pure"] = measure("conll_eval pure", [py, "-m", "conll_eval", gold, system],
-                                      args.repeat, env={**env, "CONLL_EVAL_PURE": "1"})
-        if official:
-            res["official"] = measure("official", [py, official, gold, system], 1,
-                                      cwd=os.path.dirname(official))
-        if not args.skip_ours and not args.skip_validate:
-            # streaming validation (levels 1-2) of the system file; incidents are expected
-            # (parser outputs often lack # text), only time and memory matter here
-            res["validate"] = measure("validate", [py, "-m", "conll_eval", "validate", "--quiet",
-                                                   system], 1, env=env, ok_codes=(0, 1))
-        o, f = res.get("ours"), res.get("official")
-        if o and f and o["rc"] == 0 and f["rc"] == 0:
-            res["same_output"] = o["out"] == f["out"]
-            if not res["same_output"]:
-                problems.append(f"OUTPUT MISMATCH on {label} ({gold} vs {system}):\n"
-                                f"  official: {f['out'].decode('utf-8', 'replace')!r}\n"
-                                f"  conll_eval: {o['out'].decode('utf-8', 'replace')!r}")
-        results.append(res)
-
-    # extra exactness check: the full -v table on the smallest pair
+    print(f"CPU: {cpu_model()}; {os.cpu_count()} CPUs", file=sys.stderr, flush=True)
+    startup = startup_times(runner, py, env, args)
+    for meta in build_pairs(args, pairs):
+        results.append(bench_pair(meta, args, runner, py, env, official, compiled, problems))
     verbose_same = None
-    small = results[0] if results else None
-    if (small and official and not args.skip_ours and not args.no_verbose_check):
-        outs = {}
-        for name, cmd, kw in (
-                ("official", [py, official, "-v", small["gold"], small["system"]],
-                 {"cwd": os.path.dirname(official)}),
-                ("conll_eval", [py, "-m", "conll_eval", "-v", small["gold"], small["system"]],
-                 {"env": env})):
-            r = subprocess.run(cmd, capture_output=True, **kw)
-            outs[name] = (r.returncode, r.stdout)
-        verbose_same = outs["official"] == outs["conll_eval"]
-        if not verbose_same:
-            problems.append(f"-v OUTPUT MISMATCH on {small['label']} "
-                            f"({small['gold']} vs {small['system']}):\n"
-                            f"  official (rc {outs['official'][0]}):\n"
-                            f"{outs['official'][1].decode('utf-8', 'replace')}"
-                            f"  conll_eval (rc {outs['conll_eval'][0]}):\n"
-                            f"{outs['conll_eval'][1].decode('utf-8', 'replace')}")
-
-    # ------------------------------------------------------------------ print
-    headers = ["size", "words", "floor s", "compiled floor s", "conll_eval s", "pure s",
-               "official s", "official/ce", "official/pure", "ce/compiled floor", "floor MB",
-               "conll_eval MB", "pure MB", "official MB", "ce/off mem"]
-    rows = []
-    for r in results:
-        fl, o, f = r["floor"], r.get("ours", {}), r.get("official", {})
-        fc, pu = r.get("floor_c", {}), r.get("pure", {})
-        speedup, pure_speedup = ratio(f.get("time"), o.get("time")), ratio(f.get("time"), pu.get("time"))
-        rows.append([
-            r["label"], f"{r['words']:,}",
-            fmt(fl.get("time"), ".3f"), fmt(fc.get("time"), ".3f"), fmt(o.get("time"), ".3f"),
-            fmt(pu.get("time"), ".3f"), fmt(f.get("time"), ".2f"),
-            fmt(speedup, ".1f", "-") + ("x" if speedup else ""),
-            fmt(pure_speedup, ".1f", "-") + ("x" if pure_speedup else ""),
-            fmt(ratio(o.get("time"), fc.get("time")), ".2f"),
-            fmt(fl.get("mb"), ".0f"), fmt(o.get("mb"), ".0f"), fmt(pu.get("mb"), ".0f"),
-            fmt(f.get("mb"), ".0f"), fmt(ratio(o.get("mb"), f.get("mb")), ".3f"),
-        ])
+    if results and official and not args.skip_ours and not args.no_verbose_check:
+        verbose_same = verbose_check(results[0], py, env, official, problems)
     sys.stderr.flush()
     print()
-    print(table(rows, headers))
-    print("(ce = conll_eval; times are wall seconds, MB = peak RSS of the child)")
+    print(time_table(results))
+    print("(ce = conll_eval; times are wall seconds, the best run; read MB/s: gold + system "
+          "bytes over the compiled floor's time)")
     print()
-    mem_rows = []
-    for r in results:
-        read = (r["words"] + r["system_words"]) / 1e6
-        o, f, v = r.get("ours", {}), r.get("official", {}), r.get("validate", {})
-        mem_rows.append([
-            r["label"], f"{r['words'] + r['system_words']:,}",
-            fmt(ratio(o.get("mb"), read), ".0f"), fmt(ratio(f.get("mb"), read), ".0f"),
-            f"{r['system_words']:,}", fmt(v.get("time"), ".2f"), fmt(v.get("mb"), ".0f")])
-    print(table(mem_rows, ["size", "words read (gold+system)", "ce MB per M words read",
-                           "official MB per M words read", "validated words",
-                           "validate s", "validate MB"]))
-    print("(validate = 'conll_eval validate --quiet SYSTEM', levels 1-2, streaming)")
+    print(resource_table(results))
+    print("(the best run's CPU seconds and minor page faults; MB = the largest peak RSS of the runs)")
     print()
-
-    lin = {}
-    if len(results) >= 2:
-        a, b = results[0], results[-1]
-        wr = b["words"] / a["words"]
-        for key, name in (("ours", "conll_eval"), ("floor", "floor"), ("official", "official")):
-            ta = a.get(key, {}).get("time")
-            tb = b.get(key, {}).get("time")
-            if ta and tb:
-                lin[key] = (tb / ta, (tb / ta) / wr)
-        parts = [f"{name} {lin[k][0]:.2f} (per word {lin[k][1]:.3f})"
-                 for k, name in (("ours", "conll_eval"), ("floor", "floor"),
-                                 ("official", "official")) if k in lin]
-        print(f"linearity: time {b['label']}/{a['label']} (words x{wr:.2f}): " +
-              (", ".join(parts) if parts else "-"))
-        st = startup.get("ours")
-        if "ours" in lin and st is not None:
-            ta, tb = a["ours"]["time"] - st, b["ours"]["time"] - st
-            if ta > 0:
-                lin["ours_net"] = (tb / ta, (tb / ta) / wr)
-                print(f"linearity net of conll_eval startup ({st:.3f}s): conll_eval "
-                      f"{lin['ours_net'][0]:.2f} (per word {lin['ours_net'][1]:.3f})")
+    if not args.skip_ours and not args.skip_validate:
+        print(validate_table(results))
+        print("(validate = 'conll_eval validate --quiet SYSTEM', levels 1-2, streaming)")
+        print()
+    lin, lin_lines = linearity(results, startup)
+    for line in lin_lines:
+        print(line)
     if startup:
         print("startup (best, no input): " + ", ".join(
             f"{n} {startup[k]:.3f}s" for k, n in (("python", "python -c pass"),
                                                  ("ours", "python -m conll_eval --version"))
             if k in startup))
-
     for r in results:
         if "same_output" in r:
             print(f"exactness {r['label']}: conll_eval output "
                   f"{'EQUALS' if r['same_output'] else 'DIFFERS FROM'} the official output")
     if verbose_same is not None:
-        print(f"exactness {small['label']} -v: conll_eval output "
+        print(f"exactness {results[0]['label']} -v: conll_eval output "
               f"{'EQUALS' if verbose_same else 'DIFFERS FROM'} the official output")
-    if not any("same_output" in r for r in results):
-        print("exactness: not checked (needs both conll_eval and the official scorer)")
-
-    # targets, judged on the largest size
-    big = results[-1] if results else None
-    if big and big.get("ours", {}).get("time"):
-        o, f, fl = big["ours"], big.get("official", {}), big["floor"]
-        checks = []
-        sp = ratio(f.get("time"), o["time"])
-        mem = ratio(o["mb"], f.get("mb"))
-        if sp is not None:
-            checks.append(f"speed >=60x official (issue 17): {'ok' if sp >= 60 else 'MISSED'} "
-                          f"({sp:.1f}x)")
-        if mem is not None:
-            checks.append(f"peak memory <=0.15x official: {'ok' if mem <= 0.15 else 'MISSED'} "
-                          f"({mem:.3f})")
-        fc = ratio(o["time"], big.get("floor_c", {}).get("time"))
-        if fc is not None:
-            checks.append(f"time <=2x compiled floor: {'ok' if fc <= 2.0 else 'MISSED'} "
-                          f"({fc:.2f}x)")
-        small_r = results[0]
-        small_sp = ratio(small_r.get("official", {}).get("time"), small_r.get("ours", {}).get("time"))
-        if len(results) >= 2 and small_sp is not None:
-            checks.append(f"speed >=12x official on {small_r['label']}: "
-                          f"{'ok' if small_sp >= 12 else 'MISSED'} ({small_sp:.1f}x)")
-        if "ours" in lin:
-            # only growing per-word cost counts against linearity (startup makes small sizes
-            # relatively dearer, so a ratio below 1 is expected and fine)
-            dev = lin["ours"][1] - 1.0
-            net = ""
-            if "ours_net" in lin:
-                nd = lin["ours_net"][1] - 1.0
-                net = (f"; net of startup {lin['ours_net'][1]:.3f}"
-                       f"{'' if nd <= 0.10 else ', which would miss'}")
-            checks.append(f"linear (per-word time at most 1.1x): {'ok' if dev <= 0.10 else 'MISSED'} "
-                          f"(per-word time ratio {lin['ours'][1]:.3f}{net})")
-        small_v, big_v = results[0].get("validate", {}), big.get("validate", {})
-        if len(results) >= 2 and small_v.get("mb") and big_v.get("mb"):
-            grow = big_v["mb"] / small_v["mb"]
-            checks.append(f"validator memory bounded (x{big['system_words'] / results[0]['system_words']:.0f}"
-                          f" words -> x{grow:.2f} MB): {'ok' if grow <= 1.5 else 'MISSED'}")
-        print(f"targets ({big['label']}):")
+    checks = target_lines(results)
+    if checks:
+        print("targets (issue 29):")
         for c in checks:
             print(f"  {c}")
-
-    try:
-        cpu_model = ""
-        with open("/proc/cpuinfo") as fh:
-            for ln in fh:
-                if ln.startswith("model name"):
-                    cpu_model = ln.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        cpu_model = ""
-    print(f"machine: {platform.platform()}; {platform.machine()}"
-          f"{' ' + cpu_model if cpu_model else ''}; {os.cpu_count()} CPUs; "
+    print(f"machine: {platform.platform()}; {cpu_model()}; {os.cpu_count()} CPUs; "
           f"Python {platform.python_version()} ({platform.python_implementation()}) {py}")
     if load_start is not None:
         print(f"load average (1 min) before the runs: {load_start:.2f}"
@@ -707,23 +781,24 @@ def main(argv=None):
         print(n)
     for r in results:
         print(f"pair {r['label']}: {r['gold']} / {r['system']} ({len(r['pieces'])} pieces)")
-    if problems:
-        print()
-        for p in problems:
-            print(f"PROBLEM: {p}")
-
+    for p in problems:
+        print(f"PROBLEM: {p}")
     if args.json:
-        dump = {"results": [{k: ({kk: vv for kk, vv in v.items() if kk not in ("out", "err")}
-                                 if isinstance(v, dict) else v) for k, v in r.items()}
-                            for r in results],
-                "linearity": lin, "startup": startup, "verbose_same": verbose_same, "notes": notes,
-                "problems": problems,
-                "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                            "python": platform.python_version(), "cpu": cpu_model}}
-        with open(args.json, "w") as fh:
-            json.dump(dump, fh, indent=1)
+        write_json(args.json, results, lin, startup, verbose_same, notes, problems)
     sys.stdout.flush()
     return 1 if problems else 0
+
+
+def write_json(path, results, lin, startup, verbose_same, notes, problems):
+    dump = {"results": [{k: ({kk: vv for kk, vv in v.items() if kk not in ("out", "err")}
+                             if isinstance(v, dict) else v) for k, v in r.items()}
+                        for r in results],
+            "linearity": lin, "startup": startup, "verbose_same": verbose_same, "notes": notes,
+            "problems": problems,
+            "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
+                        "python": platform.python_version(), "cpu": cpu_model()}}
+    with open(path, "w") as fh:
+        json.dump(dump, fh, indent=1)
 
 
 if __name__ == "__main__":
