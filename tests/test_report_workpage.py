@@ -454,6 +454,8 @@ def test_fragment_focus_and_headers(browser, small, tmp_path):
     assert active and browser.evaluate(f"document.getElementById('{active}').classList.contains('sel')")
     assert browser.evaluate("Array.from(document.querySelectorAll('#list-head .f1')).map(s => s.textContent)") \
         == ["system-a", "system-b"]
+    assert browser.evaluate("Array.from(document.querySelectorAll('#list-head .f1')).every(s =>"
+                            " s.scrollWidth <= s.clientWidth && s.scrollHeight <= s.clientHeight)")
     # a tooltip on focus as on hover
     browser.evaluate("document.querySelector('#view svg.tree[data-run=\"0\"] g.word[tabindex]').focus()")
     tip = browser.evaluate("(function () { var t = document.getElementById('tip');"
