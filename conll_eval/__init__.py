@@ -12,7 +12,7 @@ attributes of the package, imported on first access (PEP 562):
 ``conll_eval.evaluate`` is the function; its module is ``conll_eval.evaluate`` in
 ``sys.modules`` (``importlib.import_module("conll_eval.evaluate")``).
 """
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402
 
 import os as _os  # noqa: E402
 import sys as _sys  # noqa: E402

@@ -8,22 +8,22 @@ the empty-node lines are removed and every word's DEPS is written as the script 
 (sorted by head, then relation; repeated edges once); every other byte stays as it was.
 The script also rewrites the sentences without empty nodes (FEATS re-sorted, DEPS sorted,
 unknown features dropped); that changes no score and is not done here.  Line numbers of
-everything read afterwards are mapped back to the original file (:class:`LineMap`).
+everything read afterwards are mapped back to the original file (:class:`LineMap`);
+:func:`conll_eval.reader.load_collapsed` reads a file this way.
 """
 from __future__ import annotations
 
 import bisect
 import dataclasses
 import re
-from typing import BinaryIO, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
 from .errors import FormatError, InputError, Location, TreeError
-from .reader import open_input, parse_bytes
-from .treebank import Treebank, Vocab
+from .treebank import Treebank
 
-__all__ = ["collapse_empty_nodes", "iter_collapsed", "LineMap", "load_collapsed"]
+__all__ = ["collapse_empty_nodes", "iter_collapsed", "LineMap", "remap_lines", "remapped_error"]
 
 #: an empty-node line starts with digits and a dot (the one bytes search per chunk)
 _EMPTY_NODE_LINE = re.compile(rb"^[0-9]+\.", re.M)
@@ -346,7 +346,7 @@ def remap_lines(treebank: Treebank, line_map: LineMap) -> Treebank:
 _LINE_IN_MESSAGE = re.compile(r"(\bline(?: no\.)? )(\d+)")
 
 
-def _remapped_error(exc: InputError, path: str, line_map: LineMap) -> InputError:
+def remapped_error(exc: InputError, path: str, line_map: LineMap) -> InputError:
     location = exc.location
     if location is None or location.path != path or not location.line:
         return exc
@@ -359,28 +359,3 @@ def _remapped_error(exc: InputError, path: str, line_map: LineMap) -> InputError
                                     text)
     remapped = type(exc)(new_location, exc.code, fix(exc.message), fix(exc.official))
     return remapped
-
-
-def load_collapsed(source: Union[str, BinaryIO], profile: str = "conll18",
-                   vocab: Optional[Vocab] = None, *args, **kwargs) -> Treebank:
-    """Like :func:`conll_eval.reader.load` (the same further arguments), with the empty
-    nodes collapsed first; line numbers (of the Treebank and of any error) are the original
-    file's."""
-    if isinstance(source, str):
-        path = source
-        stream, _ = open_input(path)
-    else:
-        path = getattr(source, "name", "<stream>")
-        path = path if isinstance(path, str) else "<stream>"
-        stream = source
-    line_map = LineMap()
-    try:
-        data = b"".join(iter_collapsed(stream.read, path, line_map))
-    finally:
-        if isinstance(source, str):
-            stream.close()
-    try:
-        treebank = parse_bytes(data, path, profile, vocab, *args, **kwargs)
-    except InputError as exc:
-        raise _remapped_error(exc, path, line_map) from exc
-    return remap_lines(treebank, line_map)

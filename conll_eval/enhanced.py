@@ -23,7 +23,7 @@ import numpy as np
 
 from .compiled import cenhanced as _cenhanced  # None: the numpy path (the reference)
 from .errors import FormatError, Location
-from .metrics import ENHANCEMENT_DIGITS, EnhancedOptions
+from .enhancements import ENHANCEMENT_DIGITS, EnhancedOptions
 from .scan import NEWLINE, LazyCodes, _read_unchanged
 from .stats import Counts
 from .treebank import Treebank

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, BinaryIO, Dict, Iterable, List, Mapping, Optio
 
 import numpy as np
 
-from . import __version__
+from ._version import __version__
 from .align import Alignment, align_words, check_characters
 from .errors import ConllEvalError, InputError, UsageError, ValidationFailed
 from .metrics import (DEPREL_POLICIES, ENHANCED_METRICS, ENHANCEMENT_DIGITS, EnhancedOptions, EXTRA_METRICS, METRICS, PROFILES,

@@ -19,6 +19,7 @@ import numpy as np
 
 from .align import Alignment, span_matches
 from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
+from .enhancements import ENHANCEMENT_DIGITS, EnhancedOptions  # noqa: F401  (part of this API)
 from .reader import LazyRegex
 from .stats import Counts
 from .treebank import Treebank, _distinct, same_offset_type
@@ -134,25 +135,6 @@ for _spec in (
     register_metric(_spec)
 
 #: metrics outside every profile, scored when asked for (``--metrics LA``)
-#: ``--enhancements`` digits: the enhancement type each one turns off (conll_eval.enhanced
-#: applies them)
-ENHANCEMENT_DIGITS = {"1": "gapping", "2": "shared parents in coordination",
-                      "3": "shared dependents in coordination", "4": "control",
-                      "5": "external arguments of relative clauses", "6": "case information"}
-
-
-@dataclass(frozen=True)
-class EnhancedOptions:
-    """The enhanced switches: ``enhancements`` (digits of :data:`ENHANCEMENT_DIGITS`; ``0`` or
-    other characters change nothing, as in the scripts) and ``no_empty_nodes``."""
-
-    enhancements: str = "0"
-    no_empty_nodes: bool = False
-
-    def off(self, digit: str) -> bool:
-        return digit in self.enhancements
-
-
 EXTRA_METRICS = ("LA", "ELAS", "EULAS")
 register_metric(MetricSpec("LA", "relation only (label accuracy, CoNLL-X eval.pl)",
                            columns=("udeprel",)))

@@ -416,12 +416,37 @@ def load_source(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll
                 vocab: Optional[Vocab] = None, *args, collapse: bool = False,
                 **kwargs) -> Treebank:
     """:func:`load`, or with ``collapse`` (``--collapse-empty-nodes``)
-    :func:`conll_eval.empty_nodes.load_collapsed`: the empty nodes collapsed first."""
+    :func:`load_collapsed`: the empty nodes collapsed first."""
     if not collapse:
         return load(source, profile, vocab, *args, **kwargs)
-    # here: only --collapse-empty-nodes needs it, and it builds on this module
-    from .empty_nodes import load_collapsed
     return load_collapsed(source, profile, vocab, *args, **kwargs)
+
+
+def load_collapsed(source: Union[str, BinaryIO], profile: str = "conll18",
+                   vocab: Optional[Vocab] = None, *args, **kwargs) -> Treebank:
+    """Like :func:`load` (the same further arguments), with the empty
+    nodes collapsed first; line numbers (of the Treebank and of any error) are the original
+    file's."""
+    # here: only --collapse-empty-nodes needs the collapsing (start-up time of the rest)
+    from .empty_nodes import LineMap, iter_collapsed, remap_lines, remapped_error
+    if isinstance(source, str):
+        path = source
+        stream, _ = open_input(path)
+    else:
+        path = getattr(source, "name", "<stream>")
+        path = path if isinstance(path, str) else "<stream>"
+        stream = source
+    line_map = LineMap()
+    try:
+        data = b"".join(iter_collapsed(stream.read, path, line_map))
+    finally:
+        if isinstance(source, str):
+            stream.close()
+    try:
+        treebank = parse_bytes(data, path, profile, vocab, *args, **kwargs)
+    except InputError as exc:
+        raise remapped_error(exc, path, line_map) from exc
+    return remap_lines(treebank, line_map)
 
 
 def _load_regular_file(path: str, profile: str, vocab: Vocab, trees: bool = True,

@@ -13,7 +13,8 @@ import pytest
 
 from conll_eval.align import align_words, check_characters
 from conll_eval.analyze.complex import complex_keys, key_layout
-from conll_eval.analyze.counting import AnalysisPair, grouping_keys
+from conll_eval.analyze.counting import AnalysisPair
+from conll_eval.analyze.groupings import grouping_keys
 from conll_eval.analyze.options import parse_grouping
 from conll_eval.cli import main
 from conll_eval.evaluate import load_pair

@@ -13,7 +13,8 @@ import pytest
 
 from conll_eval.align import align_words, check_characters
 from conll_eval.analyze.counting import (GROUPINGS, METRICS, AnalysisPair, group_counts,
-                                         grouping_keys, non_projective_arcs, word_correctness)
+                                         non_projective_arcs, word_correctness)
+from conll_eval.analyze.groupings import grouping_keys
 from conll_eval.evaluate import load_pair
 
 # Gold: "New York is big ." as five words; the system glues "New York" into one token

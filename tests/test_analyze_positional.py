@@ -18,7 +18,8 @@ from conll_eval.align import align_words, check_characters
 from conll_eval.analyze import counting
 from conll_eval.analyze import run as analyze_run
 from conll_eval.analyze import tables
-from conll_eval.analyze.counting import AnalysisPair, grouping_keys
+from conll_eval.analyze.counting import AnalysisPair
+from conll_eval.analyze.groupings import grouping_keys
 from conll_eval.analyze.positional import (ACCURACY_WARNING, EMPTY_TABLE_ABORT,
                                            POST_PROCESSED_ROW_TITLES, needs_accuracy_warning,
                                            post_process, relative_word_position,

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from conll_eval import empty_nodes
-from conll_eval.empty_nodes import collapse_empty_nodes, iter_collapsed, load_collapsed
+from conll_eval.empty_nodes import collapse_empty_nodes, iter_collapsed
+from conll_eval.reader import load_collapsed
 from conll_eval.errors import InputError
 from conll_eval.metrics import METRICS
 from conll_eval.reader import load

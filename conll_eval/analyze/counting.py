@@ -23,7 +23,7 @@ from .positional import relative_word_position, sentence_and_token
 
 __all__ = [
     "METRICS", "METRIC_ALIASES", "GROUPINGS", "Side", "AnalysisPair",
-    "Keys", "GroupCounts", "grouping_keys", "word_correctness", "group_counts",
+    "Keys", "GroupCounts", "word_correctness", "group_counts",
     "non_projective_arcs", "Agreement",
 ]
 
@@ -285,46 +285,6 @@ GROUPINGS: Dict[str, Tuple[Callable[[Side], np.ndarray], bool]] = {
 }
 
 
-def _register_builtins() -> None:
-    """Put every built-in grouping into the registry, with MaltEval's facts about it."""
-    from .groupings import FunctionGrouping, register
-    from .options import BUILTIN_GROUPINGS
-    for name, info in BUILTIN_GROUPINGS.items():
-        function, numeric = GROUPINGS[name]
-        register(FunctionGrouping(
-            name, function, numeric, simple_accuracy=info.simple_accuracy,
-            self_metric=info.self_metric, show_details=info.show_details,
-            show_table_header=info.show_table_header, complex_item=info.complex_item,
-            corresponding_metric=info.corresponding_metric))
-
-
-_register_builtins()
-
-
-def grouping_keys(name: str, pair: AnalysisPair) -> Keys:
-    """The keys of the registered grouping ``name`` (built-in or plugin) for every gold and
-    every system word."""
-    from .groupings import registry
-    grouping = registry().get(name)
-    if grouping is None:
-        raise KeyError(f"unknown grouping {name!r}")
-    return Keys(_checked_keys(grouping, pair.gold), _checked_keys(grouping, pair.system),
-                grouping.numeric)
-
-
-def _checked_keys(grouping, side: Side) -> np.ndarray:
-    """A grouping's keys for one side, checked (plugins are third-party code): one integer
-    per word, Vocab codes in range for string keys."""
-    keys = np.asarray(grouping.keys(side))
-    if keys.shape != (len(side.head),) or not np.issubdtype(keys.dtype, np.integer):
-        raise ValueError(f"grouping {grouping.name}: keys(side) must give one integer per word "
-                         f"({len(side.head)}), got shape {keys.shape} of {keys.dtype}")
-    if not grouping.numeric and len(keys) and (keys.min() < 0 or keys.max() >= len(side.vocab)):
-        raise ValueError(f"grouping {grouping.name}: string keys must be Vocab codes "
-                         f"(side.vocab.encode(strings))")
-    return keys
-
-
 # ---- metrics ------------------------------------------------------------------------------
 
 class Agreement:
@@ -355,8 +315,8 @@ class Agreement:
             return gold_head == partner
         if name == "label":
             return pair.gold.string_column("deprel")[ga] == pair.system.string_column("deprel")[sa]
-        keys = grouping_keys(self._GROUPINGS[name], pair)
-        return keys.gold[ga] == keys.system[sa]
+        keys_of = GROUPINGS[self._GROUPINGS[name]][0]  # a built-in: no registry needed
+        return keys_of(pair.gold)[ga] == keys_of(pair.system)[sa]
 
 
 _FORMULAS: Dict[str, Callable[[Dict[str, np.ndarray]], np.ndarray]] = {

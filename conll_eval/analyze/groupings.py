@@ -1,8 +1,9 @@
 """The grouping registry: every grouping ``--GroupBy`` can name, built-in or plugin, is a
 :class:`Grouping` object here, keyed by its name.
 
-Built-ins are registered when :mod:`conll_eval.analyze.counting` is imported (on the first
-lookup); third-party groupings come from ``--plugin module:Class`` or from the entry-point
+Built-ins (the key functions of :mod:`conll_eval.analyze.counting` with MaltEval's facts
+from :mod:`conll_eval.analyze.grouping_facts`) are registered when this module is imported;
+third-party groupings come from ``--plugin module:Class`` or from the entry-point
 group ``conll_eval.groupings`` (entry-point name = grouping name), imported only when a
 command names them.  A plugin is a small class::
 
@@ -31,8 +32,13 @@ import importlib
 import re
 from typing import Callable, Dict, Iterable, List, Optional
 
+import numpy as np
+
+from .counting import GROUPINGS, AnalysisPair, Keys, Side
+from .grouping_facts import BUILTIN_GROUPINGS
+
 __all__ = ["ENTRY_POINT_GROUP", "Grouping", "FunctionGrouping", "PluginError", "register",
-           "registry", "resolve", "load_plugin", "names"]
+           "registry", "resolve", "load_plugin", "names", "grouping_keys"]
 
 ENTRY_POINT_GROUP = "conll_eval.groupings"
 #: characters with a meaning in a GroupBy value (offsets, joins, formats, value lists)
@@ -97,8 +103,6 @@ _REGISTRY: Dict[str, Grouping] = {}
 
 def registry() -> Dict[str, Grouping]:
     """Every registered grouping by name (the built-ins first, in MaltEval's order)."""
-    if not _REGISTRY:
-        from . import counting  # noqa: F401  (registers the built-ins)
     return _REGISTRY
 
 
@@ -186,3 +190,40 @@ def resolve(name: str) -> Optional[Grouping]:
 def names() -> List[str]:
     """Registered grouping names."""
     return list(registry())
+
+
+def _register_builtins() -> None:
+    """Put every built-in grouping into the registry, with MaltEval's facts about it."""
+    for name, info in BUILTIN_GROUPINGS.items():
+        function, numeric = GROUPINGS[name]
+        register(FunctionGrouping(
+            name, function, numeric, simple_accuracy=info.simple_accuracy,
+            self_metric=info.self_metric, show_details=info.show_details,
+            show_table_header=info.show_table_header, complex_item=info.complex_item,
+            corresponding_metric=info.corresponding_metric))
+
+
+_register_builtins()
+
+
+def grouping_keys(name: str, pair: AnalysisPair) -> Keys:
+    """The keys of the registered grouping ``name`` (built-in or plugin) for every gold and
+    every system word."""
+    grouping = registry().get(name)
+    if grouping is None:
+        raise KeyError(f"unknown grouping {name!r}")
+    return Keys(_checked_keys(grouping, pair.gold), _checked_keys(grouping, pair.system),
+                grouping.numeric)
+
+
+def _checked_keys(grouping, side: Side) -> np.ndarray:
+    """A grouping's keys for one side, checked (plugins are third-party code): one integer
+    per word, Vocab codes in range for string keys."""
+    keys = np.asarray(grouping.keys(side))
+    if keys.shape != (len(side.head),) or not np.issubdtype(keys.dtype, np.integer):
+        raise ValueError(f"grouping {grouping.name}: keys(side) must give one integer per word "
+                         f"({len(side.head)}), got shape {keys.shape} of {keys.dtype}")
+    if not grouping.numeric and len(keys) and (keys.min() < 0 or keys.max() >= len(side.vocab)):
+        raise ValueError(f"grouping {grouping.name}: string keys must be Vocab codes "
+                         f"(side.vocab.encode(strings))")
+    return keys

@@ -57,6 +57,9 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, U
 
 from ..errors import InputError, Location, UsageError
 from . import java
+from .grouping_facts import BUILTIN_GROUPINGS, GroupingInfo
+from .groupings import PluginError, load_plugin, names, resolve
+from .safexml import parse, refuse_declarations
 
 __all__ = [
     "METRIC_NAMES", "GROUPING_NAMES", "BUILTIN_GROUPINGS", "GroupingInfo", "COMPLEX_COMPONENTS",
@@ -77,58 +80,9 @@ METRIC_NAMES: Tuple[str, ...] = (
     "GroupedHeadToChildDistanceRight", "HeadRight", "HeadToChildDistanceRight", "HeadWrong",
     "LA", "LAS", "LabelRight", "LabelWrong", "UAS")
 SELF = "self"
-
-
-@dataclass(frozen=True)
-class GroupingInfo:
-    """What MaltEval's grouping class answers: plain accuracy or per-side columns, the metric
-    it corresponds to (a ``String.contains`` pattern), the name ``self`` stands for, whether
-    details / column headers (Row mean, Row count) show by default, and whether it can be part
-    of a complex grouping."""
-
-    name: str
-    simple_accuracy: bool
-    corresponding_metric: Optional[str]
-    self_metric: str
-    show_details: bool
-    show_table_header: bool
-    complex_item: bool
-
-
-def _info(name, simple, corresponding=None, self_name=None, details=True, header=False,
-          complex_item=False) -> GroupingInfo:
-    return GroupingInfo(name, simple, corresponding, self_name or name, details, header,
-                        complex_item)
-
-
 _BOTH = "BothRight"
-#: every grouping MaltEval knows, keyed by name, in its TreeMap (``String.compareTo``) order;
-#: the registry (:mod:`conll_eval.analyze.groupings`) holds them with their key functions,
-#: and plugins beside them
-BUILTIN_GROUPINGS: Dict[str, GroupingInfo] = {g.name: g for g in (
-    _info("ArcDepth", False),
-    _info("ArcDirection", False, "DirectionRight"),
-    _info("ArcProjectivity", False),
-    _info("BranchingFactor", False),
-    _info("Clustering", True, self_name="SentenceAndToken"),
-    _info("Clustering2", True, self_name="SentenceAndToken"),
-    _info("Cpostag", True, self_name=_BOTH, complex_item=True),
-    _info("Deprel", False, "LabelRight|LA"),
-    _info("EndWordPosition", True, self_name=_BOTH),
-    _info("Feats", True, self_name=_BOTH, complex_item=True),
-    _info("Frame", False),
-    _info("GroupedRelationLength", False, "GroupedHeadToChildDistanceRight"),
-    _info("Lemma", True, self_name=_BOTH, complex_item=True),
-    _info("Postag", True, self_name=_BOTH, complex_item=True),
-    _info("PreAndPost", True),
-    _info("RelationLength", False, "HeadToChildDistanceRight"),
-    _info("RelativeWordPosition", True, self_name=_BOTH),
-    _info("Sentence", False, self_name=_BOTH, details=False, header=True),
-    _info("SentenceLength", True, self_name=_BOTH),
-    _info("StartWordPosition", True, self_name=_BOTH),
-    _info("Token", False, self_name=_BOTH, details=False, header=True),
-    _info("Wordform", True, self_name=_BOTH, complex_item=True),
-)}
+
+
 GROUPING_NAMES: Tuple[str, ...] = tuple(BUILTIN_GROUPINGS)
 #: the built-in groupings that ``#``, ``,`` and ``@N`` can combine (case 078)
 COMPLEX_COMPONENTS: Tuple[str, ...] = tuple(n for n, g in BUILTIN_GROUPINGS.items()
@@ -137,7 +91,6 @@ COMPLEX_COMPONENTS: Tuple[str, ...] = tuple(n for n, g in BUILTIN_GROUPINGS.item
 
 def _grouping(name: str):
     """The registered grouping (built-in or plugin) called ``name``, or None."""
-    from .groupings import PluginError, resolve
     try:
         return resolve(name)
     except PluginError as exc:
@@ -145,7 +98,6 @@ def _grouping(name: str):
 
 
 def _known_groupings() -> List[str]:
-    from .groupings import names
     return names()
 _WORDFORM = "Wordform"
 
@@ -758,7 +710,6 @@ class _Node:
 
 def _refuse_declarations(data: bytes, path: str) -> None:
     """Refuse DOCTYPE/ENTITY declarations in an evaluation file (:mod:`.safexml`)."""
-    from .safexml import refuse_declarations
     refuse_declarations(data, path, EvaluationFileError, "an evaluation file")
 
 
@@ -807,7 +758,6 @@ def _read_xml(path: str) -> _Node:
                 "CharacterDataHandler": chars, "CommentHandler": comment,
                 "ProcessingInstructionHandler": instruction}
 
-    from .safexml import parse
     parse(data, path, EvaluationFileError, "an evaluation file", handlers)
     roots = [c for c in root_holder.children if isinstance(c, _Node)]
     return roots[0]
@@ -1044,7 +994,6 @@ def parse_args(argv: Sequence[str], *, check_evaluations: bool = True) -> Settin
                          "parsed file in selection file mode\n", "-f",
                          "-f: selection file mode takes one gold and one system file")
     for spec in settings.plugins:  # before any GroupBy value is looked up
-        from .groupings import PluginError, load_plugin
         try:
             load_plugin(spec)
         except PluginError as exc:

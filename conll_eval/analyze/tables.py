@@ -18,9 +18,8 @@ import numpy as np
 
 from . import java
 from .complex import complex_keys
-from .counting import (AnalysisPair, group_counts, grouping_keys, non_projective_arcs,
-                       word_correctness)
-from .groupings import registry
+from .counting import AnalysisPair, group_counts, non_projective_arcs, word_correctness
+from .groupings import grouping_keys, registry
 from .options import Evaluation
 from .positional import needs_accuracy_warning, post_process
 

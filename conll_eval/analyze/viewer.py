@@ -12,7 +12,8 @@ from typing import Dict, List, Tuple
 import numpy as np
 
 from ..enhanced import ROOT, EnhancedGraph, edge_keys, key_in
-from .counting import AnalysisPair, Agreement, group_counts, grouping_keys
+from .counting import AnalysisPair, Agreement, group_counts
+from .groupings import grouping_keys
 
 __all__ = ["STATUS_NAMES", "UPOS_WRONG", "sentence_offsets", "local_heads", "gold_status",
            "label_rows", "label_confusion", "system_placement", "enhanced_arcs"]
