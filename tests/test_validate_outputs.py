@@ -38,6 +38,14 @@ def test_github_annotations(tmp_path):
         "'PRON' but it is 'ADV' ('y') (sent_id=s1)"]
 
 
+def test_github_annotates_an_unreadable_file_too(tmp_path):
+    out = io.StringIO()
+    missing = tmp_path / "missing.conllu"
+    assert main(["validate", "--format", "github", str(missing)], stdout=out,
+                stderr=io.StringIO()) == 1
+    assert out.getvalue().startswith(f"::error file={missing},title=[L0 INPUT file-not-found]::")
+
+
 def test_github_escapes_what_would_end_the_command(tmp_path):
     text = TEXT.replace("# text = x y .", "# text = x y . 100%")
     status, out, _, _ = run("--format", "github", text=text, tmp_path=tmp_path, name="a.conllu")

@@ -163,7 +163,7 @@ class _Writer:
         from ..report.validation import (format_github, format_incident, format_udtools,
                                          limit_per_class)
         fmt, explained = self.args.format, set()
-        limited = (self._house_input_line(incidents) if fmt == "github"
+        limited = (incidents if fmt == "github"  # an annotation for each, unreadable files too
                    else limit_per_class(self._house_input_line(incidents), self.args.max_err))
         for item in limited:
             if isinstance(item, tuple):  # an unreadable file: the house error line

@@ -16,23 +16,27 @@ Example (``bad.conllu`` holds one sentence whose word 1 has HEAD 1)::
     ['bad.conllu:3: error [head-self-loop] HEAD == ID for 1 (sent_id=s1)']
 
 Modules: :mod:`.backbone` (state and driver), :mod:`.format` (level 1), :mod:`.tree` and
-:mod:`.metadata` (level 2), :mod:`.incidents` (findings, classes, test ids), :mod:`.patterns`
-(the fields' syntax).
+:mod:`.metadata` (level 2), :mod:`.contents` and :mod:`.relations` (level 3), :mod:`.langdata`
+and :mod:`.language` (levels 4-5, udtools' language data), :mod:`.incidents` (findings,
+classes, test ids), :mod:`.patterns` (the fields' syntax).
 
-Implemented test ids: see :data:`IMPLEMENTED_IDS` (all of udtools' level 1 and level 2 checks,
-MISC warnings included).  Checks run in udtools' order and with its dependency rules: within a
+Implemented test ids: see :data:`IMPLEMENTED_IDS` (all of udtools 0.2.9's level 1-5 checks,
+warnings included; level 6, coreference, is not).  Checks run in udtools' order and with its dependency rules: within a
 sentence, lines -> columns -> ID sequence -> MWT overlaps -> [L2] ID references -> tree, each
 of which may stop the remaining checks of the sentence; then per-line checks (MWT/empty-node
 empty fields, UPOS, XPOS, FEATS, DEPREL, DEPS, MISC; an invalid feature stops the rest), then
-enhanced all-or-none, sent_id, parallel_id, text, enhanced connectivity.  ``non-unix-newline``
-comes after the last sentence.  Incidents therefore come sentence by sentence in file order and,
+enhanced all-or-none, sent_id, parallel_id, text, [L3] zero root and enhanced orphans with
+[L4-5] the language's lists node by node, enhanced connectivity, [L3] the basic-tree checks
+node by node.  Feature errors of level 3 wait for the treebank's first feature (then come out
+there, as in udtools).  ``non-unix-newline`` comes after the last sentence, and
+``edeps-identical-to-basic-trees`` after the last file of a run (:meth:`Validator.end_of_run`).  Incidents therefore come sentence by sentence in file order and,
 within a sentence, in udtools' check order (so the *first* incident is udtools' first one).
 
 Line numbers follow udtools: lines split on LF, CRLF and lone CR (Python's universal
 newlines); whole-sentence findings (``word-id-sequence``, ``multiple-roots``, ``non-tree``,
 metadata, ``edeps-only-sometimes``) point at the first token line of the sentence.
 
-Deliberate differences from udtools 2 (``udvalidate --level 2 --lang ud``):
+Deliberate differences from udtools 0.2.9 (``udvalidate --level N --lang XX``):
 
 * Undecodable UTF-8: udtools crashes with a traceback.  We decode with replacement characters
   and report each affected line with udtools' own id for U+FFFD, ``invalid-utf`` (L1 UNICODE),
@@ -51,7 +55,11 @@ Deliberate differences from udtools 2 (``udvalidate --level 2 --lang ud``):
   ``unknown-udeprel``.  We mirror this (for parity), flagged in the code.
 * Empty-node IDs in ``unconnected-egraph`` are compared as written (``1.10`` stays ``1.10``);
   udtools goes through Udapi, whose float ordinals may conflate them.
-* The message explanations udtools prints on first occurrence are not reproduced.
+* Level 3-5 checks where udtools crashes (a regex applied to a UPOS or DEPREL ``_``, a bare
+  ``Translit`` or ``Lang`` in MISC, empty node ``1.10`` named in DEPS, flat:foreign under the
+  root): we report on, treating ``_`` as a value that matches nothing.
+* udtools' explanation paragraphs are kept in ``ValidationIncident.explanation`` (printed by
+  ``--format udtools`` on first occurrence, as udvalidate does), not in the message.
 
 Note: ``extra-empty-line`` is implemented but, as in udtools, cannot come from a file: every
 empty or whitespace-only line ends a sentence (a second one gives ``empty-sentence``).
