@@ -50,8 +50,8 @@ __all__ = [
 # Public submodules, reachable as attributes without importing them first.  They are not in
 # __all__, so ``from conll_eval import *`` does not import them all.
 _SUBMODULES = ("errors", "workers", "treebank", "scan", "reader", "empty_nodes", "validate", "align", "stats",
-               "enhanced", "metrics", "evaluate", "naming", "suite", "analyze", "report", "compat", "cli",
-               "compiled")
+               "enhancements", "enhanced", "metrics", "evaluate", "naming", "suite", "analyze", "report",
+               "compat", "cli", "compiled")
 
 
 #: public names whose module loads on first use (scoring a pair never needs the suite's)

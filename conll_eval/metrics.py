@@ -20,7 +20,8 @@ import numpy as np
 from .align import Alignment, span_matches
 from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from .enhancements import ENHANCEMENT_DIGITS, EnhancedOptions  # noqa: F401  (part of this API)
-from .reader import LazyRegex
+from .errors import FormatError, Location
+from .reader import LazyRegex, read_bytes, read_lines
 from .stats import Counts
 from .treebank import Treebank, _distinct, same_offset_type
 
@@ -189,8 +190,6 @@ def display_name(metric: str) -> str:
 
 def load_weights(path: str) -> Dict[str, float]:
     """Read a ``deprel weight`` file like conll17's ``-w`` (comments ``#`` and blank lines skipped)."""
-    from .errors import FormatError, Location
-    from .reader import read_bytes, read_lines
 
     weights: Dict[str, float] = {}
     for number, line in enumerate(read_lines(read_bytes(path), path), 1):

@@ -47,7 +47,9 @@ def _reference(evaluation, digits):
             return None
         if head == ROOT:
             return (sys_to_gold[word], ROOT, label)
-        return (sys_to_gold[word], sys_to_gold[head] if sys_to_gold[head] >= 0 else -2, label)
+        # no partner, or no parent (--enhancements 1 or 5 on a root word): matches nothing
+        partner = sys_to_gold[head] if head >= 0 else -1
+        return (sys_to_gold[word], partner if partner >= 0 else -2, label)
 
     system_edges = edges(system)
     aligned = {mapped(e) for e in system_edges} - {None}

@@ -34,7 +34,8 @@ def test_all_holds_strings_that_exist():
 
 #: every public submodule, reachable as ``conll_eval.<name>`` without importing it first
 SUBMODULES = ["errors", "workers", "treebank", "scan", "reader", "empty_nodes", "validate", "align",
-              "stats", "enhanced", "metrics", "evaluate", "naming", "suite", "analyze", "report", "compat", "cli", "compiled"]
+              "stats", "enhancements", "enhanced", "metrics", "evaluate", "naming", "suite", "analyze", "report",
+              "compat", "cli", "compiled"]
 #: imported by ``import conll_eval`` only on first attribute access (start-up stays lean)
 NOT_AT_STARTUP = ["conll_eval.validate", "conll_eval.compat", "conll_eval.cli", "conll_eval.report",
                   "conll_eval.analyze"]

@@ -14,9 +14,12 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..metrics import display_name
+from .counting import AnalysisPair, word_correctness
 from .defaults import CORRECTIONS
 from .resampling import (DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, bonferroni, bootstrap_scores,
                          difference_test, holm, percentile_interval, randomization_p)
+from .significance import mcnemar_p
 
 __all__ = ["CORRECTIONS", "MCNEMAR_METRICS", "MIN_SENTENCES", "SentenceTable", "PairResult", "Comparison",
            "compare", "compare_suites", "compare_table", "ranked_clusters"]
@@ -132,7 +135,6 @@ def compare_table(table: SentenceTable, resamples: int = DEFAULT_RESAMPLES,
                                                  boot.samples[:, a] - boot.samples[:, b], alpha)
             p = {"bootstrap": p_boot, "randomization": float(randomization[m])}
             if correctness is not None and metric in MCNEMAR_METRICS:
-                from .significance import mcnemar_p
                 p["mcnemar"] = mcnemar_p(correctness(i, metric), correctness(j, metric))
             results[metric].append(PairResult(i, j, difference, p))
     pairs = {metric: tuple(r) for metric, r in results.items()}
@@ -143,7 +145,6 @@ def compare_table(table: SentenceTable, resamples: int = DEFAULT_RESAMPLES,
 
 
 def _counts_by_name(evaluation) -> Dict[str, object]:
-    from ..metrics import display_name
     return {display_name(k): c for k, c in evaluation.counts.items()}
 
 
@@ -152,7 +153,6 @@ def compare(names: Sequence[str], evaluations: Sequence, metrics: Sequence[str],
             correction: str = "holm", baseline: Optional[int] = None) -> Comparison:
     """Compare ``evaluations`` (one per system, all on the same gold file); ``baseline``: test
     every system against that one only, else every pair."""
-    from .counting import AnalysisPair, word_correctness
     by_name = [_counts_by_name(e) for e in evaluations]
     counts = [[np.stack([c[m].by_sentence[:, :3] for m in metrics], axis=1)] for c in by_name]
     table = SentenceTable(tuple(names), tuple(metrics), counts,

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import java
 from .counting import AnalysisPair, Keys, Side
+from .groupings import registry
 
 __all__ = ["ATTRIBUTE_COLUMNS", "complex_keys", "key_layout"]
 
@@ -51,7 +52,6 @@ def _attribute_codes(side: Side, attribute: str) -> np.ndarray:
     """The built-in attribute's column, or a plugin grouping's (string) keys."""
     if attribute in ATTRIBUTE_COLUMNS:
         return side.string_column(ATTRIBUTE_COLUMNS[attribute])
-    from .groupings import registry
     return np.asarray(registry()[attribute].keys(side), dtype=np.int64)
 
 
@@ -96,7 +96,6 @@ def complex_keys(parts: Sequence[Tuple[int, Sequence[str]]], pair: AnalysisPair)
     codes of MaltEval's key strings.  The strings are made once per distinct combination of
     values over both sides, then interned."""
     layout = key_layout(parts)
-    from .groupings import registry
     for _, attributes in layout:
         for attribute in attributes:
             known = registry().get(attribute)

@@ -18,6 +18,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from ..align import Alignment
+from ..metrics import universal_deprel as cut
 from ..treebank import Treebank
 from .positional import relative_word_position, sentence_and_token
 
@@ -53,7 +54,6 @@ class Side:
         self.gold_sentence = np.asarray(gold_sentence)
         self._deprel = None
         if universal_deprel:  # --deprel universal: subtypes cut as the UD scorers do
-            from ..metrics import universal_deprel as cut
             self._deprel = self.vocab.map_codes("udeprel", cut, treebank.column("deprel"))
         self._cache: Dict[str, np.ndarray] = {}
 

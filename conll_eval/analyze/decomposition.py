@@ -13,6 +13,8 @@ from typing import Dict, List, Optional
 
 import numpy as np
 
+from .counting import Agreement, AnalysisPair
+
 __all__ = ["KINDS", "KIND_NAMES", "Decomposition", "decompose", "WorstSentence",
            "worst_sentences"]
 
@@ -64,7 +66,6 @@ def _touches_mwt(side_tb, other_tb, words: np.ndarray) -> np.ndarray:
 
 def decompose(gold, system, alignment) -> Decomposition:
     """The kind of every gold and system word of an aligned pair (treebanks, alignment)."""
-    from .counting import AnalysisPair, Agreement
     pair = AnalysisPair.from_treebanks(gold, system, alignment, universal_deprel=True)
     agreement = Agreement(pair)
     head_right, label_right = agreement["head"], agreement["label"]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Dict, FrozenSet, List, Optional, Tuple, Union
 
 from ..errors import InputError, Location
+from .safexml import parse
 
 __all__ = ["TAB", "XML", "CONLL", "Conversion", "input_format", "convert", "to_conll_text",
            "load_analysis_pair_texts", "relocate"]
@@ -348,7 +349,6 @@ def _convert_xml(data: bytes, path: str) -> Conversion:
     (required), ``lemma``, ``cpostag``, ``feats``, ``deprel``, ``phead`` and ``pdeprel``
     (optional); words are numbered in document order and PDEPREL goes to column 10 (where
     ExcludePdeprels looks).  The encoding is the XML declaration's."""
-    from .safexml import parse
     handler = None
 
     def handlers(line):

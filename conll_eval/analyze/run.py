@@ -15,13 +15,18 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..errors import InputError
+from ..align import align_words, check_characters
+from ..errors import AlignmentError, InputError
+from ..evaluate import load_pair, release_freed_memory
+from ..reader import decompress, load, parse_bytes, read_bytes
+from ..treebank import Vocab
+from .confusion import confusion_tables
+from .counting import AnalysisPair
 from .formats import CONLL, convert, input_format, relocate
-from .options import Evaluation, Formatting, Settings
+from .options import Evaluation, Formatting, Settings, validate_evaluations
 from .positional import ACCURACY_WARNING
 from .significance import FIVE_PERCENT_Z, ONE_PERCENT_Z, mcnemar_sections
-from .tables import (AnalysisCache, Result, Table, TokenNumbers, build_tables, evaluate,
-                     parameter_lines)
+from .tables import AnalysisCache, Result, Table, TokenNumbers, build_tables, evaluate, parameter_lines
 
 __all__ = ["Header", "Text", "Item", "Aborted", "run", "CONCAT_GOLD", "CONCAT_SYSTEM"]
 
@@ -110,7 +115,6 @@ def is_conllu(path: str) -> bool:
 
 def _file_bytes(path: str, charset: Optional[str]) -> bytes:
     """The file as UTF-8 (decompressed, decoded from ``charset`` when another one is given)."""
-    from ..reader import decompress, read_bytes
     data = decompress(read_bytes(path), path)
     if charset and codecs.lookup(charset).name != "utf-8":
         try:
@@ -126,7 +130,6 @@ def _read_files(paths: Sequence[str], name: str, vocab, charset: Optional[str] =
     files are checked as MaltEval reads them (10 columns per line), CoNLL-U files
     (:data:`CONLLU_SUFFIXES`) with the conll_eval reader's own errors.  ``check_only``: the
     checks that need no reader (the files exist, CoNLL-X lines have their columns)."""
-    from ..reader import load, parse_bytes
     for path in paths:
         if not os.path.isfile(path):
             raise Aborted(f"{path} (No such file or directory)")
@@ -153,7 +156,6 @@ def _read_files(paths: Sequence[str], name: str, vocab, charset: Optional[str] =
 def _converted_bytes(path: str, charset: Optional[str], vocab) -> bytes:
     """The file as CoNLL text in UTF-8 (MaltTab and MaltXML converted), checked by the reader
     so that errors name the original file and line."""
-    from ..reader import parse_bytes
     if input_format(path) == CONLL:
         data = _file_bytes(path, charset)
         parse_bytes(data, path, "conll18", vocab)
@@ -197,11 +199,6 @@ def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name:
     CoNLL-U the words are aligned as the CoNLL 2018 scorer aligns them (tokenization and
     sentence splits may differ; only the characters must agree); otherwise MaltEval's rule
     holds: the same sentences and FORMs."""
-    from ..align import align_words, check_characters
-    from ..errors import AlignmentError
-    from ..evaluate import load_pair, release_freed_memory
-    from ..treebank import Vocab
-    from .counting import AnalysisPair
     single = (len(gold_paths) == len(system_paths) == 1 and not charset
               and all(input_format(p) == CONLL for p in [*gold_paths, *system_paths]))
     if single:  # the scorer's reading: both files at once, freed memory given back
@@ -327,7 +324,6 @@ def run(settings: Settings, notes: Optional[List[str]] = None) -> List[Item]:
     """Everything the command prints, in order (the argument echo is the caller's); what
     MaltEval's output cannot say (``--stat 1`` on systems of another tokenization) is
     appended to ``notes`` when it is given."""
-    from .options import validate_evaluations
     formatting = settings.formatting
     pairs = _pairs(settings)
     universal = settings.deprel_file == UNIVERSAL
@@ -386,7 +382,6 @@ def _confusion_items(evaluation: Evaluation, cache: AnalysisCache, formatting: F
     """The confusion table and matrix of one evaluation, each followed by an empty line; under
     a repeated header block (starting ``header_file``) when the result table itself was
     printed merged."""
-    from .confusion import confusion_tables
     table, matrix = confusion_tables(evaluation, cache, formatting)
     items: List[Item] = []
     if header_file is not None:

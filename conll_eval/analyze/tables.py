@@ -18,7 +18,7 @@ import numpy as np
 
 from . import java
 from .complex import complex_keys
-from .counting import AnalysisPair, group_counts, non_projective_arcs, word_correctness
+from .counting import AnalysisPair, Keys, group_counts, non_projective_arcs, word_correctness
 from .groupings import grouping_keys, registry
 from .options import Evaluation
 from .positional import needs_accuracy_warning, post_process
@@ -101,7 +101,6 @@ class TokenNumbers:
         return (own_sentence << self._SHIFT) + side.position
 
     def keys(self, pair: AnalysisPair, gold_kept: np.ndarray, sys_kept: np.ndarray):
-        from .counting import Keys
         gold_place, sys_place = self._place(pair.gold), self._place(pair.system)
         used = np.unique(np.concatenate([gold_place[gold_kept], sys_place[sys_kept]]))
         new = used[~np.isin(used, self._places)]  # numbered in place order

@@ -8,12 +8,17 @@ selection files (``-f``) and ``--hdr-file 1``.
 """
 from __future__ import annotations
 
+import json
 import os
 from typing import List, TextIO
 
+from ..analyze.options import EvaluationFileError, MaltEvalUsageError, parse_args
+from ..analyze.run import Aborted, run
 from ..errors import UsageError, printable
+from ..report.malteval import format_items, format_result_files, items_as_data
 from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, write_atomically
 from .messages import problem_line
+from .report import viewer_html, viewer_path
 
 __all__ = ["analyze_command"]
 
@@ -56,8 +61,6 @@ code is 2 (usage) or 1 (bad input), never 0; write errors exit 4.
 
 
 def analyze_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    from ..analyze.options import EvaluationFileError, MaltEvalUsageError
-    from ..analyze.run import Aborted
     if argv in (["--help"], ["-h"]):
         stdout.write(ANALYZE_HELP)
         return EXIT_OK
@@ -87,13 +90,9 @@ def _unsupported(what: str) -> UsageError:
 
 
 def _analyze(argv: List[str], notes: List[str]) -> str:
-    from ..analyze.options import parse_args
-    from ..analyze.run import run
-    from ..report.malteval import format_items
     settings = parse_args(argv, check_evaluations=False)
     formatting = settings.formatting
     if settings.viewer:  # MaltEval's Swing tree viewer: the HTML report's sentence browser
-        from .report import viewer_html, viewer_path
         path = viewer_path(formatting.output)
         write_atomically(path, viewer_html(settings), _inputs(settings))
         return f"conll_eval analyze: the tree viewer (-v 1) is in {path}\n"
@@ -103,11 +102,8 @@ def _analyze(argv: List[str], notes: List[str]) -> str:
         raise _unsupported("--hdr-file 1")
     items = run(settings, notes)
     if settings.output_format == "json":
-        import json
-        from ..report.malteval import items_as_data
         text = json.dumps(items_as_data(items, settings.argv), ensure_ascii=False, indent=1) + "\n"
     elif formatting.output != "STDOUT" and os.path.isdir(formatting.output):
-        from ..report.malteval import format_result_files
         stdout_text, files = format_result_files(items, settings.echo, formatting)
         for name, content in files.items():
             write_atomically(os.path.join(formatting.output, name), content, _inputs(settings))

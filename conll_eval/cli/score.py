@@ -5,14 +5,14 @@ import argparse
 from typing import List, TextIO
 
 from .. import __version__
+from ..compiled import core_description
 from ..errors import ConllEvalError, UsageError
 from ..evaluate import evaluate_files
 from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
 from ..report.machine import annotation_note, exact_match_lines
-from .common import (DELIMITERS, ENHANCED_OPTIONS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options,
-                     below, fraction_warning, known_metrics, meaningless_bar, scoring_request,
-                     scoring_settings,
-                     write_atomically)
+from .common import (DELIMITERS, ENHANCED_OPTIONS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
+                     add_options, below, fraction_warning, known_metrics, meaningless_bar,
+                     scoring_request, scoring_settings, write_atomically)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,7 +52,6 @@ def build_parser() -> argparse.ArgumentParser:
                              "right (aligned, correct, no extra system word), per metric shown "
                              "(the CoNLL-X practice for UAS and LAS); JSON always has it")
     add_options(parser, "debug")
-    from ..compiled import core_description
     parser.add_argument("--version", action="version",
                         version=f"conll_eval {__version__} (core: {core_description()})")
     return parser

@@ -9,6 +9,11 @@ import os
 import sys
 from typing import List, Optional, TextIO
 
+from .. import __version__
+from ..analyze.tagger.comparison import compare_items
+from ..analyze.tagger.native import XML, format_label, format_request, read_items
+from ..analyze.tagger.options import PROGRAM, parse_command_line
+from ..report.mooteval import error_lines, listing, summary
 from .common import EXIT_INPUT, write_atomically
 from .tagger_conllu import choose_mode, conllu_tagger_command
 
@@ -54,7 +59,6 @@ file, 2 an input file cannot be opened.
 
 def tagger_banner() -> str:
     """What goes to stderr first at verbosity 1 and above (conll_eval's own, not mooteval's)."""
-    from .. import __version__
     return (f"conll_eval {__version__} tagger: mooteval 2.0.20-compatible tagger "
             "evaluation\n\n")
 
@@ -95,17 +99,12 @@ def _read(name: str) -> bytes:
 
 def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     """mooteval's main: options, banner, output file, two inputs, format, comparison."""
-    from ..analyze.tagger.comparison import compare_items
-    from ..analyze.tagger.native import XML, format_label, format_request, read_items
-    from ..analyze.tagger.options import PROGRAM, parse_command_line
-    from ..report.mooteval import error_lines, listing, summary
     options = parse_command_line(argv)
     stderr.write("".join(options.messages))
     if options.action == "help":
         stdout.write(TAGGER_HELP)
         return 0
     if options.action == "version":
-        from .. import __version__
         stdout.write(f"conll_eval tagger ({__version__}), mooteval 2.0.20-compatible\n")
         return 0
     if options.action == "fail":

@@ -9,10 +9,14 @@ import os
 import re
 from typing import List, NamedTuple, Optional, TextIO, Tuple
 
+from .. import __version__
+from ..analyze.tagger.conllu import DEFAULT_COLUMNS, evaluate_tagging, parse_columns
 from ..analyze.tagger.sniff import CONLLU, MOOT, SNIFF_BYTES, Look, look_of
 from ..errors import UsageError, printable
-from .common import (DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options,
-                     write_atomically)
+from ..reader import load
+from ..report.tagger import tagger_listing, tagger_markdown, tagger_record, tagger_rows, tagger_text
+from ..treebank import Vocab
+from .common import DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, write_atomically
 
 __all__ = ["Mode", "choose_mode", "wants_conllu", "conllu_tagger_command",
            "build_tagger_conllu_parser"]
@@ -120,7 +124,6 @@ def _level(text: str) -> int:
 
 
 def build_tagger_conllu_parser() -> argparse.ArgumentParser:
-    from ..analyze.tagger.conllu import DEFAULT_COLUMNS
     parser = Parser(
         prog="conll_eval tagger",
         usage="conll_eval tagger [OPTIONS] GOLD SYSTEM   (CoNLL-U: the gold file first)",
@@ -181,8 +184,6 @@ def _check_format(args) -> None:
 def _render(args, evaluation, signature: str) -> str:
     # here: cli.tagger imports this module for the moot mode too, which needs none of these
     from ..report.tables import delimited
-    from ..report.tagger import (tagger_listing, tagger_markdown, tagger_record, tagger_rows,
-                                 tagger_text)
     listed = None if args.verbosity < 3 else args.verbosity >= 4
     if args.format == "json":
         import json  # here: start-up time of the other formats
@@ -198,10 +199,6 @@ def _render(args, evaluation, signature: str) -> str:
 
 
 def conllu_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    from .. import __version__
-    from ..analyze.tagger.conllu import evaluate_tagging, parse_columns
-    from ..reader import load
-    from ..treebank import Vocab
     parser = build_tagger_conllu_parser()
     args = parser.parse_args(argv)
     _check_format(args)

@@ -7,6 +7,7 @@ import math
 from typing import List
 
 from ..analyze.java import decimal_format
+from ..analyze.run import Header, Text
 from ..analyze.tables import Table
 
 __all__ = ["format_cell", "format_table", "format_header", "format_items", "format_result_files",
@@ -75,7 +76,6 @@ def format_items(items, echo: str, formatting, echo_once: bool = True) -> str:
     """A whole run (:func:`conll_eval.analyze.run.run`): the argument echo (before the first
     header block, unless ``echo_once`` is false) and the header blocks with header info, every
     table, and the lines printed in any case."""
-    from ..analyze.run import Header, Text
     out = []
     echoed = not (formatting.header_info and echo_once)
     for item in items:
@@ -96,7 +96,6 @@ def format_result_files(items, echo: str, formatting):
     """``--output DIRECTORY``: (what still goes to stdout, file name -> text).  Each header
     block starts a file, which begins with the argument echo (with header info); lines before
     the first block (MaltEval's warnings) stay on stdout; a name used twice keeps the last."""
-    from ..analyze.run import Header
     files = {}
     current = None
     stdout = []
@@ -117,7 +116,6 @@ def items_as_data(items, argv) -> dict:
     """A whole run as JSON-ready data: every table with the files and parameters above it, its
     rows (key, cell per column, and for tables of one evaluation the four word counts), Row
     mean / Row count and the number of rows a cut left out; NaN is None."""
-    from ..analyze.run import Header, Text
     tables = []
     header = None
     for item in items:

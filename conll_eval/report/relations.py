@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..analyze.decomposition import KIND_NAMES, KINDS
 from ..analyze.relations import (ENHANCED_COLUMNS, TABLE2_COLUMNS, TABLE3_COLUMNS, RelationRow,
                                  average_rows, averaged_over)
 from .tables import Num, delimited, fixed, markdown_table, text_table
@@ -144,7 +145,6 @@ def _share(count: int, total: int) -> str:
 def errors_rows(rows):
     """(header, body) of the decomposition table: per treebank a gold and a system line,
     then the totals over the treebanks decomposed."""
-    from ..analyze.decomposition import KINDS
     header = ["treebank", "side", "words", *KINDS]
     body = []
     totals = {"gold": dict.fromkeys(KINDS, 0), "system": dict.fromkeys(KINDS, 0)}
@@ -166,7 +166,6 @@ def errors_rows(rows):
 
 def errors_text(rows, worst) -> str:
     """The decomposition table, the kinds explained, and the worst sentences per treebank."""
-    from ..analyze.decomposition import KIND_NAMES
     header, body = errors_rows(rows)
     lines = ["Every word is one of these kinds (LAS, universal relations):"]
     lines += [f"  {kind}: {text}" for kind, text in KIND_NAMES.items()]

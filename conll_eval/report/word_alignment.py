@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
+from ..analyze.word_alignment import LOWER_IS_BETTER
 from .comparison import comparison_delimited, small_sample_warning
 from .tables import Num, delimited, fixed, markdown_table, percent, text_table
 
@@ -90,7 +91,6 @@ def _pts_section(pts, system_name: str) -> Section:
 
 
 def _significance_sections(comparison) -> List[Section]:
-    from ..analyze.word_alignment import LOWER_IS_BETTER
     level = round(100 * (1 - comparison.alpha))
     scores = list(comparison.intervals)
     intervals = [[score, *(Num(f"{percent(i.value)} [{percent(i.low)}, {percent(i.high)}]")
@@ -207,7 +207,6 @@ def _pts_record(pts) -> dict:
 
 
 def _significance_record(comparison) -> dict:
-    from ..analyze.word_alignment import LOWER_IS_BETTER
 
     def interval(i) -> dict:  # + 0.0: no negative zero (a difference of nothing)
         return {"value": i.value + 0.0, "low": i.low + 0.0, "high": i.high + 0.0}

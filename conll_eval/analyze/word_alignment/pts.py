@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Tuple
 
 from ...errors import UsageError
+from ...evaluate import Settings, evaluate, load_pair
 
 __all__ = ["DEFAULT_WEIGHTS", "DEFAULT_PUNCT", "PTSWeights", "PTSResult", "parse_weights",
            "parse_score", "parallel_treebank_score"]
@@ -65,7 +66,6 @@ def parse_score(gold_path: str, system_path: str, punct: str = DEFAULT_PUNCT,
                 profile: str = "conll18") -> float:
     """UAS (F1 on the CoNLL 2018 word alignment; the accuracy when both files have the same
     words) of a CoNLL-U pair, with the punctuation policy ``punct``."""
-    from ...evaluate import Settings, evaluate, load_pair
     gold, system = load_pair(gold_path, system_path, profile)
     return evaluate(gold, system, Settings(profile, punct=punct)).scores["UAS"].f1
 
