@@ -4,10 +4,11 @@ decides what a word id, a relation or whitespace is.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from itertools import combinations
-from typing import List, Optional, Tuple
+from typing import Optional, Tuple
 
 
 UPOS_TAGS = frozenset(
@@ -59,16 +60,27 @@ def _is_ws_line(line: str) -> bool:
     return _RE_WS.fullmatch(line) is not None
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _id_kind(nodeid: str) -> str:
+    """'w' (word), 'm' (multiword range), 'e' (empty node) or '' (none of them); cached, as
+    the same few ids come back in every sentence."""
+    if _RE_WORDID.fullmatch(nodeid):
+        return "w"
+    if _RE_MWTID.fullmatch(nodeid):
+        return "m"
+    return "e" if _RE_ENODEID.fullmatch(nodeid) else ""
+
+
 def _is_word(cols) -> bool:
-    return _RE_WORDID.fullmatch(cols[ID]) is not None
+    return _id_kind(cols[ID]) == "w"
 
 
 def _is_mwt(cols) -> bool:
-    return _RE_MWTID.fullmatch(cols[ID]) is not None
+    return _id_kind(cols[ID]) == "m"
 
 
 def _is_empty(cols) -> bool:
-    return _RE_ENODEID.fullmatch(cols[ID]) is not None
+    return _id_kind(cols[ID]) == "e"
 
 
 def _id_tuple(nodeid: str) -> Tuple[int, int]:
@@ -76,11 +88,13 @@ def _id_tuple(nodeid: str) -> Tuple[int, int]:
     return (int(major), int(minor) if minor else 0)
 
 
-def _deps_list(deps: str) -> Optional[List[List[str]]]:
-    """[[head, rel], ...] or None when some item has no colon (udtools: invalid-deps)."""
+@functools.lru_cache(maxsize=1 << 16)
+def _deps_list(deps: str) -> Optional[Tuple[Tuple[str, str], ...]]:
+    """((head, rel), ...) or None when some item has no colon (udtools: invalid-deps); cached
+    (read-only)."""
     if deps == "_":
-        return []
-    items = [hd.split(":", 1) for hd in deps.split("|")]
+        return ()
+    items = tuple(tuple(hd.split(":", 1)) for hd in deps.split("|"))
     return None if any(len(hd) != 2 for hd in items) else items
 
 
@@ -96,6 +110,7 @@ def _uni_part(s: str) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _valid_edeprel(rel: str) -> bool:
     """udtools: ^[a-z]+(:[a-z]+)?(:UNI)?(:[a-z]+)?$ (UNI = Unicode letters, see _uni_part)."""
     parts = rel.split(":")

@@ -4,7 +4,8 @@ the validator and report through its ``_add``.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Set
+import functools
+from typing import Dict, List, Set, Tuple
 
 from .patterns import (DEPREL, DEPS, HEAD, ID, UD_RELATIONS, _MISC_SINGLE,
                        _MISC_TYPO, _RE_DEPREL, _RE_EHEAD, _RE_FEATVAL, _RE_HEAD, _RE_VAL, _RE_WS_END, _RE_WS_START,
@@ -99,6 +100,8 @@ class TreeChecks:
                           f" {self.seen_enhanced_graph}")
 
     def _egraph_connected(self):
+        if all(c[DEPS] == "_" and "." not in c[ID] for c in self.table):
+            return  # no enhanced graph (an MWT line has DEPS '_' and no '.')
         nodes = [c for c in self.table if not _is_mwt(c)]
         exists = False
         children: Dict[str, Set[str]] = {"0": set()}
@@ -140,116 +143,153 @@ class FieldChecks:
         if feats == "_":
             return True
         self._features_present(lineno)
-        add = lambda tid, msg: self._add(2, "MORPHO", tid, lineno, msg)  # noqa: E731
-        flist = feats.split("|")
-        lower = [f.lower() for f in flist]
-        if lower != sorted(lower):
-            add("unsorted-features", f"Morphological features must be sorted: '{feats}'.")
-        names = set()
-        safe = True
-        for f in flist:
-            m = _RE_FEATVAL.fullmatch(f)
-            if m is None:
-                add("invalid-feature", f"Spurious morphological feature: '{f}'. Should be of the"
-                    " form Feature=Value and must start with [A-Z] and only contain [A-Za-z0-9].")
-                names.add(f)
-                safe = False
-                continue
-            names.add(m.group(1))
-            values = m.group(2).split(",")
-            if len(values) != len(set(values)):
-                add("repeated-feature-value", f"Repeated feature values are disallowed: '{feats}'")
-            lv = [v.lower() for v in values]
-            if lv != sorted(lv):
-                add("unsorted-feature-values",
-                    f"If a feature has multiple values, these must be sorted: '{f}'")
-            for v in values:
-                if not _RE_VAL.fullmatch(v):
-                    add("invalid-feature-value", f"Spurious value '{v}' in '{f}'. Must start with"
-                        " [A-Z0-9] and only contain [A-Za-z0-9].")
-        if len(names) != len(flist):
-            add("repeated-feature", f"Repeated features are disallowed: '{feats}'.")
+        findings, safe = _feats_findings(feats)
+        for testid, message in findings:
+            self._add(2, "MORPHO", testid, lineno, message)
         return safe
 
     def _deprel(self, deprel: str, lineno: int):
-        if not _RE_DEPREL.fullmatch(deprel):
-            self._add(2, "SYNTAX", "invalid-deprel", lineno,
-                      f"Invalid DEPREL value '{deprel}'. Only lowercase English letters or a colon"
-                      " are expected.")
-            return
-        udep = deprel.split(":", 1)[0]
-        if udep not in UD_RELATIONS and not (udep == "ref" and self.ref_is_udeprel):
-            self._add(2, "SYNTAX", "unknown-udeprel", lineno,
-                      f"Unknown main DEPREL type: '{udep}'.")
+        for testid, message in _deprel_findings(deprel, self.ref_is_udeprel):
+            self._add(2, "SYNTAX", testid, lineno, message)
 
     def _deps_format(self, cols, lineno: int):
         if cols[DEPS] == "_":
             return
         if cols[DEPS] != cols[HEAD] + ":" + cols[DEPREL]:
             self.seen_enhancement = lineno  # the enhanced graph is not a mere copy (level 3)
-        edeps = _deps_list(cols[DEPS]) or []
-        heads = [_id_tuple(h) for h, _ in edeps]
-        if heads != sorted(heads):
-            self._add(2, "FORMAT", "unsorted-deps", lineno,
-                      f"DEPS not sorted by head index: '{cols[DEPS]}'.")
-        else:
-            lasth = lastd = None
-            for h, d in edeps:
-                if h == lasth:
-                    if d < lastd:
-                        self._add(2, "FORMAT", "unsorted-deps-2", lineno,
-                                  f"DEPS pointing to head '{h}' not sorted by relation type:"
-                                  f" '{cols[DEPS]}'.")
-                    elif d == lastd:
-                        self._add(2, "FORMAT", "repeated-deps", lineno,
-                                  f"DEPS contain multiple instances of the same relation"
-                                  f" '{h}:{d}'.")
-                lasth, lastd = h, d
+        order, heads, relations = _deps_findings(cols[DEPS])
+        for klass, testid, message in order:
+            self._add(2, klass, testid, lineno, message)
         if _id_tuple(cols[ID]) in heads:
             self._add(2, "ENHANCED", "deps-self-loop", lineno,
                       f"Self-loop in DEPS for '{cols[ID]}'")
         self.ref_is_udeprel = True  # udtools adds 'ref' to its shared relation set here
-        for head, rel in edeps:
-            if not _valid_edeprel(rel):
-                self._add(2, "ENHANCED", "invalid-edeprel", lineno,
-                          f"Invalid enhanced relation type: '{cols[DEPS]}'.")
-            else:
-                udep = rel.split(":", 1)[0]
-                if udep not in UD_RELATIONS and udep != "ref":
-                    self._add(2, "ENHANCED", "unknown-eudeprel", lineno,
-                              f"Unknown main relation type '{udep}' in '{head}:{rel}'.")
+        for klass, testid, message in relations:
+            self._add(2, klass, testid, lineno, message)
 
     def _misc(self, misc: str, lineno: int):
         if misc == "_":
             return
-        warn = lambda tid, msg: self._add(2, "FORMAT", tid, lineno, msg, "warning")  # noqa: E731
-        counts: Dict[str, int] = {}
-        for item in misc.split("|"):
-            ma = item.split("=", 1)
-            if ma[0] == "":
-                if len(ma) == 1:
-                    warn("empty-misc", "Empty attribute in MISC; possible misinterpreted vertical"
-                         " bar?")
-                else:
-                    warn("empty-misc-key", f"Empty MISC attribute name in '{ma[0]}={ma[1]}'.")
+        for testid, message, severity in _misc_findings(misc):
+            self._add(2, "FORMAT", testid, lineno, message, severity)
+
+
+# The findings of one field value depend on the value alone: cached, as values repeat a lot.
+
+@functools.lru_cache(maxsize=1 << 16)
+def _feats_findings(feats: str) -> Tuple[Tuple[Tuple[str, str], ...], bool]:
+    """((test id, message), ...) of a FEATS value other than '_', and whether the features
+    are well-formed enough for the later checks (udtools' 'safe')."""
+    out: List[Tuple[str, str]] = []
+    add = lambda tid, msg: out.append((tid, msg))  # noqa: E731
+    flist = feats.split("|")
+    lower = [f.lower() for f in flist]
+    if lower != sorted(lower):
+        add("unsorted-features", f"Morphological features must be sorted: '{feats}'.")
+    names = set()
+    safe = True
+    for f in flist:
+        m = _RE_FEATVAL.fullmatch(f)
+        if m is None:
+            add("invalid-feature", f"Spurious morphological feature: '{f}'. Should be of the"
+                " form Feature=Value and must start with [A-Z] and only contain [A-Za-z0-9].")
+            names.add(f)
+            safe = False
+            continue
+        names.add(m.group(1))
+        values = m.group(2).split(",")
+        if len(values) != len(set(values)):
+            add("repeated-feature-value", f"Repeated feature values are disallowed: '{feats}'")
+        lv = [v.lower() for v in values]
+        if lv != sorted(lv):
+            add("unsorted-feature-values",
+                f"If a feature has multiple values, these must be sorted: '{f}'")
+        for v in values:
+            if not _RE_VAL.fullmatch(v):
+                add("invalid-feature-value", f"Spurious value '{v}' in '{f}'. Must start with"
+                    " [A-Z0-9] and only contain [A-Za-z0-9].")
+    if len(names) != len(flist):
+        add("repeated-feature", f"Repeated features are disallowed: '{feats}'.")
+    return tuple(out), safe
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _deprel_findings(deprel: str, ref_is_udeprel: bool) -> Tuple[Tuple[str, str], ...]:
+    if not _RE_DEPREL.fullmatch(deprel):
+        return (("invalid-deprel", f"Invalid DEPREL value '{deprel}'. Only lowercase English"
+                 " letters or a colon are expected."),)
+    udep = deprel.split(":", 1)[0]
+    if udep not in UD_RELATIONS and not (udep == "ref" and ref_is_udeprel):
+        return (("unknown-udeprel", f"Unknown main DEPREL type: '{udep}'."),)
+    return ()
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _misc_findings(misc: str) -> Tuple[Tuple[str, str, str], ...]:
+    """((test id, message, severity), ...) of a MISC value other than '_'."""
+    out: List[Tuple[str, str, str]] = []
+    warn = lambda tid, msg: out.append((tid, msg, "warning"))  # noqa: E731
+    counts: Dict[str, int] = {}
+    for item in misc.split("|"):
+        ma = item.split("=", 1)
+        if ma[0] == "":
             if len(ma) == 1:
-                ma.append("")
-            key, val = ma
-            if _RE_WS_START.match(key):
-                warn("misc-extra-space", f"MISC attribute name starts with space in '{key}={val}'.")
-            elif _RE_WS_END.search(key):
-                warn("misc-extra-space", f"MISC attribute name ends with space in '{key}={val}'.")
-            elif _RE_WS_START.match(val):
-                warn("misc-extra-space",
-                     f"MISC attribute value starts with space in '{key}={val}'.")
-            elif _RE_WS_END.search(val):
-                warn("misc-extra-space", f"MISC attribute value ends with space in '{key}={val}'.")
-            if _MISC_SINGLE.fullmatch(key):
-                counts[key] = counts.get(key, 0) + 1
-            elif _MISC_TYPO.fullmatch(key):
-                warn("misc-attr-typo",
-                     f"Possible typo (case or spaces) in MISC attribute '{key}={val}'.")
-        for key, n in counts.items():
-            if n > 1:
-                self._add(2, "FORMAT", "repeated-misc", lineno,
-                          f"MISC attribute '{key}' not supposed to occur twice")
+                warn("empty-misc", "Empty attribute in MISC; possible misinterpreted vertical"
+                     " bar?")
+            else:
+                warn("empty-misc-key", f"Empty MISC attribute name in '{ma[0]}={ma[1]}'.")
+        if len(ma) == 1:
+            ma.append("")
+        key, val = ma
+        if _RE_WS_START.match(key):
+            warn("misc-extra-space", f"MISC attribute name starts with space in '{key}={val}'.")
+        elif _RE_WS_END.search(key):
+            warn("misc-extra-space", f"MISC attribute name ends with space in '{key}={val}'.")
+        elif _RE_WS_START.match(val):
+            warn("misc-extra-space",
+                 f"MISC attribute value starts with space in '{key}={val}'.")
+        elif _RE_WS_END.search(val):
+            warn("misc-extra-space", f"MISC attribute value ends with space in '{key}={val}'.")
+        if _MISC_SINGLE.fullmatch(key):
+            counts[key] = counts.get(key, 0) + 1
+        elif _MISC_TYPO.fullmatch(key):
+            warn("misc-attr-typo",
+                 f"Possible typo (case or spaces) in MISC attribute '{key}={val}'.")
+    for key, n in counts.items():
+        if n > 1:
+            out.append(("repeated-misc", f"MISC attribute '{key}' not supposed to occur twice",
+                        "error"))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _deps_findings(deps: str):
+    """(order findings, the heads as id tuples, relation findings) of a DEPS value other than
+    '_' that parses; findings are (class, test id, message)."""
+    edeps = _deps_list(deps) or ()
+    heads = [_id_tuple(h) for h, _ in edeps]
+    order: List[Tuple[str, str, str]] = []
+    if heads != sorted(heads):
+        order.append(("FORMAT", "unsorted-deps", f"DEPS not sorted by head index: '{deps}'."))
+    else:
+        lasth = lastd = None
+        for h, d in edeps:
+            if h == lasth:
+                if d < lastd:
+                    order.append(("FORMAT", "unsorted-deps-2", f"DEPS pointing to head '{h}' not"
+                                  f" sorted by relation type: '{deps}'."))
+                elif d == lastd:
+                    order.append(("FORMAT", "repeated-deps", "DEPS contain multiple instances of"
+                                  f" the same relation '{h}:{d}'."))
+            lasth, lastd = h, d
+    relations: List[Tuple[str, str, str]] = []
+    for head, rel in edeps:
+        if not _valid_edeprel(rel):
+            relations.append(("ENHANCED", "invalid-edeprel",
+                              f"Invalid enhanced relation type: '{deps}'."))
+        else:
+            udep = rel.split(":", 1)[0]
+            if udep not in UD_RELATIONS and udep != "ref":
+                relations.append(("ENHANCED", "unknown-eudeprel",
+                                  f"Unknown main relation type '{udep}' in '{head}:{rel}'."))
+    return tuple(order), frozenset(heads), tuple(relations)
