@@ -26,7 +26,8 @@ def walk(const offset_t[::1] g_tok_start, const offset_t[::1] g_tok_end,
     ``s0:s1``, both non-empty) to align by LCS.  Arguments, gold then system: the tokens'
     character starts and ends, each word's token and multi-word-token flag (a word's span
     is its token's: looked up here, so that no per-word span arrays are made; the four
-    offset arrays of one type, int32 or int64)."""
+    offset arrays of one type, int32 or int64).  The pairs are int32: fewer than 2**31
+    words on each side (the caller's business)."""
     cdef Py_ssize_t n_g = g_word_tok.shape[0], n_s = s_word_tok.shape[0]
     # short names: the span of gold word gi is gts[gwt[gi]]:gte[gwt[gi]] (system: s...)
     cdef const offset_t[::1] gts = g_tok_start, gte = g_tok_end, sts = s_tok_start, ste = s_tok_end
@@ -36,11 +37,11 @@ def walk(const offset_t[::1] g_tok_start, const offset_t[::1] g_tok_end,
         n_mwt += gm[i]
     for i in range(n_s):
         n_mwt += sm[i]
-    pair_g_a = np.empty(min(n_g, n_s), dtype=np.int64)
-    pair_s_a = np.empty(min(n_g, n_s), dtype=np.int64)
+    pair_g_a = np.empty(min(n_g, n_s), dtype=np.int32)
+    pair_s_a = np.empty(min(n_g, n_s), dtype=np.int32)
     spans_a = np.empty((n_mwt + 1, 4), dtype=np.int64)
-    cdef int64_t[::1] pair_g = pair_g_a
-    cdef int64_t[::1] pair_s = pair_s_a
+    cdef int32_t[::1] pair_g = pair_g_a
+    cdef int32_t[::1] pair_s = pair_s_a
     cdef int64_t[:, ::1] spans = spans_a
     cdef Py_ssize_t gi = 0, si = 0, n_pairs = 0, n_spans = 0, g0, s0
     cdef int64_t span_end
@@ -49,8 +50,8 @@ def walk(const offset_t[::1] g_tok_start, const offset_t[::1] g_tok_end,
         while gi < n_g and si < n_s:
             if not gm[gi] and not sm[si]:  # two plain words: same span or the earlier one moves
                 if gts[gwt[gi]] == sts[swt[si]] and gte[gwt[gi]] == ste[swt[si]]:
-                    pair_g[n_pairs] = gi
-                    pair_s[n_pairs] = si
+                    pair_g[n_pairs] = <int32_t>gi
+                    pair_s[n_pairs] = <int32_t>si
                     n_pairs += 1
                     gi += 1
                     si += 1
@@ -93,7 +94,7 @@ def walk(const offset_t[::1] g_tok_start, const offset_t[::1] g_tok_end,
 
 cdef Py_ssize_t _span_lcs(Py_ssize_t g0, Py_ssize_t ng, Py_ssize_t s0, Py_ssize_t ns,
                           const int32_t[::1] gold_ids, const int32_t[::1] sys_ids,
-                          int* table, int64_t[::1] pair_g, int64_t[::1] pair_s,
+                          int* table, int32_t[::1] pair_g, int32_t[::1] pair_s,
                           Py_ssize_t n_pairs) noexcept nogil:
     """The official LCS of one multiword span (``table``: room for (ng+1)*(ns+1) ints),
     its pairs appended at ``n_pairs``; returns the new count."""
@@ -112,8 +113,8 @@ cdef Py_ssize_t _span_lcs(Py_ssize_t g0, Py_ssize_t ng, Py_ssize_t s0, Py_ssize_
     g = s = 0
     while g < ng and s < ns:
         if gold_ids[g0 + g] == sys_ids[s0 + s]:
-            pair_g[n_pairs] = g0 + g
-            pair_s[n_pairs] = s0 + s
+            pair_g[n_pairs] = <int32_t>(g0 + g)
+            pair_s[n_pairs] = <int32_t>(s0 + s)
             n_pairs += 1
             g += 1
             s += 1
@@ -135,10 +136,10 @@ def lcs_pairs(const int64_t[:, ::1] spans, const int32_t[::1] gold_ids,
     cdef bint failed = False
     for k in range(n_spans):
         capacity += min(spans[k, 1] - spans[k, 0], spans[k, 3] - spans[k, 2])
-    pair_g_a = np.empty(capacity, dtype=np.int64)
-    pair_s_a = np.empty(capacity, dtype=np.int64)
-    cdef int64_t[::1] pair_g = pair_g_a
-    cdef int64_t[::1] pair_s = pair_s_a
+    pair_g_a = np.empty(capacity, dtype=np.int32)
+    pair_s_a = np.empty(capacity, dtype=np.int32)
+    cdef int32_t[::1] pair_g = pair_g_a
+    cdef int32_t[::1] pair_s = pair_s_a
     with nogil:
         for k in range(n_spans):
             ng, ns = spans[k, 1] - spans[k, 0], spans[k, 3] - spans[k, 2]
@@ -157,15 +158,15 @@ def lcs_pairs(const int64_t[:, ::1] spans, const int32_t[::1] gold_ids,
     return pair_g_a[:n_pairs], pair_s_a[:n_pairs]
 
 
-def merge_pairs(const int64_t[::1] plain_g, const int64_t[::1] plain_s,
-                const int64_t[::1] span_g, const int64_t[::1] span_s):
+def merge_pairs(const int32_t[::1] plain_g, const int32_t[::1] plain_s,
+                const int32_t[::1] span_g, const int32_t[::1] span_s):
     """Two lists of pairs, each in walk order (gold index increasing), merged in that
     order (no gold index is in both)."""
     cdef Py_ssize_t n = plain_g.shape[0], m = span_g.shape[0], i = 0, j = 0, k = 0
-    out_g_a = np.empty(n + m, dtype=np.int64)
-    out_s_a = np.empty(n + m, dtype=np.int64)
-    cdef int64_t[::1] out_g = out_g_a
-    cdef int64_t[::1] out_s = out_s_a
+    out_g_a = np.empty(n + m, dtype=np.int32)
+    out_s_a = np.empty(n + m, dtype=np.int32)
+    cdef int32_t[::1] out_g = out_g_a
+    cdef int32_t[::1] out_s = out_s_a
     with nogil:
         while i < n or j < m:
             if j >= m or (i < n and plain_g[i] < span_g[j]):

@@ -271,7 +271,7 @@ def align_words(gold: Treebank, system: Treebank) -> Alignment:
     if not gold.word_is_mwt.any() and not system.word_is_mwt.any():
         gi, si = span_matches(gold.word_start, gold.word_end, system.word_start, system.word_end)
         return Alignment.from_pairs(gi, si, gold.n_words, system.n_words)
-    if _calign is not None:
+    if _calign is not None and max(gold.n_words, system.n_words) < 2 ** 31:  # int32 pairs
         pairs_g, pairs_s = _compiled_walk(gold, system)
     else:
         spans = (gold.word_start, gold.word_end, system.word_start, system.word_end)
