@@ -431,3 +431,14 @@ def test_official_evaluate_gives_its_numbers_on_our_objects(name, treebank_type,
         return
     got = theirs.evaluate(*(ours.load_conllu(io.StringIO(t), *args) for t in pair))
     assert {k: vars(v) for k, v in got.items()} == {k: vars(v) for k, v in expected.items()}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_udeval_spans_carry_udevals_lines_and_path(case):
+    text = _text(GOLDEN / case / "system.conllu")
+    theirs = official("udeval").load_conllu(io.StringIO(text), "sys.conllu", {})
+    ours = udeval.load_conllu(io.StringIO(text), "sys.conllu", {})
+    assert ours.path == theirs.path == "sys.conllu"
+    for name in ("tokens", "sentences"):
+        assert [(s.start, s.end, s.line) for s in getattr(ours, name)] == \
+            [(s.start, s.end, s.line) for s in getattr(theirs, name)], name
