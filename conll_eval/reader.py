@@ -40,7 +40,10 @@ from .io.byte_input import (MAGIC_BYTES, Decompressed, check_utf8, compression_o
 from .io.diagnoses import SNIFF_BYTES, describe_non_conllu, explain_error
 from .io.exact_parser import ExactParser
 from .io.profiles import PROFILE_NAMES, LazyRegex, check_profile, official_message, space_pattern
-from .scan import Columns, LazyCodes, file_identity, scan, scan_stream, utf8_valid
+from .io.columns import Columns
+from .io.lazy_fields import LazyCodes, file_identity
+from .io.scan_pieces import scan, scan_stream
+from .io.utf8 import utf8_valid
 from .treebank import Treebank, Vocab
 
 __all__ = ["PROFILE_NAMES", "load", "load_source", "load_text", "read_lines", "official_message", "open_input",
@@ -70,7 +73,7 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
     it is read with every ``head`` -1 (no tree); everything else is checked as usual.
     ``multiple_roots`` (``--multiple-roots-okay``) accepts a sentence with several roots.
     """
-    _check_profile(profile)
+    check_profile(profile)
     if vocab is None:
         vocab = Vocab()
         treebank = load(source, profile, vocab, trees, multiple_roots)
@@ -138,7 +141,7 @@ def _load_regular_file(path: str, profile: str, vocab: Vocab, trees: bool = True
             kind = compression_of(handle.peek(MAGIC_BYTES)[:MAGIC_BYTES])
             stream = handle if kind is None else Decompressed(handle, kind, path)
             identity = file_identity(path, handle)
-            columns = scan_stream(stream.read, _space_pattern(profile), vocab, utf8_valid,
+            columns = scan_stream(stream.read, space_pattern(profile), vocab, utf8_valid,
                                   identity if kind is None else None,
                                   getattr(stream, "readinto", None),
                                   identity[1] if kind is None else None)
@@ -158,7 +161,7 @@ def _parse_exact(data: bytes, path: str, profile: str, trees: bool = True,
     where it is wrong); in a file that is obviously not CoNLL-U the error says what the file
     looks like instead (:func:`explain_error`).  ``trees``: see :func:`load`."""
     try:
-        return _ExactParser(read_lines(data, path), path, profile, trees, multiple_roots).run()
+        return ExactParser(read_lines(data, path), path, profile, trees, multiple_roots).run()
     except InputError as exc:
         clearer = explain_error(exc, data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
         if clearer is None:
@@ -169,7 +172,7 @@ def _parse_exact(data: bytes, path: str, profile: str, trees: bool = True,
 def load_text(text: str, profile: str = "conll18", path: str = "<string>",
               vocab: Optional[Vocab] = None, trees: bool = True) -> Treebank:
     """Like :func:`load` for a string holding a whole CoNLL-U file."""
-    _check_profile(profile)
+    check_profile(profile)
     return parse_bytes(text.encode("utf-8"), path, profile, vocab, trees)
 
 
@@ -180,11 +183,11 @@ def parse_bytes(data: bytes, path: str, profile: str, vocab: Optional[Vocab] = N
     vocab = Vocab() if vocab is None else vocab
     data = decompress(data, path)
     try:
-        _check_utf8(data, path)  # the scan relies on valid UTF-8
+        check_utf8(data, path)  # the scan relies on valid UTF-8
     except InputError:
         columns = None  # the exact parser reports it, explained (see _parse_exact)
     else:
-        columns = scan(data, _space_pattern(profile), vocab)
+        columns = scan(data, space_pattern(profile), vocab)
     if columns is None:
         columns = _parse_exact(data, path, profile, trees, multiple_roots)
     return _build(columns, path, vocab)

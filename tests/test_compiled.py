@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conll_eval import ConllEvalError, align, metrics, scan, treebank
+from conll_eval.io import scan_pieces, utf8
 from conll_eval.compiled import calign, ccount, core_description, cscan
 from conll_eval.evaluate import Settings, evaluate
 from conll_eval.reader import _space_pattern, load, parse_bytes
@@ -52,11 +53,11 @@ class numpy_path:
     """``with numpy_path():`` reads, aligns and counts the reference way."""
 
     def __enter__(self):
-        self.saved = scan._cscan, align._calign, metrics._ccount, treebank._ccount
-        scan._cscan = align._calign = metrics._ccount = treebank._ccount = None
+        self.saved = scan_pieces._cscan, utf8._cscan, align._calign, metrics._ccount, treebank._ccount
+        scan_pieces._cscan = utf8._cscan = align._calign = metrics._ccount = treebank._ccount = None
 
     def __exit__(self, *exc):
-        scan._cscan, align._calign, metrics._ccount, treebank._ccount = self.saved
+        scan_pieces._cscan, utf8._cscan, align._calign, metrics._ccount, treebank._ccount = self.saved
 
 
 _TREEBANK_ARRAYS = ("tok_start", "tok_end", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt",

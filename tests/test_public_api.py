@@ -15,7 +15,7 @@ from helpers import document, sentence
 
 PACKAGE = Path(conll_eval.__file__).resolve().parent
 #: modules in the architecture's order; imports may only point to earlier entries
-LAYERS = ["errors", "workers", "treebank", "scan", "io", "reader", "validate", "align", "stats", "metrics",
+LAYERS = ["errors", "workers", "treebank", "io", "scan", "reader", "validate", "align", "stats", "metrics",
           "evaluate", "suite", "analyze", "report", "compat", "cli"]
 
 GOLD = document(sentence("1 The 2 det", "2 cat 0 root"), sentence("1 Hi 0 root"))
@@ -33,7 +33,7 @@ def test_all_holds_strings_that_exist():
 
 
 #: every public submodule, reachable as ``conll_eval.<name>`` without importing it first
-SUBMODULES = ["errors", "workers", "treebank", "scan", "io", "reader", "empty_nodes", "validate", "align",
+SUBMODULES = ["errors", "workers", "treebank", "io", "scan", "reader", "empty_nodes", "validate", "align",
               "stats", "enhancements", "enhanced", "metrics", "evaluate", "naming", "suite", "analyze", "report",
               "compat", "cli", "compiled"]
 #: imported by ``import conll_eval`` only on first attribute access (start-up stays lean)

@@ -8,6 +8,8 @@ from hypothesis import given, strategies as st
 from conll_eval import FormatError, InputError, TreeError, evaluate
 from conll_eval.reader import _ExactParser, _build, _space_pattern, load, load_text, read_lines
 from conll_eval import scan as scan_module
+from conll_eval.io import scan_pieces
+from conll_eval.io import utf8 as utf8_module
 from conll_eval.scan import scan, utf8_valid
 from conll_eval.treebank import Vocab
 
@@ -177,7 +179,7 @@ def test_reversed_mwt_range_is_a_token_without_words():
 _words = st.lists(st.sampled_from(["a", "Bc", "d e", "f\u00a0g", "#h", "1-2", "é"]), min_size=1, max_size=6)
 
 
-@pytest.mark.parametrize("piece_bytes", [1, 60, scan_module.SCAN_PIECE_BYTES])
+@pytest.mark.parametrize("piece_bytes", [1, 60, scan_pieces.SCAN_PIECE_BYTES])
 @given(st.lists(st.tuples(_words, st.booleans(), st.booleans(), st.booleans()), min_size=1,
                 max_size=6),
        st.sampled_from(["conll17", "conll18"]))
@@ -200,7 +202,7 @@ def test_scan_equals_exact_parser_or_hands_over(piece_bytes, sentences, profile)
     text = "\n".join(lines) + "\n"
     data = text.encode("utf-8")
     vocab = Vocab()
-    scan_module.SCAN_PIECE_BYTES, default = piece_bytes, scan_module.SCAN_PIECE_BYTES
+    scan_pieces.SCAN_PIECE_BYTES, default = piece_bytes, scan_pieces.SCAN_PIECE_BYTES
     try:
         fast = scan(data, _space_pattern(profile), vocab)
         streamed = scan_module.scan_stream(io.BytesIO(data).read, _space_pattern(profile), vocab,
@@ -208,7 +210,7 @@ def test_scan_equals_exact_parser_or_hands_over(piece_bytes, sentences, profile)
         read_into = scan_module.scan_stream(None, _space_pattern(profile), vocab, utf8_valid,
                                             readinto=io.BytesIO(data).readinto)
     finally:
-        scan_module.SCAN_PIECE_BYTES = default
+        scan_pieces.SCAN_PIECE_BYTES = default
     assert (fast is None) == (streamed is None) == (read_into is None)
     if fast is not None:
         _same_treebank(_build(fast, "x", vocab), _build(streamed, "x", vocab))
@@ -252,12 +254,12 @@ def test_file_backed_columns_and_metadata_are_read_on_first_use(tmp_path):
     path = tmp_path / "f.conllu"
     path.write_text(text, encoding="utf-8")
     expected = load_text(text)
-    for piece_bytes in (1, scan_module.SCAN_PIECE_BYTES):
-        scan_module.SCAN_PIECE_BYTES, default = piece_bytes, scan_module.SCAN_PIECE_BYTES
+    for piece_bytes in (1, scan_pieces.SCAN_PIECE_BYTES):
+        scan_pieces.SCAN_PIECE_BYTES, default = piece_bytes, scan_pieces.SCAN_PIECE_BYTES
         try:
             tb = load(str(path))
         finally:
-            scan_module.SCAN_PIECE_BYTES = default
+            scan_pieces.SCAN_PIECE_BYTES = default
         assert isinstance(tb.columns["misc"], scan_module.LazyCodes)
         assert tb.strings("misc") == expected.strings("misc")
         assert tb.strings("deps") == expected.strings("deps") == ["0:root", "_", "_", "_", "_"]
@@ -294,11 +296,11 @@ def test_utf8_valid_agrees_with_pythons_decoder(data, slice_bytes):
         expected = True
     except UnicodeDecodeError:
         expected = False
-    scan_module._UTF8_SLICE, default = slice_bytes, scan_module._UTF8_SLICE
+    utf8_module._UTF8_SLICE, default = slice_bytes, utf8_module._UTF8_SLICE
     try:
         assert utf8_valid(data) == expected
     finally:
-        scan_module._UTF8_SLICE = default
+        utf8_module._UTF8_SLICE = default
 
 
 def test_files_read_one_after_another_reuse_a_workspace(tmp_path):
@@ -317,7 +319,7 @@ def test_files_read_one_after_another_reuse_a_workspace(tmp_path):
         paths.append(path)
     expected = []
     for path in paths:
-        scan_module._Workspace._spare.clear()  # alone: no workspace left by another file
+        scan_pieces._Workspace._spare.clear()  # alone: no workspace left by another file
         try:
             expected.append(load(str(path)))
         except InputError as exc:
@@ -329,4 +331,4 @@ def test_files_read_one_after_another_reuse_a_workspace(tmp_path):
             assert str(exc) == alone
             continue
         _same_treebank(again, alone)
-    assert scan_module._Workspace._spare  # the small files left theirs
+    assert scan_pieces._Workspace._spare  # the small files left theirs

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from conll_eval import scan as scan_module
+from conll_eval.io import scan_pieces
 from conll_eval.evaluate import load_pair
 from conll_eval.reader import _ExactParser, _build, _space_pattern, load, load_text, read_lines
 from conll_eval.scan import scan
@@ -94,10 +94,10 @@ def test_scan_and_exact_parser_agree(profile):
     assert fast.text == exact.text
 
 
-@pytest.mark.parametrize("piece_bytes", [1, scan_module.SCAN_PIECE_BYTES])
+@pytest.mark.parametrize("piece_bytes", [1, scan_pieces.SCAN_PIECE_BYTES])
 @pytest.mark.parametrize("profile", PROFILES)
 def test_files_on_disk_compressed_and_in_pieces(tmp_path, monkeypatch, profile, piece_bytes):
-    monkeypatch.setattr(scan_module, "SCAN_PIECE_BYTES", piece_bytes)
+    monkeypatch.setattr(scan_pieces, "SCAN_PIECE_BYTES", piece_bytes)
     path = tmp_path / "spaced.conllu"
     path.write_text(SPACED, encoding="utf-8")
     packed = tmp_path / "spaced.conllu.gz"

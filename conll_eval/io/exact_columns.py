@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from ..scan import Columns
+from .columns import Columns
 from .profiles import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, XPOS
 
 __all__ = ["COLUMN_NAMES", "EMPTY_NAMES", "ColumnLists"]

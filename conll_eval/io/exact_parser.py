@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import List
 
-from ..scan import Columns, metadata
+from .columns import Columns, metadata
 from .exact_checks import TreeChecks
 from .exact_columns import ColumnLists
 from .profiles import FORM, HEAD, ID, space_pattern
