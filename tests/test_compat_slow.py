@@ -6,16 +6,24 @@
 * the CLI checks of ufal/conll2017 and ufal/conll2018 (their ``.travis.yml`` lines and test
   files, read from local git mirrors at test time; skipped without them) run through the
   compat ``main``: byte-identical;
+* stanza's own scoring code (``ud_scores`` and the ``run_eval_script*`` wrappers of its
+  trainers, taken from the stanza wheel on PyPI at test time; stanza itself needs torch, so
+  the functions are run alone) with ``udeval`` bound to compat.udeval and to udtools' udeval;
 * the ../shared/ud pairs (read at test time) and generated pairs (tests/strategies*.py):
   the same numbers and UDError texts as each official module.
 """
 from __future__ import annotations
 
+import ast
 import io
 import json
 import re
+import subprocess
+import sys
 import types
 import unittest
+import zipfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,6 +35,7 @@ from strategies import conllu_pairs, invalid_pairs
 from strategies_enhanced import enhanced_pairs
 
 pytestmark = pytest.mark.slow
+GOLDEN = Path(__file__).resolve().parent.parent / "testdata" / "golden"
 
 #: the strategies' profile name for each module
 PROFILE = {"conll18": "conll18", "conll17": "conll17", "iwpt20": "iwpt", "udeval": "udeval"}
@@ -101,6 +110,59 @@ def test_the_repositorys_cli_checks(repo, script, name, tmp_path, monkeypatch, c
         monkeypatch.chdir(tmp_path)
         COMPAT[name].main(args)
         assert capsys.readouterr().out == (tmp_path / expected_file).read_text(encoding="utf-8"), args
+
+
+# ------------------------------------------------------------------------------ stanza
+#: stanza's functions that score (file: names), run as written
+STANZA_FUNCTIONS = {"stanza/models/common/utils.py": ("ud_scores",),
+                    "stanza/utils/training/common.py": ("run_eval_script", "run_eval_script_tokens",
+                                                        "run_eval_script_mwt", "run_eval_script_pos",
+                                                        "run_eval_script_depparse")}
+
+
+@pytest.fixture(scope="module")
+def stanza_source(tmp_path_factory):
+    """The source of stanza's scoring functions, from the newest stanza wheel on PyPI."""
+    directory = tmp_path_factory.mktemp("stanza")
+    try:
+        done = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d",
+                               str(directory), "stanza"], capture_output=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        pytest.skip("PyPI did not answer")
+    wheels = sorted(directory.glob("stanza-*.whl"))
+    if done.returncode or not wheels:
+        pytest.skip("the stanza wheel cannot be downloaded from PyPI")
+    functions = []
+    with zipfile.ZipFile(wheels[-1]) as wheel:
+        for path, names in STANZA_FUNCTIONS.items():
+            tree = ast.parse(wheel.read(path).decode("utf-8"))
+            functions += [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in names]
+    assert len(functions) == sum(len(names) for names in STANZA_FUNCTIONS.values())
+    return compile(ast.Module(body=functions, type_ignores=[]), wheels[-1].name, "exec")
+
+
+def _stanza_with(code, udeval_module):
+    namespace = {"udeval": udeval_module, "UDError": udeval_module.UDError,
+                 "ud_eval": udeval_module, "build_evaluation_table": udeval_module.build_evaluation_table}
+    exec(code, namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("case", ["mwt-resplit", "functional-children", "split-sentences", "merged-tokens"])
+def test_stanzas_scoring_code_on_compat(stanza_source, case, tmp_path):
+    theirs = _stanza_with(stanza_source, official("udeval"))
+    ours = _stanza_with(stanza_source, COMPAT["udeval"])
+    gold_path, system_path = GOLDEN / case / "gold.conllu", GOLDEN / case / "system.conllu"
+    texts = [gold_path.read_text(encoding="utf-8"), system_path.read_text(encoding="utf-8")]
+    for function in STANZA_FUNCTIONS["stanza/utils/training/common.py"]:
+        for files in (lambda: [io.StringIO(t) for t in texts], lambda: [str(gold_path), str(system_path)],
+                      lambda: [open(gold_path, encoding="utf-8"), open(system_path, encoding="utf-8")]):
+            expected = theirs[function](*files())
+            assert ours[function](*files()) == expected, function
+    bad = io.StringIO("1\ta\n\n")  # stanza's own wrapping of the UDError
+    with pytest.raises(COMPAT["udeval"].UDError, match="Could not process gold UD file") as info:
+        ours["ud_scores"](bad, io.StringIO(texts[1]))
+    assert "10 tab-separated columns" in str(info.value.__cause__)
 
 
 # ------------------------------------------------------------------------------ ../shared/ud
