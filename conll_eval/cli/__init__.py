@@ -43,7 +43,9 @@ COMMANDS = {"validate": _lazy("validate", "validate_command"),
             "compare": _lazy("compare", "compare_command"),
             "tagger": _lazy("tagger", "tagger_command"),
             "alignment": _lazy("alignment", "alignment_command"),
-            "report": _lazy("report", "report_command")}
+            "report": _lazy("report", "report_command"),
+            "completion": _lazy("completion", "completion_command"),
+            "man": _lazy("manpages", "man_command")}
 build_suite_parser = _lazy("suite", "build_suite_parser")
 build_validate_parser = _lazy("validate", "build_validate_parser")
 #: commands whose --help is their own (not an argparse parser of this package's)
@@ -62,6 +64,8 @@ usage: conll_eval [score] [options] GOLD SYSTEM
        conll_eval alignment GOLD SYSTEM    word-alignment scores: precision, recall, AER, PTS
        conll_eval report GOLD SYS... -o F  one HTML file: summary, charts, a tree viewer
        conll_eval help [COMMAND]           the full help of a command
+       conll_eval completion bash|zsh      a shell completion script
+       conll_eval man [COMMAND] [-o DIR]   the man pages (roff), generated from the options
 A file named like a command is scored as ./score (or after --: conll_eval -- score SYSTEM).
 """
 
@@ -148,7 +152,9 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
 #: ``conll_eval help COMMAND`` -> the parser whose help it prints
 _HELP = {"score": build_parser, "suite": build_suite_parser, "validate": build_validate_parser,
          "breakdown": _lazy("breakdown", "build_breakdown_parser"),
-         "compare": _lazy("compare", "build_compare_parser")}
+         "compare": _lazy("compare", "build_compare_parser"),
+         "completion": _lazy("completion", "build_completion_parser"),
+         "man": _lazy("manpages", "build_man_parser")}
 
 
 def _help(topics: List[str], stdout: GuardedOutput) -> int:
