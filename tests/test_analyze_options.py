@@ -633,9 +633,9 @@ def test_hostile_evaluation_files_are_refused_before_parsing(name, line, monkeyp
 @pytest.mark.parametrize("name", ["billion-laughs.xml", "external-entity.xml"])
 def test_declarations_are_refused_while_parsing_too(name, monkeypatch):
     # defence in depth: without the byte-level check, the parser's handlers refuse them
-    from conll_eval.analyze import options
+    from conll_eval.analyze import malteval_file
 
-    monkeypatch.setattr(options, "_refuse_declarations", lambda data, path: None)
+    monkeypatch.setattr(malteval_file, "_refuse_declarations", lambda data, path: None)
     error = _file_error(["-e", str(ANALYZE / name)] + BASE)
     assert error.code == "xml-declaration-refused" and error.location.line == 2
 

@@ -2,7 +2,8 @@
 reader, the word alignment and the counts.
 
 Modules, bottom up: :mod:`.java` (the Java library behaviours MaltEval's output depends on),
-:mod:`.options` (argv and ``-e`` files -> settings), :mod:`.safexml` (untrusted XML),
+:mod:`.options` (argv and ``-e`` files -> settings: :mod:`.malteval_names`,
+:mod:`.malteval_settings`, :mod:`.malteval_file`, :mod:`.malteval_argv`), :mod:`.safexml` (untrusted XML),
 :mod:`.formats` (MaltTab/MaltXML -> CoNLL), :mod:`.groupings` (the grouping registry, plugins),
 :mod:`.counting` (metrics and built-in groupings as arrays), :mod:`.positional` and
 :mod:`.complex` (more groupings), :mod:`.tables` (evaluations -> table data),
