@@ -181,53 +181,10 @@ def _column_property(name: str):
     return property(get)
 
 
-@dataclass(frozen=True, eq=False)
-class Treebank:
-    """One CoNLL-U file in columns.
-
-    Characters: ``text`` is the concatenation of all token FORMs with spaces removed as the
-    profile says; token ``i`` covers ``text[tok_start[i]:tok_end[i]]``.  Words (empty nodes
-    excluded) carry ``word_tok`` (their token), ``word_is_mwt``, the string columns of
-    :data:`WORD_COLUMNS` as codes (attributes ``form``, ``lemma``, ...; some are computed on
-    first use), ``head`` (global word index, -1 for the root), ``word_sent`` and
-    ``word_line``.  ``form`` follows the official scorers: the space-stripped token FORM for
-    plain words, the FORM as written for words inside a multi-word token (``mwt_form``, -1
-    for plain words).  ``column("written_form")`` (for MaltEval-style analyses, never for
-    scoring) is each word's FORM exactly as in the file: ``form`` with the removed spaces
-    put back, from the sparse ``spaced_tok`` (ascending indices of the tokens whose FORM lost
-    characters; usually none) and ``spaced_tok_form`` (their FORMs as written, as codes).
-    Sentence ``s`` has words ``sent_word_start[s]:sent_word_start[s+1]``
-    and characters ``sent_char_start[s]:sent_char_end[s]``.  Empty nodes are kept in
-    ``empty_*`` arrays for enhanced-dependency scoring; they never take part in basic scoring.
-    ``sent_ids`` and ``sent_texts`` come from the comments (read on first use).
-    """
-
-    path: str
-    vocab: Vocab
-    text: str
-    tok_start: np.ndarray
-    tok_end: np.ndarray
-    tok_line: np.ndarray
-    tok_is_mwt: np.ndarray
-    word_tok: np.ndarray
-    word_is_mwt: np.ndarray
-    word_line: np.ndarray
-    word_sent: np.ndarray
-    head: np.ndarray
-    mwt_form: np.ndarray
-    columns: Dict[str, object]
-    sent_word_start: np.ndarray
-    sent_char_start: np.ndarray
-    sent_char_end: np.ndarray
-    sent_first_line: np.ndarray
-    sent_end_line: np.ndarray
-    metadata: object  # (sent_ids, sent_texts), or a callable computing them on first use
-    empty_sent: np.ndarray
-    empty_after: np.ndarray
-    empty_line: np.ndarray
-    empty_columns: Dict[str, np.ndarray] = field(default_factory=dict)
-    spaced_tok: np.ndarray = field(default_factory=_no_codes)
-    spaced_tok_form: np.ndarray = field(default_factory=_no_codes)
+class _StringColumns:
+    """A Treebank's string columns: the codes of each column (some computed or read on first
+    use: FORM from the text, ``written_form``, DEPS and MISC, the ``sent_id``/``text``
+    comments), and their strings.  Apart from :class:`Treebank`'s core arrays, which it reads."""
 
     @property
     def sent_ids(self) -> List[Optional[str]]:
@@ -301,6 +258,69 @@ class Treebank:
         strings, text = self.vocab.strings, self.text
         return [text[a:b] if m < 0 else strings[m] for a, b, m in zip(starts, ends, mwt)]
 
+    def strings(self, column: str, words: Optional[Iterable[int]] = None) -> List[str]:
+        """Decoded strings of a column (for reports and messages, not the hot path)."""
+        codes = self.column(column)
+        if words is not None:
+            codes = codes[np.asarray(list(words), dtype=np.int64)]
+        table = self.vocab.strings
+        return [table[c] for c in codes.tolist()]
+
+    def token_forms(self, start: int, stop: int) -> List[str]:
+        """FORMs (space-stripped) of tokens ``start:stop``."""
+        starts = self.tok_start[start:stop].tolist()
+        ends = self.tok_end[start:stop].tolist()
+        return [self.text[a:b] for a, b in zip(starts, ends)]
+
+
+@dataclass(frozen=True, eq=False)
+class Treebank(_StringColumns):
+    """One CoNLL-U file in columns.
+
+    Characters: ``text`` is the concatenation of all token FORMs with spaces removed as the
+    profile says; token ``i`` covers ``text[tok_start[i]:tok_end[i]]``.  Words (empty nodes
+    excluded) carry ``word_tok`` (their token), ``word_is_mwt``, the string columns of
+    :data:`WORD_COLUMNS` as codes (attributes ``form``, ``lemma``, ...; some are computed on
+    first use), ``head`` (global word index, -1 for the root), ``word_sent`` and
+    ``word_line``.  ``form`` follows the official scorers: the space-stripped token FORM for
+    plain words, the FORM as written for words inside a multi-word token (``mwt_form``, -1
+    for plain words).  ``column("written_form")`` (for MaltEval-style analyses, never for
+    scoring) is each word's FORM exactly as in the file: ``form`` with the removed spaces
+    put back, from the sparse ``spaced_tok`` (ascending indices of the tokens whose FORM lost
+    characters; usually none) and ``spaced_tok_form`` (their FORMs as written, as codes).
+    Sentence ``s`` has words ``sent_word_start[s]:sent_word_start[s+1]``
+    and characters ``sent_char_start[s]:sent_char_end[s]``.  Empty nodes are kept in
+    ``empty_*`` arrays for enhanced-dependency scoring; they never take part in basic scoring.
+    ``sent_ids`` and ``sent_texts`` come from the comments (read on first use).
+    """
+
+    path: str
+    vocab: Vocab
+    text: str
+    tok_start: np.ndarray
+    tok_end: np.ndarray
+    tok_line: np.ndarray
+    tok_is_mwt: np.ndarray
+    word_tok: np.ndarray
+    word_is_mwt: np.ndarray
+    word_line: np.ndarray
+    word_sent: np.ndarray
+    head: np.ndarray
+    mwt_form: np.ndarray
+    columns: Dict[str, object]
+    sent_word_start: np.ndarray
+    sent_char_start: np.ndarray
+    sent_char_end: np.ndarray
+    sent_first_line: np.ndarray
+    sent_end_line: np.ndarray
+    metadata: object  # (sent_ids, sent_texts), or a callable computing them on first use
+    empty_sent: np.ndarray
+    empty_after: np.ndarray
+    empty_line: np.ndarray
+    empty_columns: Dict[str, np.ndarray] = field(default_factory=dict)
+    spaced_tok: np.ndarray = field(default_factory=_no_codes)
+    spaced_tok_form: np.ndarray = field(default_factory=_no_codes)
+
     @property
     def n_words(self) -> int:
         return len(self.head)
@@ -361,17 +381,3 @@ class Treebank:
             mwt_form=moved(self.mwt_form),
             spaced_tok_form=moved(self.spaced_tok_form),
             empty_columns={name: moved(codes) for name, codes in self.empty_columns.items()})
-
-    def strings(self, column: str, words: Optional[Iterable[int]] = None) -> List[str]:
-        """Decoded strings of a column (for reports and messages, not the hot path)."""
-        codes = self.column(column)
-        if words is not None:
-            codes = codes[np.asarray(list(words), dtype=np.int64)]
-        table = self.vocab.strings
-        return [table[c] for c in codes.tolist()]
-
-    def token_forms(self, start: int, stop: int) -> List[str]:
-        """FORMs (space-stripped) of tokens ``start:stop``."""
-        starts = self.tok_start[start:stop].tolist()
-        ends = self.tok_end[start:stop].tolist()
-        return [self.text[a:b] for a, b in zip(starts, ends)]
