@@ -23,7 +23,7 @@ from .enhancements import ENHANCEMENT_DIGITS, EnhancedOptions  # noqa: F401  (pa
 from .errors import FormatError, Location
 from .reader import LazyRegex, read_bytes, read_lines
 from .stats import Counts
-from .treebank import Treebank, _distinct, same_offset_type
+from .treebank import Treebank, Vocab, _distinct, same_offset_type
 
 if TYPE_CHECKING:  # the enhanced graphs are built only when ELAS/EULAS are scored
     from .enhanced import EnhancedGraph
@@ -231,56 +231,18 @@ def _udeprel_v1(deprel: str) -> str:
     return universal_deprel(UD_V1_TO_V2.get(deprel, UD_V1_TO_V2.get(universal_deprel(deprel), deprel)))
 
 
-class EvaluationContext:
-    """Gold, system and their alignment, with derived columns computed once."""
+class _DerivedColumns:
+    """The per-word columns an evaluation derives from a side's own columns (the universal
+    relation, content and functional words, the words scored under ``--punct``, the weights
+    of ``--weights``), each computed once into the context's cache."""
 
-    def __init__(self, gold: Treebank, system: Treebank, alignment: Alignment,
-                 weights: Optional[Mapping[str, float]] = None, punct: str = "include",
-                 deprel: str = "universal"):
-        if gold.vocab is not system.vocab:
-            raise ValueError("gold and system must share one Vocab")
-        self.gold = gold
-        self.system = system
-        self.alignment = alignment
-        self.weights = weights
-        self.punct = punct
-        self.deprel = deprel
-        self.vocab = gold.vocab
-        self._cache: Dict[Tuple[str, str], np.ndarray] = {}
-        self.n_sentences = gold.n_sentences
-        self.ga = alignment.gold_idx
-        self.sa = alignment.sys_idx
-        self.tallies: dict = {}  # shared per-sentence tallies of the index arrays below
-        #: how ELAS/EULAS count (``official`` or ``set``) and the enhanced switches
-        self.enhanced_mode = "set"
-        self.enhanced_options = EnhancedOptions()
-
-    def enhanced_graph(self, side: str) -> "EnhancedGraph":
-        """The enhanced graph of one side (parsed once for ELAS and EULAS)."""
-        from .enhanced import enhanced_graph  # only when ELAS/EULAS are scored (start-up time)
-        if (side, "enhanced") not in self._cache:
-            self._cache[(side, "enhanced")] = enhanced_graph(
-                self.gold if side == "gold" else self.system, self.enhanced_options)
-        return self._cache[(side, "enhanced")]
-
-    @cached_property
-    def sys_word_sent(self) -> np.ndarray:
-        """The gold sentence of each system word: the one holding its first character."""
-        return self.gold.sentence_of_chars(self.system.word_start)
-
-    @cached_property
-    def aligned_sent(self) -> np.ndarray:
-        """The gold sentence of each aligned pair."""
-        return self.gold.word_sent[self.ga]
-
-    def content_sentences(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Sentence indices of gold, system and aligned content words (cached arrays)."""
-        if ("content", "sentences") not in self._cache:
-            g_keep = self.column("gold", "content")
-            s_keep = self.column("system", "content")
-            self._cache[("content", "sentences")] = (
-                self.gold.word_sent[g_keep], self.sys_word_sent[s_keep], self.aligned_sent[g_keep[self.ga]])
-        return self._cache[("content", "sentences")]
+    gold: Treebank
+    system: Treebank
+    vocab: Vocab
+    weights: Optional[Mapping[str, float]]
+    punct: str
+    deprel: str
+    _cache: Dict[Tuple[str, str], np.ndarray]
 
     def column(self, side: str, name: str) -> np.ndarray:
         """Derived per-word column (``side`` = ``gold`` or ``system``)."""
@@ -336,6 +298,58 @@ class EvaluationContext:
             return ~vocab.flags("is-punct-form", lambda s: bool(_PUNCTUATION_FORM.match(s)),
                                 tb.column("written_form"))
         return np.ones(tb.n_words, dtype=bool)
+
+
+class EvaluationContext(_DerivedColumns):
+    """Gold, system and their alignment, with derived columns computed once."""
+
+    def __init__(self, gold: Treebank, system: Treebank, alignment: Alignment,
+                 weights: Optional[Mapping[str, float]] = None, punct: str = "include",
+                 deprel: str = "universal"):
+        if gold.vocab is not system.vocab:
+            raise ValueError("gold and system must share one Vocab")
+        self.gold = gold
+        self.system = system
+        self.alignment = alignment
+        self.weights = weights
+        self.punct = punct
+        self.deprel = deprel
+        self.vocab = gold.vocab
+        self._cache: Dict[Tuple[str, str], np.ndarray] = {}
+        self.n_sentences = gold.n_sentences
+        self.ga = alignment.gold_idx
+        self.sa = alignment.sys_idx
+        self.tallies: dict = {}  # shared per-sentence tallies of the index arrays below
+        #: how ELAS/EULAS count (``official`` or ``set``) and the enhanced switches
+        self.enhanced_mode = "set"
+        self.enhanced_options = EnhancedOptions()
+
+    def enhanced_graph(self, side: str) -> "EnhancedGraph":
+        """The enhanced graph of one side (parsed once for ELAS and EULAS)."""
+        from .enhanced import enhanced_graph  # only when ELAS/EULAS are scored (start-up time)
+        if (side, "enhanced") not in self._cache:
+            self._cache[(side, "enhanced")] = enhanced_graph(
+                self.gold if side == "gold" else self.system, self.enhanced_options)
+        return self._cache[(side, "enhanced")]
+
+    @cached_property
+    def sys_word_sent(self) -> np.ndarray:
+        """The gold sentence of each system word: the one holding its first character."""
+        return self.gold.sentence_of_chars(self.system.word_start)
+
+    @cached_property
+    def aligned_sent(self) -> np.ndarray:
+        """The gold sentence of each aligned pair."""
+        return self.gold.word_sent[self.ga]
+
+    def content_sentences(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sentence indices of gold, system and aligned content words (cached arrays)."""
+        if ("content", "sentences") not in self._cache:
+            g_keep = self.column("gold", "content")
+            s_keep = self.column("system", "content")
+            self._cache[("content", "sentences")] = (
+                self.gold.word_sent[g_keep], self.sys_word_sent[s_keep], self.aligned_sent[g_keep[self.ga]])
+        return self._cache[("content", "sentences")]
 
     def mapped_parent(self) -> Tuple[np.ndarray, np.ndarray]:
         """For aligned pairs: gold parent vs the gold partner of the system parent.
