@@ -86,8 +86,9 @@ def _id_key(node_id: bytes) -> Tuple[int, int]:
     return int(major), int(minor or 0)
 
 
-class _Sentence:
-    """One sentence holding an empty node, collapsed the way the script does."""
+class _ReadSentence:
+    """One sentence holding an empty node, read: its nodes indexed and their DEPS parsed, with
+    the script's checks (IDs, DEPS heads, cycles through empty nodes only)."""
 
     def __init__(self, lines: List[bytes], first_line: int, path: str):
         self.lines = lines
@@ -194,6 +195,10 @@ class _Sentence:
                 elif child not in state:
                     state[child] = 1
                     stack.append((child, iter(children[child])))
+
+
+class _Sentence(_ReadSentence):
+    """One sentence holding an empty node, collapsed the way the script does."""
 
     def collapsed_edges(self) -> Dict[bytes, List[Tuple[bytes, bytes]]]:
         """Per word ID, the edges the script adds: (head, relation with the path)."""
