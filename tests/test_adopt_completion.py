@@ -9,6 +9,7 @@ roff structure is checked.
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import os
 import re
@@ -205,6 +206,16 @@ def test_the_pages_of_commands_with_their_own_help_show_it(command):
     shown = shown.replace("\\-", "-").replace("\\&", "").replace("\\e", "\\")
     for line in run(command, "--help")[1].splitlines():
         assert line.rstrip() in shown.split("\n"), line
+
+
+def test_the_tagger_page_has_the_options_of_the_conllu_mode():
+    page = man_page("tagger")
+    options = page.split('.SH "CONLL-U MODE OPTIONS"\n', 1)[1].split(".SH ", 1)[0]
+    parser = importlib.import_module("conll_eval.cli.tagger_conllu").build_tagger_conllu_parser()
+    flags = [flag for action in parser._actions for flag in action.option_strings]
+    assert "--conllu" in flags
+    for flag in flags:
+        assert _roff_flag(flag) in options, flag
 
 
 def test_man_writes_every_page_into_a_directory(tmp_path):

@@ -8,6 +8,7 @@ their help text as it is.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 from typing import Dict, List, Optional, TextIO
@@ -20,6 +21,8 @@ from .completion import CommandSpec, command_names, command_parser, command_spec
 __all__ = ["man_page", "page_name", "build_man_parser", "man_command"]
 
 MANUAL = "conll_eval manual"
+#: commands with their own help whose other mode has a parser: (section title, module, builder)
+MODE_PARSERS = {"tagger": ("CONLL-U MODE ", "tagger_conllu", "build_tagger_conllu_parser")}
 #: the NAME line of conll_eval.1
 WHAT = ("score, validate and analyze CoNLL-U dependency parses (the CoNLL 2017/2018 and "
         "IWPT 2020 scorers, the UD validator, MaltEval, mooteval)")
@@ -68,15 +71,16 @@ def _synopsis(parser: argparse.ArgumentParser) -> List[str]:
     return [".SH SYNOPSIS", f"\\fB{_escape(parser.prog)}\\fR {_escape(arguments)}"]
 
 
-def _options(parser: argparse.ArgumentParser) -> List[str]:
+def _options(parser: argparse.ArgumentParser, mode: str = "") -> List[str]:
+    """ARGUMENTS and OPTIONS sections (``mode``: a prefix of their titles)."""
     lines: List[str] = []
     positionals = [action for action in parser._actions if not action.option_strings]
     if positionals:
-        lines.append(".SH ARGUMENTS")
+        lines.append(f'.SH "{mode}ARGUMENTS"' if mode else ".SH ARGUMENTS")
         for action in positionals:  # argparse has no public list of its actions
             lines += [".TP", f"\\fI{_escape(action.metavar or action.dest)}\\fR",
                       _escape(_help(action))]
-    lines.append(".SH OPTIONS")
+    lines.append(f'.SH "{mode}OPTIONS"' if mode else ".SH OPTIONS")
     for action in parser._actions:
         if not action.option_strings or action.help == argparse.SUPPRESS:
             continue
@@ -151,6 +155,10 @@ def man_page(command: Optional[str] = None,
         if spec.own_help is not None or parser is None:
             lines = [*_header(command, spec.summary), ".SH DESCRIPTION",
                      *_preformatted(spec.own_help or spec.summary)]
+            if command in MODE_PARSERS:  # its other mode's options, from that mode's parser
+                mode, module, builder = MODE_PARSERS[command]
+                mode_parser = getattr(importlib.import_module(f"{__package__}.{module}"), builder)()
+                lines += _options(mode_parser, mode)
         else:
             lines = _argparse_page(command, spec, parser)
         lines += _exit_status()
