@@ -101,6 +101,10 @@ def _scalar(text: str, line: int) -> str:
         return text[1:-1].replace("''", "'")
     assert " #" not in text and not text.startswith(("&", "*", "[", "{", "!")), \
         f"line {line}: a plain scalar this reads"
+    if text in ("true", "false"):
+        return text == "true"
+    assert not re.fullmatch(r"[-+.\d]+|~|null|yes|no|on|off|y|n|True|False", text, re.I), \
+        f"line {line}: a number, null or YAML 1.1 boolean: quote it"
     return text
 
 
@@ -137,8 +141,7 @@ def run_action(tmp_path: Path, **given: str) -> Tuple[subprocess.CompletedProces
         assert name.replace("_", "-") in inputs, name
         inputs[name.replace("_", "-")] = value
     missing = [name for name, spec in action["inputs"].items()
-               if spec.get("required") is True or spec.get("required") == "true"
-               if not inputs[name]]
+               if spec.get("required") is True and not inputs[name]]
     assert not missing, missing
     summary, outputs = tmp_path / "summary.md", tmp_path / "outputs.txt"
     summary.write_text("", encoding="utf-8")
@@ -250,5 +253,7 @@ def test_the_subset_reader_refuses_what_it_does_not_read():
         _SubsetReader("a: [1, 2]\n").node(0)
     with pytest.raises(AssertionError):
         _SubsetReader("a: b # c\n").node(0)
-    assert _SubsetReader("a:\n  - b: 'x''y'\n    c: |\n      one\n\n      two\n").node(0) == \
-        {"a": [{"b": "x'y", "c": "one\n\ntwo\n"}]}
+    with pytest.raises(AssertionError):
+        _SubsetReader("a: yes\n").node(0)
+    assert _SubsetReader("a:\n  - b: 'x''y'\n    c: |\n      one\n\n      two\n    d: true\n"
+                         ).node(0) == {"a": [{"b": "x'y", "c": "one\n\ntwo\n", "d": True}]}
