@@ -13,12 +13,6 @@ from docs_examples import (PROJECT, Block, ExampleFailure, check_page, doc_pages
 
 PAGES = doc_pages()
 
-# Pages written by other owners whose examples do not run yet: page -> why (remove when fixed).
-PENDING = {
-    "completion.md": "its zsh block runs `source <(conll_eval completion zsh)`, which bash cannot "
-                     "run: it needs a `<!-- docs-test: skip (zsh) -->` mark (owner: completion)",
-}
-
 
 @pytest.fixture
 def sandbox(tmp_path):
@@ -27,12 +21,6 @@ def sandbox(tmp_path):
 
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
 def test_every_example_of_the_page_does_what_it_shows(page, sandbox):
-    if page.name in PENDING:
-        try:
-            check_page(page, sandbox)
-        except ExampleFailure:
-            pytest.xfail(PENDING[page.name])
-        pytest.fail(f"{page.name} passes now: remove it from PENDING")
     ran, skipped = check_page(page, sandbox)
     blocks = [b for b in extract_blocks(page.read_text(encoding="utf-8"))
               if b.language in ("console", "sh", "python", "pycon")]
