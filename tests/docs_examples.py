@@ -267,6 +267,8 @@ SANDBOX_FILES = {
     "parser-b/en_dogs.conllu": "docs/parser-b-suite/en_dogs.conllu",
     "pairs.txt": "docs/pairs.txt",
     "broken.conllu": "docs/broken.conllu",
+    "elas-gold.conllu": "docs/elas-gold.conllu",
+    "elas-system.conllu": "docs/elas-system.conllu",
     "gold.wd": "tagger/gold.wd",
     "system.wd": "tagger/system.wd",
     "gold.tt": "tagger/gold.tt",
