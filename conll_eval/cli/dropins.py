@@ -1,0 +1,56 @@
+"""The command names of the tools conll_eval stands in for, so that scripts written against
+them run unchanged: ``malteval`` (MaltEval 1.0's command line, ``conll_eval analyze``),
+``mooteval`` (``conll_eval tagger``), and ``conll18_ud_eval``, ``conll17_ud_eval``,
+``iwpt20_ud_eval`` (the official scorers' command lines, :mod:`conll_eval.compat`).
+
+Each is a console script of the package (setup.cfg) and exits like the tool it replaces.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Callable, List, NoReturn, Optional
+
+from . import main
+
+__all__ = ["malteval", "mooteval", "conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval"]
+
+
+def _exit(status: int) -> NoReturn:
+    """Flush and leave at once, as ``conll_eval`` does (:func:`conll_eval.cli.main_entry`)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except OSError:
+            pass  # main() reported it, or a reader left
+    os._exit(status)
+
+
+def _subcommand(name: str, argv: Optional[List[str]]) -> int:
+    return main([name, *(sys.argv[1:] if argv is None else argv)])
+
+
+def malteval(argv: Optional[List[str]] = None) -> NoReturn:
+    """``malteval -s SYSTEM -g GOLD ...``: ``java -jar MaltEval.jar`` as ``conll_eval analyze``."""
+    _exit(_subcommand("analyze", argv))
+
+
+def mooteval(argv: Optional[List[str]] = None) -> NoReturn:
+    """``mooteval [OPTIONS] GOLD SYSTEM``: moot's ``mooteval`` as ``conll_eval tagger``."""
+    _exit(_subcommand("tagger", argv))
+
+
+def _scorer(module: str) -> Callable[[Optional[List[str]]], NoReturn]:
+    def run(argv: Optional[List[str]] = None) -> NoReturn:
+        command_line = importlib.import_module(module).command_line
+        _exit(command_line(sys.argv[1:] if argv is None else argv))
+    run.__name__ = module.rsplit(".", 1)[-1]
+    run.__doc__ = f"The official scorer's command line, scored by :mod:`{module}`."
+    return run
+
+
+conll18_ud_eval = _scorer("conll_eval.compat")
+conll17_ud_eval = _scorer("conll_eval.compat.conll17")
+iwpt20_ud_eval = _scorer("conll_eval.compat.iwpt20")

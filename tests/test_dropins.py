@@ -1,0 +1,92 @@
+"""The drop-in command names (issue 32): ``malteval``, ``mooteval``, ``conll18_ud_eval``,
+``conll17_ud_eval`` and ``iwpt20_ud_eval`` are console scripts of the package, and each gives
+what the tool it replaces gives: MaltEval's reference outputs and mooteval's (../shared, read
+at run time), and the official scorers' outputs kept as goldens."""
+import configparser
+import importlib
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SHARED, TESTDATA
+
+PROJECT = Path(__file__).resolve().parent.parent
+GOLDEN = TESTDATA / "golden"
+DROPINS = ("malteval", "mooteval", "conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval")
+
+
+def run_dropin(name, argv, cwd):
+    """The drop-in's function in a fresh interpreter (it ends the process, as a console
+    script does), with ``argv`` as its command line."""
+    code = f"import sys; from conll_eval.cli import dropins; dropins.{name}(sys.argv[1:])"
+    return subprocess.run([sys.executable, "-c", code, *argv], cwd=cwd, capture_output=True)
+
+
+def test_every_dropin_is_a_console_script():
+    config = configparser.ConfigParser()
+    config.read(PROJECT / "setup.cfg")
+    scripts = dict(line.split(" = ") for line in
+                   config["options.entry_points"]["console_scripts"].strip().splitlines())
+    for name in DROPINS:
+        module, function = scripts[name].split(":")
+        assert callable(getattr(importlib.import_module(module), function)), name
+
+
+def _cases(tool, names):
+    folder = SHARED / tool / "cases"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is absent")
+    return [folder / name for name in names]
+
+
+@pytest.mark.parametrize("case", ["004-metric-LAS", "001-default-en_ewt"])
+def test_malteval(case):
+    case_dir, = _cases("malteval", [case])
+    argv = shlex.split((case_dir / "cmd.txt").read_text(encoding="utf-8"))
+    done = run_dropin("malteval", argv, case_dir.parent.parent / "data")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (case_dir / "output.txt").read_bytes()
+
+
+@pytest.mark.parametrize("case", ["001-en_ewt-upos-tt-default", "003-en_ewt-upos-tt-v1"])
+def test_mooteval(case):
+    case_dir, = _cases("mooteval", [case])
+    argv = shlex.split((case_dir / "cmd.txt").read_text(encoding="utf-8"))
+    done = run_dropin("mooteval", argv, case_dir.parent.parent / "data")
+    assert done.returncode == int((case_dir / "exit.txt").read_text().strip())
+    assert done.stdout == (case_dir / "stdout.txt").read_bytes()
+
+
+@pytest.mark.parametrize("name,options,expected", [
+    ("conll18_ud_eval", ["-v"], "expected-conll18-v.txt"),
+    ("conll18_ud_eval", ["-c"], "expected-conll18-c.txt"),
+    ("conll17_ud_eval", ["-v"], "expected-conll17-v.txt"),
+])
+@pytest.mark.parametrize("pair", ["identical", "mwt-case"])
+def test_official_scorers(name, options, expected, pair):
+    folder = GOLDEN / pair
+    done = run_dropin(name, [*options, "gold.conllu", "system.conllu"], folder)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    if name == "conll17_ud_eval":  # the final 2017 scorer's CLAS row; the golden is v1.0's
+        # (testdata/README.md, "The conll17 v1.0 CLAS caveat")
+        rows = out.splitlines(keepends=True)
+        assert any(r.startswith(b"CLAS ") for r in rows)
+        out = b"".join(r for r in rows if not r.startswith(b"CLAS "))
+    assert out == (folder / expected).read_bytes()
+
+
+def test_iwpt20_ud_eval_scores_elas():
+    folder = GOLDEN / "identical"
+    done = run_dropin("iwpt20_ud_eval", ["-v", "gold.conllu", "system.conllu"], folder)
+    assert done.returncode == 0, done.stderr
+    assert b"\nELAS       |" in done.stdout and b"\nEULAS      |" in done.stdout
+
+
+def test_a_scorer_error_is_the_official_last_line():
+    folder = GOLDEN / "identical"
+    done = run_dropin("conll18_ud_eval", ["gold.conllu", "no-such-file.conllu"], folder)
+    assert done.returncode == 1 and b"Traceback" not in done.stderr
