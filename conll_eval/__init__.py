@@ -62,7 +62,7 @@ def __getattr__(name: str):
     """Import a public submodule (or the module of a public name) on first attribute access
     (module ``__getattr__``, PEP 562)."""
     if name in _SUBMODULES or name in _LAZY_NAMES:
-        import importlib
+        import importlib  # here: only a first access to a lazy submodule needs it
 
         module = importlib.import_module(f"{__name__}.{_LAZY_NAMES.get(name, name)}")
         return getattr(module, name) if name in _LAZY_NAMES else module

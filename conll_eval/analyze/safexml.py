@@ -37,7 +37,7 @@ def parse(data: bytes, path: str, error: Type[InputError], what: str,
     (``StartElementHandler``...) by name; ``line()`` is the current line.  Declarations are
     refused (:func:`refuse_declarations`, and expat's declaration handlers), parameter entities
     are never parsed, and a syntax error raises ``error`` (code ``xml-syntax``)."""
-    import xml.parsers.expat as expat
+    import xml.parsers.expat as expat  # here: only an XML file needs the parser
 
     refuse_declarations(data, path, error, what)
     parser = expat.ParserCreate()

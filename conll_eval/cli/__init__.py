@@ -114,6 +114,7 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
     except ValidationFailed as exc:
         if debug:
             raise
+        # here: only a --strict run that found errors prints incidents (start-up time)
         from ..report.validation import format_incident, limit_per_class
         for item in limit_per_class(exc.incidents, STRICT_MAX_ERR):
             stderr.write(format_incident(item) + "\n")

@@ -18,7 +18,6 @@ from ..errors import UsageError, printable
 from ..report.malteval import format_items, format_result_files, items_as_data
 from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, write_atomically
 from .messages import problem_line
-from .report import viewer_html, viewer_path
 
 __all__ = ["analyze_command"]
 
@@ -93,6 +92,7 @@ def _analyze(argv: List[str], notes: List[str]) -> str:
     settings = parse_args(argv, check_evaluations=False)
     formatting = settings.formatting
     if settings.viewer:  # MaltEval's Swing tree viewer: the HTML report's sentence browser
+        from .report import viewer_html, viewer_path  # here: only -v 1 builds the page
         path = viewer_path(formatting.output)
         write_atomically(path, viewer_html(settings), _inputs(settings))
         return f"conll_eval analyze: the tree viewer (-v 1) is in {path}\n"

@@ -46,10 +46,11 @@ def small_sample_note(comparison, command: str) -> str:
 
 
 def format_comparison(comparison, signature: str, output_format: str) -> str:
+    # here: cli.suite imports this module for its options; only a comparison formats one
     from ..report.comparison import (comparison_delimited, comparison_markdown,
                                      comparison_record, comparison_text)
     if output_format == "json":
-        import json
+        import json  # here: start-up time of the other formats
         return json.dumps(comparison_record(comparison, signature), indent=1) + "\n"
     if output_format in DELIMITERS:
         return comparison_delimited(comparison, signature, DELIMITERS[output_format],
@@ -84,7 +85,7 @@ def build_compare_parser() -> argparse.ArgumentParser:
 
 
 def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    from ..analyze.comparison import compare
+    from ..analyze.comparison import compare  # here: cli.suite imports this module (its options)
     parser = build_compare_parser()
     args = parser.parse_args(argv)
     if len(args.systems) < 2:

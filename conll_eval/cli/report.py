@@ -6,7 +6,14 @@ import argparse
 import os
 from typing import List, Sequence, TextIO
 
+from ..analyze.run import UNIVERSAL, read_pair
+from ..errors import ConllEvalError, UsageError
+from ..evaluate import Settings, evaluate
 from ..naming import system_names, treebank_name
+from ..reader import load_source
+from ..report.html import render_page, treebank_data
+from ..treebank import Vocab
+from .compare import DEFAULT_METRICS, check_resampling_options, significance_signature
 from .common import (ENHANCED_OPTIONS, EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, evaluate_systems,
                      known_metrics, scoring_request, write_atomically)
 
@@ -61,8 +68,6 @@ def _paths_relative(record: dict, output) -> dict:
 def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_report_parser()
     args = parser.parse_args(argv)
-    from ..report.html import render_page, treebank_data
-    from .compare import DEFAULT_METRICS, check_resampling_options, significance_signature
     names = system_names(args.systems, args.names, parser.prog)
     check_resampling_options(parser, args)
     if args.significance and len(args.systems) < 2:
@@ -72,6 +77,7 @@ def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     evaluations = evaluate_systems(args.gold, args.systems, settings)
     significance = None
     if args.significance:
+        # here: only --significance needs the analyses (start-up time of the page alone)
         from ..analyze.comparison import compare
         from ..report.comparison import comparison_record
         comparison = compare(names, evaluations, tested, args.resamples, args.seed, args.alpha,
@@ -95,12 +101,6 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str,
     section per treebank with the systems that scored it (each pair is read again here: the
     suite scores in worker processes, which keep no treebank); paths relative to ``output``,
     the page's file."""
-    # here: only suite --html needs these, and cli.suite imports this function on demand
-    from ..errors import ConllEvalError
-    from ..evaluate import evaluate
-    from ..reader import load_source
-    from ..report.html import render_page, treebank_data
-    from ..treebank import Vocab
     records, failures = [], []
     for suite in suites:
         failures.append([f"{suite.system_name}: {r.entry.name}: {r.failure.message}"
@@ -171,10 +171,6 @@ def viewer_html(settings) -> str:
     """MaltEval's tree viewer (``-v 1``) as the HTML report: the gold file's trees and each
     system file's, read and aligned as ``conll_eval analyze`` reads them; relations compared
     as MaltEval compares them (whole labels; without subtypes with ``--deprel universal``)."""
-    from ..errors import UsageError
-    from ..evaluate import Settings, evaluate
-    from ..report.html import render_page, treebank_data
-    from ..analyze.run import UNIVERSAL, read_pair
     if len(settings.gold_files) != 1 or not settings.system_files:
         raise UsageError("conll_eval analyze: -v 1 (the viewer) needs one gold file (-g) and "
                          "one or more system files (-s)")

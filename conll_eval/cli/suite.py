@@ -160,7 +160,7 @@ def _below_bars(ranked, bars) -> List[str]:
 
 def _significance(args, suites, metrics, names):
     """(comparison, signature) of ``suite --significance``."""
-    from ..analyze.comparison import compare_suites
+    from ..analyze.comparison import compare_suites  # here: only --significance needs the analyses
     baseline = names.index(args.baseline) if args.baseline is not None else None
     comparison = compare_suites(suites, metrics, args.resamples, args.seed, args.alpha,
                                 args.correction, baseline)
@@ -169,6 +169,7 @@ def _significance(args, suites, metrics, names):
 
 def _with_significance(text: str, significance) -> str:
     """The suite's JSON document with a ``significance`` member."""
+    # here: only --significance with --format json needs them (start-up time)
     import json
     from ..report.comparison import comparison_record
     document = json.loads(text)
@@ -299,7 +300,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(text)
         stdout.flush()
     if args.html:
-        from .report import suite_html
+        from .report import suite_html  # here: only --html builds the page
         write_atomically(args.html, suite_html([s for _, s in ranked], settings, metrics,
                                                "conll_eval suite report", args.html), inputs)
     if tira_errors and not args.quiet:

@@ -23,9 +23,9 @@ from ..metrics import (CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, UNIVERSAL_FEATURES, 
 from ..reader import load as _load, read_lines
 from ..stats import Score
 from ..treebank import Treebank, Vocab
+from ._columns import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, XPOS  # noqa: F401
+from .custom import rescore
 
-# Indices of the ten CoNLL-U fields in UDWord.columns.
-ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS, MISC = range(10)
 
 #: One vocabulary for every file loaded through compat, so any two of them can be compared.
 VOCAB = Vocab()
@@ -405,7 +405,7 @@ def score(gold_ud: UDRepresentation, system_ud: UDRepresentation, order: Sequenc
                                            result.alignment.sys_to_gold, sys_word_sent,
                                            "official").score()
     if gold_ud.sets != DEFAULT_SETS or system_ud.sets != DEFAULT_SETS:
-        from .custom import rescore  # only for a client's own relation sets: per-word objects
+        # only for a client's own relation sets: per-word objects
         scores.update(rescore(gold_ud, system_ud, result.alignment, [m for m in order if m in scores]))
     names = list(order) + (["WeightedLAS"] if weights is not None else [])
     return {name: scores[name] for name in names}

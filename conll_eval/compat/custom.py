@@ -6,11 +6,14 @@ before loading comes here (the official scripts read them while loading); everyo
 scored on the columns."""
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional
 
 from ..align import Alignment
 from ..stats import Score
-from ._base import DEPREL, FEATS, LEMMA, UPOS, XPOS, UDRepresentation, UDWord
+from ._columns import DEPREL, FEATS, LEMMA, UPOS, XPOS
+
+if TYPE_CHECKING:  # the official objects, for the annotations only (they are built in _base)
+    from ._base import UDRepresentation, UDWord
 
 #: the metrics the sets reach: (filter on content words, key of a word given the gold-side map)
 _KEYS: Dict[str, tuple] = {

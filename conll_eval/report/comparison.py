@@ -56,7 +56,7 @@ def _title(comparison) -> str:
 
 def _sections(comparison):
     """(heading, header, rows, left-aligned columns) of every table, in output order."""
-    from ..analyze.comparison import ranked_clusters
+    from ..analyze.comparison import ranked_clusters  # here: the analyses load only when asked
     systems, metrics = comparison.systems, list(comparison.intervals)
     yield (_title(comparison), ["system", *metrics],
            [[name, *(Num(_interval_text(comparison.intervals[m][k])) for m in metrics)]
@@ -152,7 +152,7 @@ def comparison_delimited(comparison, signature: str, delimiter: str,
 
 
 def comparison_record(comparison, signature: str) -> dict:
-    from ..analyze.comparison import ranked_clusters
+    from ..analyze.comparison import ranked_clusters  # here: the analyses load only when asked
 
     def interval(i) -> dict:  # + 0.0: no negative zero (a difference of nothing)
         return {"value": i.value + 0.0, "low": i.low + 0.0, "high": i.high + 0.0}
