@@ -8,7 +8,7 @@ import os
 import sys
 from typing import List, TextIO
 
-from ..errors import FormatError, InputError, Location, UsageError
+from ..errors import ConllEvalError, FormatError, InputError, Location, UsageError
 from .common import EXIT_INPUT, EXIT_OK, Parser, add_options, is_terminal
 
 
@@ -118,7 +118,7 @@ def _check_level(args) -> None:
 def _run(files: List[str], args, new_state, stderr: TextIO, writer: "_Writer"):
     """The incidents of every file in order, an unreadable file as one INPUT incident, then
     those of the end of the run (once per run: per file with --per-file)."""
-    from ..validate import ValidationIncident
+    from ..validate import ValidationIncident  # start-up time (as above)
     shared_state = None if args.per_file else new_state()
     for path in files:
         state = shared_state or new_state()
@@ -160,6 +160,7 @@ class _Writer:
             self._lines(incidents)
 
     def _lines(self, incidents) -> None:
+        # start-up time (as above)
         from ..report.validation import (format_github, format_incident, format_udtools,
                                          limit_per_class)
         fmt, explained = self.args.format, set()
@@ -190,7 +191,7 @@ class _Writer:
                 yield inc
 
     def _json(self, incidents, tally) -> None:
-        from ..report.validation import incident_dict
+        from ..report.validation import incident_dict  # start-up time (as above)
         out = self.stdout
         out.write('{"files": %s, "level": %d, "incidents": [' % (
             json.dumps(self.files, ensure_ascii=False), self.args.level))
@@ -203,7 +204,7 @@ class _Writer:
                                         json.dumps(tally.by_class), json.dumps(not tally.errors)))
 
     def _sarif(self, incidents, tally) -> None:
-        from .. import __version__
+        from .. import __version__  # start-up time (as above)
         from ..report.validation import SARIF_SCHEMA, sarif_result, sarif_tool
         out = self.stdout
         out.write('{"$schema": %s, "version": "2.1.0", "runs": [{"results": [' % json.dumps(
@@ -248,7 +249,7 @@ def _incidents_of(path: str, level: int, state, progress=None):
     """The incidents of one file; empty input (no byte at all) is an ``empty-file`` input
     error rather than a pass (udvalidate passes it), so a failed pipeline step that left an
     empty file never passes a CI gate."""
-    from ..validate import iter_validate_file
+    from ..validate import iter_validate_file  # start-up time (as above)
     if _is_empty(path):
         raise FormatError(Location(path, None), "empty-file",
                           "the file is empty: nothing to validate (an empty input is no pass)")
@@ -262,8 +263,7 @@ def _is_empty(path: str) -> bool:
         buffer = getattr(sys.stdin, "buffer", None)
         peek = getattr(buffer, "peek", None)
         return peek is not None and peek(1) == b""  # peek consumes nothing
-    from ..errors import ConllEvalError
-    from ..reader import open_input
+    from ..reader import open_input  # start-up time (as above)
     try:
         if not os.path.isfile(path):
             return False
