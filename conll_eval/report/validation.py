@@ -15,11 +15,12 @@
   result per incident (rule id = test id, level error/warning, file and line) and the tool with
   the rules that occurred.
 * ``Tally`` counts incidents as they stream past (``add``) and gives ``summary()``, ``errors``,
-  ``warnings`` and ``by_class``; ``summary(incidents)`` -> udtools' closing lines: ``Warnings: N`` (if any), ``{CLASS} errors:
-  N`` per class in udtools' class order (UNICODE, FORMAT, MORPHO, SYNTAX, ENHANCED, METADATA),
-  then ``*** PASSED ***`` or ``*** FAILED *** with N errors``.
-* ``incident_dict(inc)`` -> the JSON object of one incident; ``to_json(incidents)`` -> a JSON list of objects with keys level, class, testid, path, line,
-  sent_id, message, severity, hint (null when none).
+  ``warnings`` and ``by_class``; ``summary(incidents)`` -> udtools' closing lines: ``Warnings:
+  N`` (if any), ``{CLASS} errors: N`` per class in udtools' class order (UNICODE, FORMAT,
+  MORPHO, SYNTAX, ENHANCED, METADATA), then ``*** PASSED ***`` or ``*** FAILED *** with N errors``.
+* ``incident_dict(inc)`` -> the JSON object of one incident; ``to_json(incidents)`` -> a JSON
+  list of objects with keys level, class, testid, path, line, sent_id, message, severity, hint
+  (null when none).
 * ``limit_per_class(incidents, max_err)`` -> udtools' ``--max-err``: per (severity, class) the
   first ``max_err`` incidents pass; the next one is replaced by the *string*
   ``...suppressing further messages regarding ERROR/FORMAT`` (``WARNING/...`` for warnings) and

@@ -49,7 +49,8 @@ UPOS_RULES = (
     ("cc", ("NOUN", "PROPN", "ADJ", "PRON", "DET", "NUM", "VERB", "AUX", "INTJ"), "should not be",
      True),
 )
-UPOS_EXACT = {"nummod": frozenset(("NUM", "NOUN", "SYM")), "expl": frozenset(("PRON", "DET", "PART"))}
+UPOS_EXACT = {"nummod": frozenset(("NUM", "NOUN", "SYM")),
+              "expl": frozenset(("PRON", "DET", "PART"))}
 
 # the rank of each basic-tree check in udtools' order (findings sort by node, then rank)
 R_FEATURES, R_UPOS, R_FLAT, R_L2R, R_SUBJ, R_OBJ, R_NMOD, R_ORPHAN, R_LEAF, R_FIXED, \

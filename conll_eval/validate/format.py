@@ -7,9 +7,9 @@ from __future__ import annotations
 import unicodedata
 from typing import List, Set, Tuple
 
-from .patterns import (COLNAMES, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, UPOS, XPOS,
-                       _RE_MWTID, _RE_WS2, _RE_WS_NOT_TAB, _RE_WS_START, _char_name, _id_tuple, _is_empty, _is_mwt,
-                       _is_word, _is_ws_line)
+from .patterns import (COLNAMES, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, UPOS, XPOS, _RE_MWTID,
+                       _RE_WS2, _RE_WS_NOT_TAB, _RE_WS_START, _char_name, _id_tuple, _is_empty,
+                       _is_mwt, _is_word, _is_ws_line)
 
 
 class LineChecks:

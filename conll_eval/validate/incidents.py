@@ -105,7 +105,8 @@ def _with_hint(incidents: Iterable[ValidationIncident], hint: Optional[str],
     before ``last_line``; a later first error has a cause of its own)."""
     for inc in incidents:
         if hint is not None and inc.severity == "error":
-            if inc.hint is None and (last_line is None or inc.line is None or inc.line <= last_line):
+            if inc.hint is None and (last_line is None or inc.line is None
+                                     or inc.line <= last_line):
                 inc = replace(inc, hint=hint)
             hint = None
         yield inc

@@ -14,7 +14,8 @@ from .contents import (FUNCTIONAL, LEAF_ALLOWED, LEAF_TESTID, LEFT_HEADED, NOMIN
                        _canonical_deps)
 from .patterns import dualdict_get
 
-_RULES = {rel: (prefixes, verb, match_is_error) for rel, prefixes, verb, match_is_error in UPOS_RULES}
+_RULES = {rel: (prefixes, verb, match_is_error)
+          for rel, prefixes, verb, match_is_error in UPOS_RULES}
 
 
 def _starts(value, prefixes) -> bool:
@@ -59,13 +60,15 @@ class RelationChecks:
                     f"Fixed expression '{forms}' does not have the 'ExtPos' feature", "warning")
             if deprel in _RULES:
                 prefixes, verb, match_is_error = _RULES[deprel]
-                matched = upos in UPOS_EXACT[deprel] if prefixes is None else _starts(upos, prefixes)
+                matched = (upos in UPOS_EXACT[deprel] if prefixes is None
+                           else _starts(upos, prefixes))
                 if deprel == "advmod" and i + 1 in goeswith_heads:
                     matched = True
                 if matched == match_is_error:
                     add(f"rel-upos-{deprel}", f"'{deprel}' {verb} '{upos}' ('{w.formtl(i)}')")
             if deprel == "punct" and upos != "PUNCT":
-                add("rel-upos-punct", f"'punct' must be 'PUNCT' but it is '{upos}' ('{w.formtl(i)}')")
+                add("rel-upos-punct",
+                    f"'punct' must be 'PUNCT' but it is '{upos}' ('{w.formtl(i)}')")
             if upos == "PUNCT" and not _starts(deprel, ("punct", "root")):
                 add("upos-rel-punct",
                     f"'PUNCT' must be 'punct' but it is '{w.deprel[i]}' ('{w.formtl(i)}')")
@@ -206,7 +209,8 @@ class SpanChecks:
             if any(dualdict_get(w.misc[n - 1], "SpaceAfter") == "No" for n in members[:-1]):
                 out.append((p, R_GOESWITH, self._incident(
                     "goeswith-nospace", w.line[p],
-                    "'goeswith' cannot connect nodes that are not separated by whitespace."), False))
+                    "'goeswith' cannot connect nodes that are not separated by whitespace."),
+                    False))
             if dualdict_get(w.feats[p], "Typo") != "Yes":
                 out.append((p, R_GOESWITH, self._incident(
                     "goeswith-missing-typo", w.line[p], "Since the treebank has morphological"

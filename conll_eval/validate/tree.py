@@ -7,8 +7,8 @@ from __future__ import annotations
 import functools
 from typing import Dict, List, Set, Tuple
 
-from .patterns import (DEPREL, DEPS, HEAD, ID, UD_RELATIONS, _MISC_SINGLE,
-                       _MISC_TYPO, _RE_DEPREL, _RE_EHEAD, _RE_FEATVAL, _RE_HEAD, _RE_VAL, _RE_WS_END, _RE_WS_START,
+from .patterns import (DEPREL, DEPS, HEAD, ID, UD_RELATIONS, _MISC_SINGLE, _MISC_TYPO, _RE_DEPREL,
+                       _RE_EHEAD, _RE_FEATVAL, _RE_HEAD, _RE_VAL, _RE_WS_END, _RE_WS_START,
                        _deps_list, _id_tuple, _is_empty, _is_mwt, _is_word, _valid_edeprel)
 
 
