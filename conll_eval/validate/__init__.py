@@ -23,8 +23,8 @@ classes, test ids), :mod:`.patterns` (the fields' syntax).
 Implemented test ids: see :data:`IMPLEMENTED_IDS` (all of udtools 0.2.9's level 1-5 checks,
 warnings included; level 6, coreference, is not).  Checks run in udtools' order and with its
 dependency rules: within a sentence, lines -> columns -> ID sequence -> MWT overlaps -> [L2] ID
-references -> tree, each of which may stop the remaining checks of the sentence; then per-line checks (MWT/empty-node
-empty fields, UPOS, XPOS, FEATS, DEPREL, DEPS, MISC; an invalid feature stops the rest), then
+references -> tree, each of which may stop the remaining checks of the sentence; then
+per-line checks (MWT/empty-node empty fields, UPOS, XPOS, FEATS, DEPREL, DEPS, MISC; an invalid feature stops the rest), then
 enhanced all-or-none, sent_id, parallel_id, text, [L3] zero root and enhanced orphans with
 [L4-5] the language's lists node by node, enhanced connectivity, [L3] the basic-tree checks
 node by node.  Feature errors of level 3 wait for the treebank's first feature (then come out
