@@ -21,17 +21,17 @@ and :mod:`.language` (levels 4-5, udtools' language data), :mod:`.incidents` (fi
 classes, test ids), :mod:`.patterns` (the fields' syntax).
 
 Implemented test ids: see :data:`IMPLEMENTED_IDS` (all of udtools 0.2.9's level 1-5 checks,
-warnings included; level 6, coreference, is not).  Checks run in udtools' order and with its
+warnings included; level 6, coreference, is not). Checks run in udtools' order and with its
 dependency rules: within a sentence, lines -> columns -> ID sequence -> MWT overlaps -> [L2] ID
-references -> tree, each of which may stop the remaining checks of the sentence; then
-per-line checks (MWT/empty-node empty fields, UPOS, XPOS, FEATS, DEPREL, DEPS, MISC; an invalid feature stops the rest), then
-enhanced all-or-none, sent_id, parallel_id, text, [L3] zero root and enhanced orphans with
-[L4-5] the language's lists node by node, enhanced connectivity, [L3] the basic-tree checks
-node by node.  Feature errors of level 3 wait for the treebank's first feature (then come out
-there, as in udtools).  ``non-unix-newline`` comes after the last sentence, and
+references -> tree, each of which may stop the remaining checks of the sentence; then per-line
+checks (MWT/empty-node empty fields, UPOS, XPOS, FEATS, DEPREL, DEPS, MISC; an invalid feature
+stops the rest), then enhanced all-or-none, sent_id, parallel_id, text, [L3] zero root and
+enhanced orphans with [L4-5] the language's lists node by node, enhanced connectivity, [L3] the
+basic-tree checks node by node. Feature errors of level 3 wait for the treebank's first feature
+(then come out there, as in udtools). ``non-unix-newline`` comes after the last sentence, and
 ``edeps-identical-to-basic-trees`` after the last file of a run (:meth:`Validator.end_of_run`).
-Incidents therefore come sentence by sentence in file order and,
-within a sentence, in udtools' check order (so the *first* incident is udtools' first one).
+Incidents therefore come sentence by sentence in file order and, within a sentence, in udtools'
+check order (so the *first* incident is udtools' first one).
 
 Line numbers follow udtools: lines split on LF, CRLF and lone CR (Python's universal
 newlines); whole-sentence findings (``word-id-sequence``, ``multiple-roots``, ``non-tree``,
