@@ -23,7 +23,7 @@ def small_sample_warning(comparison) -> Optional[str]:
              "few gold sentences in " + ", ".join(f"{name} ({n})" for name, n in small))
     return (f"warning: {where}: below {MIN_SENTENCES} the p-values and intervals are "
             f"unreliable (the paired bootstrap calls equal systems different far more often "
-            f"than alpha; see the README)")
+            f"than alpha; see docs/compare.md)")
 
 
 def _pct(value: float, signed: bool = False) -> str:
