@@ -16,39 +16,27 @@ The per-id case files are in ``testdata/validate/L3`` (``test_validate.py`` runs
 from __future__ import annotations
 
 import io
-import json
 import random
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from conll_eval.cli import main
 from conll_eval.validate import LEVEL3_IDS, UD_RELATIONS, UPOS_TAGS, validate_file, validate_lines
 
-from test_validate_parity import ORACLE, SHARED_UD, needs_udvalidate
+from test_validate_parity import ORACLE, SHARED_UD, _Driver, needs_udvalidate
 
 _UD_LINE = re.compile(r"^\[Line (-?\d+) Sent [^\]]*\]: \[L(\d) (\w+) ([a-z0-9-]+)\] (.*)$")
 LANGUAGES = ("en_ewt", "fi_tdt", "he_htb", "tr_imst", "pt_bosque", "zh_gsd")
 
 
-class Driver:
-    """udvalidate in one long-lived process (tests/udvalidate_driver.py)."""
-
-    def __init__(self):
-        self.proc = subprocess.Popen(
-            [ORACLE[0], str(Path(__file__).with_name("udvalidate_driver.py"))],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8")
+class Driver(_Driver):
+    """udvalidate in one long-lived process (tests/udvalidate_driver.py), at level 3 unless
+    asked otherwise."""
 
     def run(self, path, level=3, lang="ud") -> dict:
-        self.proc.stdin.write(json.dumps({"path": str(path), "level": level, "lang": lang}) + "\n")
-        self.proc.stdin.flush()
-        return json.loads(self.proc.stdout.readline())
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
+        return super().run(path, level, lang)
 
 
 @pytest.fixture(scope="module")

@@ -99,7 +99,8 @@ def summaries() -> Dict[str, str]:
     return found
 
 
-def _help_text(action: argparse.Action) -> str:
+def help_text(action: argparse.Action) -> str:
+    """An option's help as one line, its ``%(default)s``-style fields filled in."""
     text = action.help or ""
     if "%" in text:
         try:
@@ -130,7 +131,7 @@ def argparse_options(parser: argparse.ArgumentParser) -> Tuple[OptionSpec, ...]:
         metavar = action.metavar if isinstance(action.metavar, str) else (
             action.dest.upper() if takes_value else "")
         found.append(OptionSpec(
-            tuple(action.option_strings), takes_value, _help_text(action), metavar if takes_value
+            tuple(action.option_strings), takes_value, help_text(action), metavar if takes_value
             else "", choices, _value_kind(metavar, choices) if takes_value else "",
             isinstance(action, (argparse._AppendAction, argparse._CountAction))
             or action.nargs in ("+", "*")))

@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, TextIO
 from .. import __version__
 from . import __doc__ as cli_doc
 from .common import EXIT_OK, Parser, add_options, write_atomically
-from .completion import CommandSpec, command_names, command_parser, command_specs
+from .completion import CommandSpec, command_names, command_parser, command_specs, help_text
 
 __all__ = ["man_page", "page_name", "build_man_parser", "man_command"]
 
@@ -96,13 +96,7 @@ def _options(parser: argparse.ArgumentParser, mode: str = "") -> List[str]:
 
 
 def _help(action: argparse.Action) -> str:
-    text = action.help or ""
-    if "%" in text:
-        try:
-            text = text % dict(vars(action), prog="conll_eval")
-        except (KeyError, TypeError, ValueError):
-            pass
-    return " ".join(text.split())
+    return help_text(action)
 
 
 def _see_also(command: Optional[str]) -> List[str]:
