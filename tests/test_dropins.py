@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED, TESTDATA
+from oracles import oracle_dir
 
 PROJECT = Path(__file__).resolve().parent.parent
 GOLDEN = TESTDATA / "golden"
-DROPINS = ("malteval", "mooteval", "conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval")
+DROPINS = {"malteval": "malteval", "mooteval": "mooteval", "conll18_ud_eval": "conll18_ud_eval",
+           "conll17_ud_eval": "conll17_ud_eval", "iwpt20_ud_eval": "iwpt20_ud_eval",
+           "conll-eval-validate": "udvalidate"}
 
 
 def run_dropin(name, argv, cwd):
@@ -30,8 +33,9 @@ def test_every_dropin_is_a_console_script():
     config.read(PROJECT / "setup.cfg")
     scripts = dict(line.split(" = ") for line in
                    config["options.entry_points"]["console_scripts"].strip().splitlines())
-    for name in DROPINS:
+    for name, function_name in DROPINS.items():
         module, function = scripts[name].split(":")
+        assert function == function_name
         assert callable(getattr(importlib.import_module(module), function)), name
 
 
@@ -90,3 +94,28 @@ def test_a_scorer_error_is_the_official_last_line():
     folder = GOLDEN / "identical"
     done = run_dropin("conll18_ud_eval", ["gold.conllu", "no-such-file.conllu"], folder)
     assert done.returncode == 1 and b"Traceback" not in done.stderr
+
+
+BROKEN = TESTDATA / "docs" / "broken.conllu"  # a head self-loop (line 4), an unknown UPOS (13)
+
+
+def test_conll_eval_validate_writes_udvalidates_lines_on_stderr():
+    done = run_dropin("udvalidate", ["--level", "2", "--lang", "ud", str(BROKEN)], TESTDATA)
+    assert done.returncode == 1 and done.stdout == b""
+    lines = done.stderr.decode("utf-8").splitlines()
+    assert lines[0] == "[Line 4 Sent example-1]: [L2 SYNTAX head-self-loop] HEAD == ID for 2"
+    assert lines[-1] == "*** FAILED *** with 2 errors"
+
+
+@pytest.mark.parametrize("name", ["broken.conllu", "a.conllu"])
+def test_conll_eval_validate_is_udvalidate(name):
+    directory = oracle_dir()
+    udvalidate = directory / "venv" / "bin" / "udvalidate" if directory else None
+    if udvalidate is None or not udvalidate.exists():
+        pytest.skip("udvalidate (udtools) is not installed (make oracles)")
+    folder = TESTDATA / "docs"
+    argv = ["--level", "2", "--lang", "ud", name]
+    theirs = subprocess.run([str(udvalidate), *argv], cwd=folder, capture_output=True)
+    ours = run_dropin("udvalidate", argv, folder)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (theirs.returncode, theirs.stdout,
+                                                           theirs.stderr)

@@ -1,7 +1,8 @@
 """The command names of the tools conll_eval stands in for, so that scripts written against
 them run unchanged: ``malteval`` (MaltEval 1.0's command line, ``conll_eval analyze``),
-``mooteval`` (``conll_eval tagger``), and ``conll18_ud_eval``, ``conll17_ud_eval``,
-``iwpt20_ud_eval`` (the official scorers' command lines, :mod:`conll_eval.compat`).
+``mooteval`` (``conll_eval tagger``), ``conll18_ud_eval``, ``conll17_ud_eval``,
+``iwpt20_ud_eval`` (the official scorers' command lines, :mod:`conll_eval.compat`) and
+``conll-eval-validate`` (udtools' ``udvalidate``: its options, its output, all on stderr).
 
 Each is a console script of the package (setup.cfg) and exits like the tool it replaces.
 """
@@ -14,7 +15,8 @@ from typing import Callable, List, NoReturn, Optional
 
 from . import main
 
-__all__ = ["malteval", "mooteval", "conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval"]
+__all__ = ["malteval", "mooteval", "conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval",
+           "udvalidate"]
 
 
 def _exit(status: int) -> NoReturn:
@@ -40,6 +42,13 @@ def malteval(argv: Optional[List[str]] = None) -> NoReturn:
 def mooteval(argv: Optional[List[str]] = None) -> NoReturn:
     """``mooteval [OPTIONS] GOLD SYSTEM``: moot's ``mooteval`` as ``conll_eval tagger``."""
     _exit(_subcommand("tagger", argv))
+
+
+def udvalidate(argv: Optional[List[str]] = None) -> NoReturn:
+    """``conll-eval-validate [--level N] [--lang L] FILE...``: udtools' ``udvalidate`` as
+    ``conll_eval validate --format udtools``, every line on stderr as udvalidate writes them."""
+    args = sys.argv[1:] if argv is None else argv
+    _exit(main(["validate", "--format", "udtools", *args], sys.stderr, sys.stderr))
 
 
 def _scorer(module: str) -> Callable[[Optional[List[str]]], NoReturn]:
