@@ -133,12 +133,13 @@ class LabelError(InputError):
 
 
 class ValidationFailed(ConllEvalError):
-    """Raised after both files were validated (``--strict``); holds every error incident."""
+    """Raised after both files were validated (``--strict``); holds every error incident
+    (the validator's :class:`conll_eval.validate.ValidationIncident` objects)."""
 
     def __reduce__(self):
         return (self.__class__, (self.incidents,))
 
-    def __init__(self, incidents: Sequence[Incident]):
+    def __init__(self, incidents: Sequence[object]):
         self.incidents = list(incidents)
         first = str(self.incidents[0]) if self.incidents else "no incidents"
         super().__init__(f"{len(self.incidents)} error(s); first: {first}")

@@ -252,7 +252,7 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
             ctx.enhanced_options = settings.enhanced_options
             for side, graph in graphs.items():
                 ctx._cache[(side, "enhanced")] = graph
-        counts[name] = done[name] if name in done else compute_counts(METRICS[name], ctx)
+        counts[name] = done[name] if name in done else compute_counts(METRICS[name], ctx)  # type: ignore[arg-type]  # set above
     return Evaluation(gold, system, settings, alignment, counts)
 
 
@@ -390,7 +390,7 @@ def validate_files(paths: Sequence[str], level: int = 2) -> List[Source]:
 
 
 def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",
-                   weights: Optional[str] = None, strict: bool = False,
+                   weights: Optional[str] = None, strict: Union[bool, int] = False,
                    settings: Optional[Settings] = None) -> Evaluation:
     """Read and score one pair of CoNLL-U files ('-' = stdin for one of them).
 

@@ -29,7 +29,7 @@ their public names importable from here.
 from __future__ import annotations
 
 import os
-from typing import BinaryIO, Optional, Union
+from typing import Any, BinaryIO, Dict, Optional, Union
 
 import numpy as np
 
@@ -100,7 +100,8 @@ def load_source(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll
     :func:`load_collapsed`: the empty nodes collapsed first."""
     if not collapse:
         return load(source, profile, vocab, *args, **kwargs)
-    return load_collapsed(source, profile, vocab, *args, **kwargs)
+    return load_collapsed(os.fspath(source) if isinstance(source, os.PathLike) else source,
+                          profile, vocab, *args, **kwargs)
 
 
 def load_collapsed(source: Union[str, BinaryIO], profile: str = "conll18",
@@ -203,12 +204,12 @@ def _codes(vocab: Vocab, values) -> np.ndarray:
 def _build(c: Columns, path: str, vocab: Vocab) -> Treebank:
     # character offsets: int32 unless the text is too long (half the memory of int64)
     offset_type = np.int32 if len(c.text) < 2 ** 31 else np.int64
-    tok_len = np.asarray(c.tok_len, dtype=offset_type)
-    tok_end = np.cumsum(tok_len, dtype=offset_type)
+    tok_len: np.ndarray = np.asarray(c.tok_len, dtype=offset_type)
+    tok_end: np.ndarray = np.cumsum(tok_len, dtype=offset_type)
     tok_start = tok_end - tok_len
     del tok_len
-    columns = {name: values if isinstance(values, LazyCodes) else _codes(vocab, values)
-               for name, values in c.cols.items()}
+    columns: Dict[str, Any] = {name: values if isinstance(values, LazyCodes) else _codes(vocab, values)
+                               for name, values in c.cols.items()}
     word_is_mwt = np.asarray(c.word_is_mwt, dtype=bool)
     mwt_form = getattr(c, "mwt_form", None)
     if mwt_form is None:

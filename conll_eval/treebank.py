@@ -10,7 +10,7 @@ import itertools
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence
+from typing import Callable, Collection, Dict, Iterable, Iterator, List, Optional, Sequence
 
 import numpy as np
 
@@ -114,8 +114,8 @@ class Vocab:
         ``distinct``: no string is there twice (saves a pass)."""
         index = self._index
         # the loops run in C (filterfalse, update, fromiter): a file's new strings are many
-        new = itertools.filterfalse(index.__contains__, strings)
-        new = list(new) if distinct else dict.fromkeys(new)
+        unseen = itertools.filterfalse(index.__contains__, strings)
+        new: Collection[str] = list(unseen) if distinct else dict.fromkeys(unseen)
         first = len(self.strings)
         if new:
             index.update(zip(new, range(first, first + len(new))))
@@ -186,6 +186,20 @@ class _StringColumns:
     use: FORM from the text, ``written_form``, DEPS and MISC, the ``sent_id``/``text``
     comments), and their strings.  Apart from :class:`Treebank`'s core arrays, which it reads."""
 
+    # the core arrays of Treebank these methods read (declared for type checkers)
+    vocab: "Vocab"
+    text: str
+    columns: Dict[str, object]
+    metadata: object
+    word_is_mwt: np.ndarray
+    mwt_form: np.ndarray
+    spaced_tok: np.ndarray
+    spaced_tok_form: np.ndarray
+    tok_is_mwt: np.ndarray
+    tok_start: np.ndarray
+    tok_end: np.ndarray
+    word_tok: np.ndarray
+
     @property
     def sent_ids(self) -> List[Optional[str]]:
         """``# sent_id`` of each sentence (None where absent)."""
@@ -223,7 +237,7 @@ class _StringColumns:
         if not isinstance(value, np.ndarray):
             if value is None:
                 raise KeyError(name)
-            value = self.columns[name] = value(self.vocab)  # a lazy column (see scan.LazyCodes)
+            value = self.columns[name] = value(self.vocab)  # type: ignore[operator]  # a LazyCodes
         return value
 
     def _forms(self) -> np.ndarray:

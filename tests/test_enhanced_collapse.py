@@ -12,7 +12,7 @@ import pytest
 
 from conll_eval import empty_nodes
 from conll_eval.empty_nodes import collapse_empty_nodes, iter_collapsed
-from conll_eval.reader import load_collapsed
+from conll_eval.reader import load_collapsed, load_source
 from conll_eval.errors import InputError
 from conll_eval.metrics import METRICS
 from conll_eval.reader import load
@@ -281,3 +281,12 @@ def test_against_the_script_itself(name):
     data = (DATA / "input" / name).read_bytes()
     done = subprocess.run(["perl", str(script)], input=data, capture_output=True, check=True)
     assert collapse_empty_nodes(data) == done.stdout
+
+
+def test_load_source_collapses_a_path_object(tmp_path):
+    """``load_source(pathlib.Path, collapse=True)`` reads the file (a PathLike is a path)."""
+    source = DATA / "input" / "gapping-one.conllu"  # a pathlib.Path
+    by_path = load_source(source, collapse=True)
+    by_name = load_source(str(source), collapse=True)
+    assert by_path.n_words == by_name.n_words and by_path.n_words > 0
+    assert by_path.path == str(source)

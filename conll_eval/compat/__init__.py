@@ -48,7 +48,7 @@ import io
 import sys
 import unicodedata
 import unittest
-from typing import Dict, Mapping, Optional, Sequence, Union
+from typing import Dict, Mapping, Optional, Sequence, Union, cast
 
 from ..errors import UsageError
 from ..reader import PROFILE_NAMES
@@ -107,7 +107,8 @@ def load_conllu_file(path: str, treebank_type: Union[None, Mapping, str] = None,
     and udeval's ``treebank_type`` is taken too; a profile name there is ``profile``)."""
     if isinstance(treebank_type, str) and profile is None:
         profile, treebank_type = treebank_type, None
-    return load_path(path, _profile_of(profile), treebank_type, module_sets(globals()))
+    return load_path(path, _profile_of(profile), cast(Optional[Mapping], treebank_type),
+                     module_sets(globals()))
 
 
 def evaluate(gold_ud: UDRepresentation, system_ud: UDRepresentation,

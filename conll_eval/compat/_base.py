@@ -12,7 +12,7 @@ import re
 import sys
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -222,7 +222,7 @@ def _link_enhanced(words: List[UDWord], graph, strings: List[str]) -> None:
     the head's UDWord (0 for the root, None for a root word's own edge put back by a switch)
     and the relation path split at ``>``, after the ``treebank_type`` switches."""
     for word in words:
-        word.columns[DEPS] = []
+        word.columns[DEPS] = []  # type: ignore[call-overload]  # officially a list, not a str
     for w, h, label in zip(graph.word.tolist(), graph.head.tolist(), graph.label.tolist()):
         head = words[h] if h >= 0 else (0 if h == ENHANCED_ROOT else None)
         words[w].columns[DEPS].append((head, strings[label].split(">")))
@@ -267,7 +267,7 @@ def _stand_in(text: str) -> Tuple[str, Optional[dict]]:
     return _SURROGATE.sub(lambda m: _stand_in_of(m.group()), text), table
 
 
-def _read_all(file) -> object:
+def _read_all(file) -> Union[str, bytes]:
     """Everything a file object gives: ``read()``, or ``readline()`` until it gives nothing
     (the official scripts only call ``readline``)."""
     read = getattr(file, "read", None)
@@ -289,7 +289,7 @@ def _tell(file) -> Optional[int]:
         return None
 
 
-def _official_lines(readline) -> object:
+def _official_lines(readline) -> Union[str, bytes]:
     """The lines ``readline`` gives, each without its trailing CR/LF characters as the scripts
     strip them (``rstrip("\r\n")``), joined by "\n": a carriage return the stream keeps
     inside a line stays there."""
@@ -478,7 +478,7 @@ def module_sets(namespace: Mapping) -> Tuple[frozenset, frozenset, frozenset]:
 
 
 # ---------------------------------------------------------------------------------- command line
-def command_line(main: Callable[[Optional[Sequence[str]]], None],
+def command_line(main: Callable[[Optional[Sequence[str]]], object],
                  argv: Optional[Sequence[str]] = None) -> int:
     """``python -m conll_eval.compat[.module]``: ``main``, and the exit status; an error's
     traceback is left out (``--debug`` keeps it) but its last line, the one the official

@@ -34,7 +34,7 @@ def process_enhanced_deps(deps: str) -> List[Tuple[str, List[str]]]:
 def treebank_type_of(args) -> Dict[str, object]:
     """The ``treebank_type`` dict the scripts' ``evaluate_wrapper`` builds from the options."""
     enhancements = list(args.enhancements)
-    treebank_type = {}
+    treebank_type: Dict[str, object] = {}
     for key, digit in (("no_gapping", "1"), ("no_shared_parents_in_coordination", "2"),
                        ("no_shared_dependents_in_coordination", "3"), ("no_control", "4"),
                        ("no_external_arguments_of_relative_clauses", "5"), ("no_case_info", "6")):

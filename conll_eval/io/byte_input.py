@@ -30,7 +30,7 @@ def os_error(path: str, exc: OSError) -> FormatError:
     return FormatError(loc, "unreadable", f"cannot read: {exc.strerror or exc}")
 
 
-def open_binary(path: str) -> BinaryIO:
+def open_binary(path: str) -> io.BufferedReader:
     """``open(path, "rb")``; missing, unreadable or non-regular files raise FormatError."""
     try:
         return open(path, "rb")

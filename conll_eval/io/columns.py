@@ -5,7 +5,7 @@ Both parsers (the scan of regular files and the exact parser) fill a :class:`Col
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 __all__ = ["NEWLINE", "TAB", "HASH", "DASH", "DOT", "COLUMN_INDEX", "EMPTY_COLUMN_INDEX", "LAZY_COLUMNS",
            "Columns", "Piece", "metadata"]
@@ -36,6 +36,30 @@ class Columns:
                  "sent_char_end", "sent_first_line", "sent_end_line", "metadata",
                  "empty_sent", "empty_after", "empty_line", "empty_cols",
                  "spaced_tok", "spaced_tok_form")
+    # for type checkers (the parsers fill them with arrays, lists or lazy columns)
+    text: str
+    tok_len: Any
+    tok_line: Any
+    tok_is_mwt: Any
+    word_tok: Any
+    word_is_mwt: Any
+    mwt_form: Any
+    word_line: Any
+    word_sent: Any
+    head: Any
+    cols: dict
+    sent_word_start: Any
+    sent_char_start: Any
+    sent_char_end: Any
+    sent_first_line: Any
+    sent_end_line: Any
+    metadata: Any
+    empty_sent: Any
+    empty_after: Any
+    empty_line: Any
+    empty_cols: dict
+    spaced_tok: Any
+    spaced_tok_form: Any
 
 
 def metadata(comment: str) -> Optional[Tuple[str, str]]:
