@@ -30,7 +30,7 @@ from .treebank import Treebank
 
 __all__ = ["ROOT", "ENHANCEMENT_DIGITS", "EnhancedOptions", "EnhancedGraph", "enhanced_graph",
            "enhanced_counts", "check_empty_nodes", "deps_all_underscore", "edge_keys",
-           "first_occurrences", "key_in"]
+           "first_occurrences", "key_in", "partner_edges"]
 
 ROOT = -1
 #: the head of an edge the scripts give the basic parent of a root word (None there): never
@@ -313,7 +313,7 @@ def _no_gapping(vocab, word, head, label, parent, udeprel, n_words):
     label = np.where(path, udeprel[word], label)
     if not len(word):
         return word, head, label
-    keys = _keys(word, head, label, n_words, len(vocab))
+    keys = edge_keys(word, head, label, n_words, len(vocab))
     _, first, inverse = np.unique(keys, axis=0 if keys.ndim == 2 else None, return_index=True,
                                   return_inverse=True)
     keep = path | (first[inverse.reshape(-1)] == np.arange(len(word)))
@@ -355,20 +355,29 @@ def _no_case(step: str) -> str:
     return step
 
 
-def _keys(word: np.ndarray, head: np.ndarray, label: np.ndarray, n_words: int,
-          label_range: int) -> np.ndarray:
+def edge_keys(word: np.ndarray, head: np.ndarray, label: np.ndarray, n_words: int,
+              label_range: int) -> np.ndarray:
     """One int64 key per edge (word, head, label; labels below ``label_range``); rows of a
     2-D array if that would overflow (keys built with the same ranges compare)."""
+    # int64 whatever the inputs: alignment indices are int32, and int32 keys would wrap
+    word, head, label = (np.asarray(a, dtype=np.int64) for a in (word, head, label))
     head_range = n_words + 4  # heads are >= -4
     if (n_words + 1) * head_range * label_range < 2 ** 62:
         return (word * head_range + (head + 4)) * label_range + label
     return np.stack([word, head, label], axis=1)
 
 
-def edge_keys(word: np.ndarray, head: np.ndarray, label: np.ndarray, n_words: int,
-              label_range: int) -> np.ndarray:
-    """Keys that compare edges (word, head, label) as wholes: see :func:`_keys`."""
-    return _keys(word, head, label, n_words, label_range)
+def partner_edges(graph: EnhancedGraph, sys_to_gold: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """A system graph's edges in gold word indices: (the partner of each edge's word, -1
+    without one; its head's partner, :data:`ROOT` for the root and :data:`UNMATCHED` for a
+    head without partner or without parent, which match no gold edge)."""
+    if not len(graph.word):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    head = graph.head
+    head_partner = sys_to_gold[np.maximum(head, 0)]
+    mapped = np.where(head == ROOT, ROOT, np.where((head >= 0) & (head_partner >= 0), head_partner,
+                                                   UNMATCHED))
+    return sys_to_gold[graph.word], mapped
 
 
 def first_occurrences(keys: np.ndarray) -> np.ndarray:
@@ -409,15 +418,12 @@ def enhanced_counts(universal: bool, gold: Treebank, system: Treebank, gold_grap
             as64(sys_to_gold), as64(gold.word_sent), as64(sys_word_sent), n, ROOT, UNMATCHED)
         total = tuple(int(t) for t in by_sentence[:, :3].sum(axis=0)) + (None,)
         return Counts(by_sentence, total, has_aligned=False, has_aligned_accuracy=False)
-    partner = sys_to_gold[system_graph.word] if len(system_graph.word) else np.zeros(0, np.int64)
+    partner, mapped_head = partner_edges(system_graph, sys_to_gold)
     s_head = system_graph.head
-    head_partner = sys_to_gold[np.maximum(s_head, 0)] if len(s_head) else s_head
-    mapped_head = np.where(s_head == ROOT, ROOT,
-                           np.where((s_head >= 0) & (head_partner >= 0), head_partner, UNMATCHED))
     aligned = partner >= 0
     labels = len(gold.vocab)
-    g_keys = _keys(gold_graph.word, gold_graph.head, g_label, gold.n_words, labels)
-    s_keys = _keys(partner[aligned], mapped_head[aligned], s_label[aligned], gold.n_words, labels)
+    g_keys = edge_keys(gold_graph.word, gold_graph.head, g_label, gold.n_words, labels)
+    s_keys = edge_keys(partner[aligned], mapped_head[aligned], s_label[aligned], gold.n_words, labels)
     g_sent_all = gold.word_sent[gold_graph.word].astype(np.int64)
     s_sent_all = sys_word_sent[system_graph.word].astype(np.int64)
     if mode == "set":
@@ -428,7 +434,7 @@ def enhanced_counts(universal: bool, gold: Treebank, system: Treebank, gold_grap
         gold_word_aligned = np.zeros(gold.n_words, bool)
         gold_word_aligned[sys_to_gold[sys_to_gold >= 0]] = True
         a_sent = g_sent[gold_word_aligned[gold_graph.word[g_first]]]
-        own = _keys(system_graph.word, s_head, s_label, system.n_words, labels)
+        own = edge_keys(system_graph.word, s_head, s_label, system.n_words, labels)
         _, s_first, _ = _unique(own)
         return Counts.from_parts(n, g_sent[g_at], g_sent, s_sent_all[s_first], a_sent)
     g_u, g_first, g_count = _unique(g_keys)

@@ -82,3 +82,15 @@ def test_enhanced_row_is_the_edge_by_edge_reference(tmp_path_factory, pair, digi
     assert ours == _reference(evaluation, digits)
     elas = evaluation["ELAS"]
     assert [elas.correct, elas.gold, elas.system] == ours["ELAS"]
+
+
+def test_edge_keys_do_not_wrap_on_int32_indices():
+    """Alignment indices are int32; keys of large files must still be distinct (int64)."""
+    import numpy as np
+    from conll_eval.enhanced import edge_keys
+    word = np.array([70_000, 70_001], dtype=np.int32)
+    head = np.array([5, 5], dtype=np.int32)
+    label = np.array([3, 3], dtype=np.int32)
+    keys = edge_keys(word, head, label, 1_000_000, 40_000)
+    assert keys.dtype == np.int64 and keys[0] != keys[1]
+    assert keys[1] - keys[0] == (1_000_000 + 4) * 40_000

@@ -13,8 +13,8 @@ from typing import Dict, FrozenSet, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ..enhanced import (CASE_DEPRELS, ROOT, UNIVERSAL_DEPREL_EXTENSIONS, edge_keys, enhanced_graph,
-                        first_occurrences, key_in)
+from ..enhanced import (CASE_DEPRELS, UNIVERSAL_DEPREL_EXTENSIONS, edge_keys, enhanced_graph,
+                        first_occurrences, key_in, partner_edges)
 from ..evaluate import Settings
 from ..metrics import METRICS, EvaluationContext, compute_counts, profile_metrics
 from ..stats import Score
@@ -193,10 +193,7 @@ def enhanced_row(gold, system, alignment, settings: Optional[Settings] = None) -
     options = settings.enhanced_options
     g_graph, s_graph = enhanced_graph(gold, options), enhanced_graph(system, options)
     sys_to_gold = alignment.sys_to_gold
-    partner = sys_to_gold[s_graph.word] if len(s_graph.word) else np.zeros(0, np.int64)
-    head_partner = sys_to_gold[np.maximum(s_graph.head, 0)] if len(s_graph.head) else s_graph.head
-    mapped = np.where(s_graph.head == ROOT, ROOT,
-                      np.where((s_graph.head >= 0) & (head_partner >= 0), head_partner, -2))
+    partner, mapped = partner_edges(s_graph, sys_to_gold)
     keep = partner >= 0
     labels = len(gold.vocab)  # the pair shares one vocabulary
     gold_keys = edge_keys(g_graph.word, g_graph.head, g_graph.label, gold.n_words, labels)

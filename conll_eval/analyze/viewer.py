@@ -11,7 +11,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-from ..enhanced import ROOT, EnhancedGraph, edge_keys, key_in
+from ..enhanced import EnhancedGraph, edge_keys, key_in, partner_edges
 from .counting import AnalysisPair, Agreement, group_counts
 from .groupings import grouping_keys
 
@@ -131,9 +131,7 @@ def enhanced_arcs(evaluation, gold_graph: EnhancedGraph, system_graph: EnhancedG
     safe = np.maximum(head, 0)
     placed = np.where(~real, -1, np.where(group[safe] == group[word], local[safe],
                                           np.where(group[safe] < group[word], -2, -3)))
-    sys_to_gold = np.asarray(evaluation.alignment.sys_to_gold, dtype=np.int64)
-    partner = sys_to_gold[word]
-    mapped = np.where(head == ROOT, ROOT, np.where(real & (sys_to_gold[safe] >= 0), sys_to_gold[safe], -2))
+    partner, mapped = partner_edges(system_graph, np.asarray(evaluation.alignment.sys_to_gold))
     labels = len(gold.vocab)  # the pair shares one vocabulary
     right = key_in(edge_keys(partner, mapped, system_graph.label, gold.n_words, labels),
                    edge_keys(gold_graph.word, gold_graph.head, gold_graph.label, gold.n_words, labels))
