@@ -13,7 +13,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 #: longest compile first, so that it does not run alone at the end of a parallel build
-MODULES = ("_cscan", "_ccount", "_calign", "_cenhanced")
+MODULES = ("_cscan", "_cvalidate", "_ccount", "_calign", "_cenhanced")
 #: -O2 after the interpreter's own CFLAGS (-O3 on some builds; the last -O wins): -O3 took
 #: ~30% longer to compile and the benchmarks measured no gain from it.  -g0: no debug
 #: information (the interpreter's CFLAGS ask for it): the modules are a quarter of the size

@@ -119,23 +119,12 @@ cdef inline bint _same_bytes(const uint8_t* x, const uint8_t* y, Py_ssize_t n) n
     return memcmp(x, y, n) == 0
 
 
-cdef struct Slot:
-    uint64_t hash
-    int64_t id   # -1 = empty
-
-
-@cython.final  # direct calls of its cdef methods (the scan calls them per field)
+# Slot and StringTable's attributes are declared in _cscan.pxd (the validator's screen uses the
+# table too); final there: direct calls of its cdef methods (the scan calls them per field).
 cdef class StringTable:
     """Distinct byte strings of one file's column, each with a local id (0, 1, ... in order
     of first appearance); open addressing, every hit checked byte for byte.  One table per
     column keeps the small ones (UPOS, DEPREL) in the fastest cache."""
-    cdef Slot* slots
-    cdef Py_ssize_t n_slots
-    cdef uint8_t* data
-    cdef Py_ssize_t data_size, data_capacity
-    cdef int64_t* offset       # per id: start in data; offset[count] = data_size
-    cdef Py_ssize_t count, id_capacity
-    cdef bint failed
 
     def __cinit__(self):
         self.n_slots = 1 << 6

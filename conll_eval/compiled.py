@@ -11,7 +11,8 @@ import os
 from types import ModuleType
 from typing import Optional
 
-__all__ = ["PURE", "cscan", "calign", "ccount", "cenhanced", "core_description"]
+__all__ = ["PURE", "cscan", "calign", "ccount", "cenhanced", "cvalidate",
+           "core_description"]
 
 #: the numpy path was asked for
 PURE = bool(os.environ.get("CONLL_EVAL_PURE"))
@@ -33,12 +34,15 @@ calign = _load("_calign")
 ccount = _load("_ccount")
 #: the DEPS parser of the enhanced graphs (:mod:`conll_eval._cenhanced`)
 cenhanced = _load("_cenhanced")
+#: the validator's screen of whole sentences (:mod:`conll_eval._cvalidate`)
+cvalidate = _load("_cvalidate")
 
 
 def core_description() -> str:
     """``compiled (Cython)``, or ``numpy`` with the reason; a core built without one of its
     modules (an optional build that failed) names the missing ones."""
-    modules = {"_cscan": cscan, "_calign": calign, "_ccount": ccount, "_cenhanced": cenhanced}
+    modules = {"_cscan": cscan, "_calign": calign, "_ccount": ccount, "_cenhanced": cenhanced,
+               "_cvalidate": cvalidate}
     missing = [name for name, module in modules.items() if module is None]
     if not missing:
         return "compiled (Cython)"

@@ -67,7 +67,6 @@ empty or whitespace-only line ends a sentence (a second one gives ``empty-senten
 """
 from __future__ import annotations
 
-import codecs
 from typing import BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..reader import SNIFF_BYTES, decompress, describe_non_conllu, open_input
@@ -76,6 +75,7 @@ from .incidents import (BOM_HINT, CLASS_ORDER, IMPLEMENTED_IDS, LEVEL1_IDS, LEVE
                         LEVEL3_IDS, LEVEL4_IDS,
                         LEVEL5_IDS, NEWLINE_HINTS, ValidationIncident, _with_hint)
 from .patterns import UD_RELATIONS, UPOS_TAGS
+from .screen import validate_byte_stream
 
 __all__ = ["ValidationIncident", "Validator", "validate_lines", "validate_bytes", "validate_file",
            "iter_validate_file", "iter_validate_files", "IMPLEMENTED_IDS",
@@ -84,12 +84,11 @@ __all__ = ["ValidationIncident", "Validator", "validate_lines", "validate_bytes"
            "NEWLINE_HINTS"]
 
 
-def _decoded_chunks(stream: BinaryIO, size: int = 1 << 16,
-                    progress: Optional[Callable[[int], None]] = None) -> Iterator[str]:
-    """UTF-8 text of a binary stream in chunks (a stream of :func:`conll_eval.reader.open_input`,
-    which raises InputErrors); bad bytes become U+FFFD (see invalid-utf).  ``progress`` is
-    called with the number of (decompressed) bytes read so far, every 4 MB."""
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+def _byte_chunks(stream: BinaryIO, size: int = 1 << 20,
+                 progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
+    """The bytes of a binary stream in chunks (a stream of :func:`conll_eval.reader.open_input`,
+    which raises InputErrors); ``progress`` is called with the number of (decompressed) bytes
+    read so far, every 4 MB."""
     done = 0
     while True:
         data = stream.read(size)
@@ -98,13 +97,8 @@ def _decoded_chunks(stream: BinaryIO, size: int = 1 << 16,
             if done % PROGRESS_BYTES < len(data):
                 progress(done)
         if not data:
-            tail = decoder.decode(b"", final=True)
-            if tail:
-                yield tail
             return
-        text = decoder.decode(data)
-        if text:
-            yield text
+        yield data
 
 
 def _sniffed_hint(head: bytes, whole: bool) -> Tuple[Optional[str], Optional[int]]:
@@ -134,8 +128,9 @@ def iter_validate_file(path: str, level: int = 2, state: Optional[Validator] = N
     stream, head = open_input(path, SNIFF_BYTES)
     with stream:
         hint, last_line = _sniffed_hint(head, len(head) < SNIFF_BYTES)
-        chunks = _decoded_chunks(stream, progress=progress)
-        yield from _with_hint(validate_lines(chunks, path, level, state, lang, data_dir), hint,
+        chunks = _byte_chunks(stream, progress=progress)
+        yield from _with_hint(validate_byte_stream(chunks, path, level, state, lang, data_dir),
+                              hint,
                               last_line)
 
 
@@ -146,8 +141,7 @@ def validate_bytes(data: bytes, path: str, level: int = 2, state: Optional[Valid
     input, which can be read only once): decompressed when compressed, then validated."""
     data = decompress(data, path)
     hint, last_line = _sniffed_hint(data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
-    text = data.decode("utf-8", "replace")
-    yield from _with_hint(validate_lines([text], path, level, state, lang, data_dir), hint,
+    yield from _with_hint(validate_byte_stream([data], path, level, state, lang, data_dir), hint,
                           last_line)
 
 

@@ -164,6 +164,53 @@ class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks, C
 
 
 
+class SentenceSplitter:
+    """The line-by-line path of a file: text is split into sentences as udtools reads it (an
+    empty or whitespace-only line ends one) and each goes through :meth:`Validator.sentence`.
+    Line numbers and the first line not ending in LF are carried over between calls of
+    :meth:`feed`, so text may come in pieces (the screen feeds the blocks it refuses)."""
+
+    def __init__(self, validator: "Validator", path: str):
+        self.v = validator
+        self.path = path
+        self.lineno = 0  # lines read so far
+        self.non_unix: Optional[Tuple[int, str]] = None  # first line not ending in LF, its end
+        self.sentence: List[str] = []
+        self.first = 1
+        self.bom_hint: Optional[str] = None  # for the sentence holding line 1
+
+    def feed(self, chunks: Iterable[str]) -> Iterator[ValidationIncident]:
+        """The incidents of the sentences the text completes (items with their terminators)."""
+        for line, term in _lines_with_terminators(chunks):
+            self.lineno += 1
+            if term and term != "\n" and self.non_unix is None:
+                self.non_unix = (self.lineno, term)
+            if self.lineno == 1 and line.startswith("\ufeff"):
+                self.bom_hint = BOM_HINT
+            if not self.sentence:
+                self.first = self.lineno
+            self.sentence.append(line)
+            if not line or _is_ws_line(line):
+                yield from self._sentence_done()
+
+    def _sentence_done(self) -> Iterator[ValidationIncident]:
+        yield from _with_hint(self.v.sentence(self.sentence, self.first, self.lineno),
+                              self.bom_hint, 1)
+        self.bom_hint = None
+        self.sentence = []
+
+    def finish(self) -> Iterator[ValidationIncident]:
+        """The incidents of an unfinished last sentence and of a non-LF line end (once)."""
+        if self.sentence:
+            yield from self._sentence_done()
+        if self.non_unix is not None:
+            yield ValidationIncident(1, "FORMAT", "non-unix-newline", self.path, self.lineno,
+                                     self.v.sent_id,
+                                     "Only the unix-style LF line terminator is allowed.",
+                                     hint=NEWLINE_HINTS[self.non_unix[1]].format(
+                                         line=self.non_unix[0]))
+
+
 def validate_lines(lines: Iterable[str], path: str, level: int = 2,
                    state: Optional[Validator] = None, lang: str = "ud",
                    data_dir: Optional[str] = None) -> Iterator[ValidationIncident]:
@@ -180,29 +227,8 @@ def validate_lines(lines: Iterable[str], path: str, level: int = 2,
     """
     v = state if state is not None else Validator(level, lang, data_dir)
     v.path = path
-    non_unix: Optional[Tuple[int, str]] = None  # the first line not ending in LF, its terminator
-    lineno = 0
-    sentence: List[str] = []
-    first = 1
-    bom_hint: Optional[str] = None
-    for line, term in _lines_with_terminators(lines):
-        lineno += 1
-        if term and term != "\n" and non_unix is None:
-            non_unix = (lineno, term)
-        if lineno == 1 and line.startswith("\ufeff"):
-            bom_hint = BOM_HINT
-        if not sentence:
-            first = lineno
-        sentence.append(line)
-        if not line or _is_ws_line(line):
-            yield from _with_hint(v.sentence(sentence, first, lineno), bom_hint, 1)
-            bom_hint = None  # only the first sentence holds line 1
-            sentence = []
-    if sentence:
-        yield from _with_hint(v.sentence(sentence, first, lineno), bom_hint, 1)
-    if non_unix is not None:
-        yield ValidationIncident(1, "FORMAT", "non-unix-newline", path, lineno, v.sent_id,
-                                 "Only the unix-style LF line terminator is allowed.",
-                                 hint=NEWLINE_HINTS[non_unix[1]].format(line=non_unix[0]))
+    splitter = SentenceSplitter(v, path)
+    yield from splitter.feed(lines)
+    yield from splitter.finish()
     if state is None:  # this file is the whole run
         yield from v.end_of_run()

@@ -1,0 +1,570 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled screen of the validator (:mod:`conll_eval.validate.screen`): one pass over a block
+of whole sentences that proves most sentences free of level 1-2 incidents, so that only the
+others go through the line-by-line checks.
+
+The screen is one-sided: a sentence it passes ("clean") gets no level 1-2 incident from
+:class:`conll_eval.validate.backbone.Validator` once the caller has also accepted its field
+values (interned here, judged once per distinct value by the Python checks) and its run state
+(sent_id uniqueness and the other cross-sentence rules); any doubt marks the sentence unclean,
+and the line-by-line checks decide.  A block the screen cannot split into sentences the way the
+line-by-line reader does (a CR, a control character, a non-ASCII space, a line that is neither a
+comment, a token line nor empty) is refused whole (None).
+"""
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.string cimport memchr, memcmp, memset
+
+cimport cython
+import numpy as np
+cimport numpy as cnp
+
+from conll_eval._cscan cimport StringTable
+
+cnp.import_array()
+
+# sentence flags (see screen_block)
+cdef enum:
+    UNCLEAN = 1
+    HAS_FEATS = 2        # some word's FEATS is not '_'
+    HAS_DEPS = 4         # some word's DEPS is not '_'
+    ENHANCED = 8         # some word's DEPS is not HEAD:DEPREL
+    NEWDOC_NEWPAR = 16   # a comment that may be newdoc or newpar
+    SPACEAFTER_NO = 32   # the last token of the text check has SpaceAfter=No
+
+cdef enum:
+    TAB = 9
+    NEWLINE = 10
+    SPACE = 32
+    HASH = 35
+    DIGITS_MAX = 9
+
+SENTENCE_FLAGS = {"unclean": UNCLEAN, "has_feats": HAS_FEATS, "has_deps": HAS_DEPS,
+                  "enhanced": ENHANCED, "newdoc_newpar": NEWDOC_NEWPAR,
+                  "spaceafter_no": SPACEAFTER_NO}
+#: the interned columns of a token line, in this order (-1 where a line has none)
+CODE_COLUMNS = ("upos", "feats", "deprel", "deps", "misc")
+
+
+cdef inline bint _starts(const uint8_t* p, Py_ssize_t n, const char* word, Py_ssize_t k) noexcept nogil:
+    return n >= k and memcmp(p, word, k) == 0
+
+
+cdef inline bint _is_digit(uint8_t c) noexcept nogil:
+    return 48 <= c <= 57
+
+
+cdef inline int64_t _number(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    """``[1-9][0-9]*`` (at most 9 digits) as its value, else -1."""
+    cdef int64_t value = 0
+    cdef Py_ssize_t i
+    if n < 1 or n > DIGITS_MAX or p[0] == 48:
+        return -1
+    for i in range(n):
+        if not _is_digit(p[i]):
+            return -1
+        value = value * 10 + (p[i] - 48)
+    return value
+
+
+cdef inline int64_t _head(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    """``0|[1-9][0-9]*`` as its value, else -1."""
+    if n == 1 and p[0] == 48:
+        return 0
+    return _number(p, n)
+
+
+cdef inline bint _bad_bytes(const uint8_t* p, Py_ssize_t n, bint tabs) noexcept nogil:
+    """A control character (TAB allowed when ``tabs``), DEL, a non-ASCII space (the ones of
+    udtools' \\s and str.isspace beyond ASCII) or U+FFFD (invalid-utf) in ``p[:n]`` (valid
+    UTF-8)."""
+    cdef Py_ssize_t i
+    cdef uint8_t c, d
+    for i in range(n):
+        c = p[i]
+        if c < 32:
+            if not (tabs and c == TAB):
+                return True
+        elif c == 127:
+            return True
+        elif c >= 0xC2 and c <= 0xEF and i + 1 < n:
+            d = p[i + 1]
+            if c == 0xC2 and (d == 0x85 or d == 0xA0):
+                return True
+            if i + 2 < n:
+                if c == 0xE1 and d == 0x9A and p[i + 2] == 0x80:
+                    return True
+                if c == 0xE2 and d == 0x80 and (p[i + 2] <= 0x8A or p[i + 2] == 0xA8
+                                                or p[i + 2] == 0xA9 or p[i + 2] == 0xAF):
+                    return True
+                if c == 0xE2 and d == 0x81 and p[i + 2] == 0x9F:
+                    return True
+                if c == 0xE3 and d == 0x80 and p[i + 2] == 0x80:
+                    return True
+                if c == 0xEF and d == 0xBF and p[i + 2] == 0xBD:
+                    return True
+    return False
+
+
+cdef inline bint _has_space(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    return memchr(p, SPACE, n) != NULL
+
+
+cdef inline bint _spaces_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    """Spaces inside a word's FORM or LEMMA: none leading, trailing or repeated."""
+    cdef Py_ssize_t i
+    if p[0] == SPACE or p[n - 1] == SPACE:
+        return False
+    for i in range(1, n):
+        if p[i] == SPACE and p[i - 1] == SPACE:
+            return False
+    return True
+
+
+cdef inline bint _contains(const uint8_t* p, Py_ssize_t n, const char* word, Py_ssize_t k) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n - k + 1):
+        if p[i] == <uint8_t>word[0] and memcmp(p + i, word, k) == 0:
+            return True
+    return False
+
+
+cdef int _misc_spaceafter(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    """-1 when the MISC value needs the line-by-line text checks (NoSpaceAfter=Yes, or a
+    SpaceAfter= item other than SpaceAfter=No); else 1 when an item is SpaceAfter=No, 0
+    otherwise."""
+    cdef Py_ssize_t start = 0, end
+    cdef int found = 0
+    if _contains(p, n, "NoSpaceAfter=Yes", 16):
+        return -1
+    while start <= n:
+        end = start
+        while end < n and p[end] != 124:  # '|'
+            end += 1
+        if _starts(p + start, end - start, "SpaceAfter=", 11):
+            if end - start == 13 and p[start + 11] == 78 and p[start + 12] == 111:  # "No"
+                found = 1
+            else:
+                return -1
+        start = end + 1
+    return found
+
+
+cdef bint _is_tree(const int32_t* head, Py_ssize_t n, int32_t* mark) noexcept nogil:
+    """Words 1..n (``head[k]`` in 0..n, not k) form one tree under 0 with one root."""
+    cdef Py_ssize_t k, roots = 0
+    cdef int32_t j, top
+    for k in range(1, n + 1):
+        mark[k] = 0
+        if head[k] == 0:
+            roots += 1
+    if roots != 1:
+        return False
+    for k in range(1, n + 1):  # walk up; 1 = on this walk, 2 = reaches the root
+        j = <int32_t>k
+        while j != 0 and mark[j] == 0:
+            mark[j] = 1
+            j = head[j]
+        if j != 0 and mark[j] == 1:
+            return False  # back on this walk: a cycle
+        top = <int32_t>k
+        while top != 0 and mark[top] == 1:
+            mark[top] = 2
+            top = head[top]
+    return True
+
+
+cdef bint _graph_connected(const int32_t* edge_head, const int32_t* edge_dep, Py_ssize_t n_edges,
+                           Py_ssize_t n, int32_t* start, int32_t* children,
+                           int32_t* queue) noexcept nogil:
+    """Every word 1..n is reached from 0 by the edges (head -> dependent), all in 0..n;
+    ``start`` holds n + 2 items, ``children`` n_edges, ``queue`` 2 (n + 1)."""
+    cdef Py_ssize_t k, e, read = 0, got = 1
+    cdef int32_t node, child
+    cdef int32_t* seen = queue + (n + 1)
+    for k in range(n + 2):
+        start[k] = 0
+    for e in range(n_edges):
+        start[edge_head[e] + 1] += 1
+    for k in range(1, n + 2):
+        start[k] += start[k - 1]
+    for e in range(n_edges):  # start[h] runs over h's slots; shifted back below
+        children[start[edge_head[e]]] = edge_dep[e]
+        start[edge_head[e]] += 1
+    for k in range(n + 1, 0, -1):
+        start[k] = start[k - 1]
+    start[0] = 0
+    for k in range(n + 1):
+        seen[k] = 0
+    seen[0] = 1
+    queue[0] = 0
+    while read < got:
+        node = queue[read]
+        read += 1
+        for e in range(start[node], start[node + 1]):
+            child = children[e]
+            if not seen[child]:
+                seen[child] = 1
+                queue[got] = child
+                got += 1
+    return got == n + 1
+
+
+
+cdef struct Sentence:
+    # what the screen knows of the sentence being read
+    uint8_t flags
+    bint tokens                  # a token line was read
+    Py_ssize_t n_words, last_range_end, skip_until  # skip_until: last word of the current MWT
+    Py_ssize_t n_sid, n_text, n_newdoc, n_newpar
+    Py_ssize_t sid_start, sid_end
+    Py_ssize_t text, text_end    # the text attribute's bytes not yet matched by FORMs
+    Py_ssize_t n_edges
+    int32_t feats_line, enhanced_line
+
+
+cdef void _comment(const uint8_t* a, Py_ssize_t pos, Py_ssize_t ln, Sentence* st) noexcept nogil:
+    """A comment line before the tokens: sent_id, text, newdoc/newpar, parallel_id."""
+    cdef const uint8_t* p = a + pos
+    cdef Py_ssize_t q = 1, k
+    if _bad_bytes(p, ln, False):
+        st.flags |= UNCLEAN
+        return
+    while q < ln and p[q] == SPACE:
+        q += 1
+    if _starts(p + q, ln - q, "sent_id", 7):
+        k = q + 7
+        while k < ln and p[k] == SPACE:
+            k += 1
+        if k < ln and p[k] == 61:  # '='
+            k += 1
+            while k < ln and p[k] == SPACE:
+                k += 1
+            if k < ln and not _has_space(p + k, ln - k):
+                st.n_sid += 1
+                st.sid_start, st.sid_end = pos + k, pos + ln
+                return
+        st.flags |= UNCLEAN
+    elif _starts(p + q, ln - q, "parallel_id", 11):
+        st.flags |= UNCLEAN
+    elif _starts(p + q, ln - q, "text", 4):
+        k = q + 4
+        while k < ln and p[k] == SPACE:
+            k += 1
+        if k < ln and p[k] == 61:
+            k += 1
+            while k < ln and p[k] == SPACE:
+                k += 1
+            st.n_text += 1
+            st.text, st.text_end = pos + k, pos + ln
+    elif _starts(p + q, ln - q, "newdoc", 6):
+        st.n_newdoc += 1
+        st.flags |= NEWDOC_NEWPAR
+    elif _starts(p + q, ln - q, "newpar", 6):
+        st.n_newpar += 1
+        st.flags |= NEWDOC_NEWPAR
+
+
+cdef bint _text_token(const uint8_t* a, const uint8_t* form, Py_ssize_t form_n,
+                      const uint8_t* misc, Py_ssize_t misc_n, bint member,
+                      Sentence* st) noexcept nogil:
+    """The text check of one token line (udtools' order); False when it may find something."""
+    cdef int spaceafter = _misc_spaceafter(misc, misc_n)
+    if spaceafter < 0:
+        return False
+    if member:  # a word of a multiword token: its FORM is not in the text
+        return not _contains(misc, misc_n, "SpaceAfter=No", 13)
+    if st.text_end - st.text < form_n or memcmp(a + st.text, form, form_n) != 0:
+        return False
+    st.text += form_n
+    if spaceafter:
+        st.flags |= SPACEAFTER_NO
+        return True
+    st.flags &= ~SPACEAFTER_NO
+    if st.text < st.text_end and a[st.text] != SPACE:
+        return False
+    while st.text < st.text_end and a[st.text] == SPACE:
+        st.text += 1
+    return True
+
+
+cdef bint _deps_edges(const uint8_t* p, Py_ssize_t n, int32_t word, int32_t* edge_head,
+                      int32_t* edge_dep, Sentence* st) noexcept nogil:
+    """The edges of a DEPS value other than '_' (plain word heads only; their range is checked
+    at the sentence's end); False when an item is not ``head:relation``."""
+    cdef Py_ssize_t start = 0, end, colon
+    cdef int64_t h
+    while start <= n:
+        end = start
+        colon = -1
+        while end < n and p[end] != 124:
+            if colon < 0 and p[end] == 58:  # ':'
+                colon = end
+            end += 1
+        if colon < 0:
+            return False
+        h = _head(p + start, colon - start)
+        if h < 0 or h == word:
+            return False
+        edge_head[st.n_edges] = <int32_t>h
+        edge_dep[st.n_edges] = word
+        st.n_edges += 1
+        start = end + 1
+    return True
+
+
+
+cdef void _token_line(const uint8_t* a, const uint8_t* limit, Py_ssize_t pos, Py_ssize_t ln,
+                      int32_t line, Sentence* st, StringTable t_upos, StringTable t_feats,
+                      StringTable t_deprel, StringTable t_deps, StringTable t_misc,
+                      int32_t* codes, Py_ssize_t stride, int32_t* head, int32_t* edge_head,
+                      int32_t* edge_dep) noexcept nogil:
+    """One token line of a sentence still clean: marks it unclean on any doubt."""
+    cdef const uint8_t* p = a + pos
+    cdef Py_ssize_t f[11]        # field k is p[f[k] : f[k + 1] - 1]
+    cdef Py_ssize_t size[10]
+    cdef Py_ssize_t k = 0, i, dash
+    cdef int64_t first, last, word, h
+    cdef const void* found
+    if _bad_bytes(p, ln, True):
+        st.flags |= UNCLEAN
+        return
+    f[0] = 0
+    for i in range(ln):
+        if p[i] == TAB:
+            k += 1
+            if k > 9:
+                st.flags |= UNCLEAN
+                return
+            f[k] = i + 1
+    if k != 9:
+        st.flags |= UNCLEAN
+        return
+    f[10] = ln + 1
+    for k in range(10):
+        size[k] = f[k + 1] - 1 - f[k]
+        if size[k] == 0 or (k != 1 and k != 2 and _has_space(p + f[k], size[k])):
+            st.flags |= UNCLEAN
+            return
+    if memchr(p, 46, size[0]) != NULL:  # '.': an empty node
+        st.flags |= UNCLEAN
+        return
+    found = memchr(p, 45, size[0])  # '-': a multiword token
+    if found != NULL:
+        dash = <const uint8_t*>found - p
+        first, last = _number(p, dash), _number(p + dash + 1, size[0] - dash - 1)
+        if (first < 0 or last <= first or first != st.n_words + 1 or first <= st.last_range_end
+                or _has_space(p + f[1], size[1]) or _has_space(p + f[2], size[2])):
+            st.flags |= UNCLEAN
+            return
+        for k in range(2, 9):
+            if size[k] != 1 or p[f[k]] != 95:  # '_'
+                st.flags |= UNCLEAN
+                return
+        if not _text_token(a, p + f[1], size[1], p + f[9], size[9], False, st):
+            st.flags |= UNCLEAN
+            return
+        st.last_range_end = st.skip_until = last
+        codes[4 * stride] = <int32_t>t_misc.intern(p + f[9], size[9], limit)
+        return
+    word = _number(p, size[0])
+    h = _head(p + f[6], size[6])
+    if (word != st.n_words + 1 or h < 0 or h == word or not _spaces_ok(p + f[1], size[1])
+            or not _spaces_ok(p + f[2], size[2])):
+        st.flags |= UNCLEAN
+        return
+    st.n_words = word
+    head[word] = <int32_t>h
+    codes[0] = <int32_t>t_upos.intern(p + f[3], size[3], limit)
+    codes[stride] = <int32_t>t_feats.intern(p + f[5], size[5], limit)
+    codes[2 * stride] = <int32_t>t_deprel.intern(p + f[7], size[7], limit)
+    codes[3 * stride] = <int32_t>t_deps.intern(p + f[8], size[8], limit)
+    codes[4 * stride] = <int32_t>t_misc.intern(p + f[9], size[9], limit)
+    if size[5] != 1 or p[f[5]] != 95:
+        st.flags |= HAS_FEATS
+        if st.feats_line < 0:
+            st.feats_line = line
+    if size[8] != 1 or p[f[8]] != 95:
+        st.flags |= HAS_DEPS
+        # DEPS == HEAD ":" DEPREL: the enhanced graph repeats the basic tree here
+        if not (size[8] == size[6] + 1 + size[7] and memcmp(p + f[8], p + f[6], size[6]) == 0
+                and p[f[8] + size[6]] == 58
+                and memcmp(p + f[8] + size[6] + 1, p + f[7], size[7]) == 0):
+            st.flags |= ENHANCED
+            st.enhanced_line = line
+        if not _deps_edges(p + f[8], size[8], <int32_t>word, edge_head, edge_dep, st):
+            st.flags |= UNCLEAN
+            return
+    if not _text_token(a, p + f[1], size[1], p + f[9], size[9], word <= st.skip_until, st):
+        st.flags |= UNCLEAN
+
+
+cdef void _sentence_end(const uint8_t* a, Sentence* st, int32_t* head, int32_t* mark,
+                        int32_t* edge_head, int32_t* edge_dep, int32_t* start,
+                        int32_t* children, int32_t* queue) noexcept nogil:
+    """The checks of a whole sentence: counts of the comments, the text used up, the tree, the
+    enhanced graph's connectivity."""
+    cdef Py_ssize_t k, n = st.n_words
+    if (not st.tokens or st.n_sid != 1 or st.n_text != 1 or st.n_newdoc > 1 or st.n_newpar > 1
+            or n == 0 or st.last_range_end > n or st.text != st.text_end):
+        st.flags |= UNCLEAN
+    if st.flags & UNCLEAN:
+        return
+    for k in range(1, n + 1):
+        if head[k] > n:
+            st.flags |= UNCLEAN
+            return
+    if not _is_tree(head, n, mark):
+        st.flags |= UNCLEAN
+        return
+    if st.flags & HAS_DEPS:
+        for k in range(st.n_edges):
+            if edge_head[k] > n:
+                st.flags |= UNCLEAN
+                return
+        if not _graph_connected(edge_head, edge_dep, st.n_edges, n, start, children, queue):
+            st.flags |= UNCLEAN
+
+
+cdef bint _screen(const uint8_t* a, Py_ssize_t n, StringTable t_upos, StringTable t_feats,
+                  StringTable t_deprel, StringTable t_deps, StringTable t_misc,
+                  int64_t* s_start, int64_t* s_end, int32_t* s_line, int32_t* s_ncom,
+                  uint8_t* s_flags, int64_t* s_sid0, int64_t* s_sid1, int32_t* s_feats,
+                  int32_t* s_enh, int32_t* t_sent, int32_t* codes, Py_ssize_t stride,
+                  int32_t* head, int32_t* mark, int32_t* edge_head, int32_t* edge_dep,
+                  int32_t* start, int32_t* children, int32_t* queue,
+                  Py_ssize_t* n_sent_out, Py_ssize_t* n_tok_out) noexcept nogil:
+    """The sentences of ``a[:n]`` (see :func:`screen_block`); False: the block is refused."""
+    cdef Py_ssize_t pos = 0, ln, s, tok, k, n_sent = 0, n_tok = 0
+    cdef int32_t line = 0
+    cdef const uint8_t* limit = a + n
+    cdef const uint8_t* eol
+    cdef Sentence st
+    while pos < n:
+        s = n_sent
+        n_sent += 1
+        memset(&st, 0, sizeof(Sentence))
+        st.sid_start = st.sid_end = -1
+        st.feats_line = st.enhanced_line = -1
+        s_start[s], s_line[s], s_ncom[s] = pos, line, 0
+        while True:
+            eol = <const uint8_t*>memchr(a + pos, NEWLINE, n - pos)
+            ln = eol - (a + pos)
+            if ln == 0:
+                pos += 1
+                line += 1
+                break
+            if a[pos] == HASH:
+                if st.tokens:
+                    st.flags |= UNCLEAN  # a comment after the tokens
+                else:
+                    s_ncom[s] += 1
+                    if not st.flags & UNCLEAN:
+                        _comment(a, pos, ln, &st)
+            elif _is_digit(a[pos]):
+                tok = n_tok
+                n_tok += 1
+                t_sent[tok] = <int32_t>s
+                for k in range(5):
+                    codes[k * stride + tok] = -1
+                if not st.tokens:
+                    st.tokens = True
+                    if (st.n_text != 1 or st.text == st.text_end
+                            or a[st.text_end - 1] == SPACE):
+                        st.flags |= UNCLEAN
+                if not st.flags & UNCLEAN:
+                    _token_line(a, limit, pos, ln, line, &st, t_upos, t_feats, t_deprel,
+                                t_deps, t_misc, codes + tok, stride, head, edge_head,
+                                edge_dep)
+            else:
+                return False  # perhaps a line of spaces, which ends a sentence: not here
+            pos += ln + 1
+            line += 1
+        _sentence_end(a, &st, head, mark, edge_head, edge_dep, start, children, queue)
+        s_end[s], s_flags[s] = pos, st.flags
+        s_sid0[s], s_sid1[s] = st.sid_start, st.sid_end
+        s_feats[s], s_enh[s] = st.feats_line, st.enhanced_line
+    n_sent_out[0], n_tok_out[0] = n_sent, n_tok
+    return True
+
+
+def _scratch(dict scratch, str name, shape, dtype):
+    """A working array of at least ``shape`` kept in ``scratch`` between blocks."""
+    arr = scratch.get(name)
+    size = shape if isinstance(shape, int) else shape[1]  # (no negative indices here)
+    if arr is None or arr.shape[arr.ndim - 1] < size:
+        arr = np.empty(shape, dtype)
+        scratch[name] = arr
+    return arr
+
+
+def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
+    """Screen ``buf`` (whole sentences, each ending with an empty line; LF only, valid UTF-8
+    in NFC: the caller checks that).  None when the block cannot be screened (see the module
+    docstring); else a dict of arrays:
+
+    per sentence (``n_sentences`` of them): ``start``/``end`` (byte offsets; ``end`` after the
+    empty line's LF), ``first_line`` (0-based line of the block), ``n_comments``, ``flags``
+    (:data:`SENTENCE_FLAGS`), ``sid_start``/``sid_end`` (the sent_id's bytes, -1 without),
+    ``feats_line`` (the first word line with FEATS, block line, -1 without), ``enhanced_line``
+    (the last word line whose DEPS is not HEAD:DEPREL, -1 without);
+    per token line (``n_tokens``): ``token_sentence`` and ``codes`` (a row per
+    :data:`CODE_COLUMNS`: local ids in ``tables``, five :class:`StringTable`, -1 where the
+    line has no such field or its sentence is unclean).
+    """
+    cdef const uint8_t* a = &buf[0] if buf.shape[0] else NULL
+    cdef Py_ssize_t n = buf.shape[0]
+    if a == NULL or a[n - 1] != NEWLINE:
+        return None
+    cdef Py_ssize_t cap = 1, i
+    for i in range(n):
+        if a[i] == NEWLINE:
+            cap += 1
+    cdef StringTable t_upos = tables[0], t_feats = tables[1], t_deprel = tables[2]
+    cdef StringTable t_deps = tables[3], t_misc = tables[4]
+    s_start_a = _scratch(scratch, "start", cap, np.int64)
+    s_end_a = _scratch(scratch, "end", cap, np.int64)
+    s_line_a = _scratch(scratch, "first_line", cap, np.int32)
+    s_ncom_a = _scratch(scratch, "n_comments", cap, np.int32)
+    s_flags_a = _scratch(scratch, "flags", cap, np.uint8)
+    s_sid0_a = _scratch(scratch, "sid_start", cap, np.int64)
+    s_sid1_a = _scratch(scratch, "sid_end", cap, np.int64)
+    s_feats_a = _scratch(scratch, "feats_line", cap, np.int32)
+    s_enh_a = _scratch(scratch, "enhanced_line", cap, np.int32)
+    t_sent_a = _scratch(scratch, "token_sentence", cap, np.int32)
+    codes_a = _scratch(scratch, "codes", (5, cap), np.int32)
+    head_a = _scratch(scratch, "head", cap + 2, np.int32)
+    mark_a = _scratch(scratch, "mark", cap + 2, np.int32)
+    edge_cap = n // 2 + 2
+    edge_head_a = _scratch(scratch, "edge_head", edge_cap, np.int32)
+    edge_dep_a = _scratch(scratch, "edge_dep", edge_cap, np.int32)
+    children_a = _scratch(scratch, "children", edge_cap, np.int32)
+    start_a = _scratch(scratch, "graph_start", cap + 2, np.int32)
+    queue_a = _scratch(scratch, "queue", 2 * cap + 4, np.int32)
+    cdef int64_t[::1] s_start = s_start_a, s_end = s_end_a, s_sid0 = s_sid0_a, s_sid1 = s_sid1_a
+    cdef int32_t[::1] s_line = s_line_a, s_ncom = s_ncom_a, s_feats = s_feats_a, s_enh = s_enh_a
+    cdef uint8_t[::1] s_flags = s_flags_a
+    cdef int32_t[::1] t_sent = t_sent_a
+    cdef int32_t[:, ::1] codes = codes_a
+    cdef int32_t[::1] head = head_a, mark = mark_a, edge_head = edge_head_a
+    cdef int32_t[::1] edge_dep = edge_dep_a, children = children_a
+    cdef int32_t[::1] start = start_a, queue = queue_a
+    cdef Py_ssize_t n_sent = 0, n_tok = 0
+    cdef bint refused = False
+    with nogil:
+        refused = not _screen(a, n, t_upos, t_feats, t_deprel, t_deps, t_misc,
+                              &s_start[0], &s_end[0], &s_line[0], &s_ncom[0], &s_flags[0],
+                              &s_sid0[0], &s_sid1[0], &s_feats[0], &s_enh[0], &t_sent[0],
+                              &codes[0, 0], codes.shape[1], &head[0], &mark[0], &edge_head[0],
+                              &edge_dep[0], &start[0], &children[0], &queue[0], &n_sent,
+                              &n_tok)
+    if refused:
+        return None
+    if t_upos.failed or t_feats.failed or t_deprel.failed or t_deps.failed or t_misc.failed:
+        raise MemoryError()
+    return {"n_sentences": n_sent, "n_tokens": n_tok,
+            "start": s_start_a[:n_sent], "end": s_end_a[:n_sent],
+            "first_line": s_line_a[:n_sent], "n_comments": s_ncom_a[:n_sent],
+            "flags": s_flags_a[:n_sent], "sid_start": s_sid0_a[:n_sent],
+            "sid_end": s_sid1_a[:n_sent], "feats_line": s_feats_a[:n_sent],
+            "enhanced_line": s_enh_a[:n_sent], "token_sentence": t_sent_a[:n_tok],
+            "codes": codes_a[:, :n_tok]}

@@ -1,0 +1,251 @@
+"""The validator's fast path: blocks of whole sentences go through the compiled screen
+(:mod:`conll_eval._cvalidate`), which proves most sentences free of level 1-2 incidents in one
+pass over the bytes; those skip the line-by-line checks (their run state is replayed, and from
+level 3 on their content checks run as usual), every other sentence takes the line-by-line path.
+
+The screen only ever passes a sentence the line-by-line path would pass too: the field values it
+interns are judged here once per distinct value by the line-by-line path's own findings, and the
+cross-sentence rules (unique sent_ids, enhanced graphs all or none, SpaceAfter=No before a new
+paragraph, delayed feature errors) send a sentence back to that path whenever they could fire.
+Incidents, their order and the state left for later files are therefore those of
+:class:`conll_eval.validate.backbone.Validator` alone (the tests compare the two paths).
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Callable, Iterable, Iterator, List, Optional
+
+import numpy as np
+
+from ..compiled import cscan, cvalidate
+from .backbone import SentenceSplitter, Validator
+from .contents import Words
+from .incidents import ValidationIncident
+from .patterns import UPOS_TAGS, _RE_EHEAD, _deps_list
+from .tree import _deprel_findings, _deps_findings, _feats_findings, _misc_findings
+
+#: whether the compiled screen is there (else every sentence takes the line-by-line path)
+AVAILABLE = cvalidate is not None and cscan is not None
+#: bytes read at a time; a block is cut after its last empty line
+BLOCK_BYTES = 1 << 20
+#: distinct values kept per column before its table starts afresh (bounded memory)
+TABLE_LIMIT = 1 << 18
+
+if AVAILABLE:
+    _FLAG = cvalidate.SENTENCE_FLAGS
+    UNCLEAN, HAS_FEATS, HAS_DEPS = _FLAG["unclean"], _FLAG["has_feats"], _FLAG["has_deps"]
+    NEWDOC_NEWPAR, SPACEAFTER_NO = _FLAG["newdoc_newpar"], _FLAG["spaceafter_no"]
+
+
+def _upos_ok(value: str) -> bool:
+    return value in UPOS_TAGS
+
+
+def _feats_ok(value: str) -> bool:
+    if value == "_":
+        return True
+    findings, safe = _feats_findings(value)
+    return safe and not findings
+
+
+def _deprel_ok(value: str) -> bool:
+    # judged as before any DEPS ('ref' unknown): the screen never depends on that quirk
+    return not _deprel_findings(value, False)
+
+
+def _deps_ok(value: str) -> bool:
+    if value == "_":
+        return True
+    items = _deps_list(value)
+    if items is None or not all(_RE_EHEAD.fullmatch(head) for head, _ in items):
+        return False
+    order, _heads, relations = _deps_findings(value)
+    return not order and not relations
+
+
+def _misc_ok(value: str) -> bool:
+    return value == "_" or not _misc_findings(value)
+
+
+#: per interned column (the screen's CODE_COLUMNS order): is a value free of findings
+_JUDGES: List[Callable[[str], bool]] = [_upos_ok, _feats_ok, _deprel_ok, _deps_ok, _misc_ok]
+
+
+class _Verdicts:
+    """The distinct values of one interned column and, for each, whether it is free of
+    findings; index 0 of :attr:`ok` stands for "no such field" (code -1)."""
+
+    def __init__(self, judge: Callable[[str], bool]):
+        self.judge = judge
+        self.table = cscan.StringTable()
+        self.ok = np.ones(1 << 10, dtype=bool)
+        self.count = 0
+
+    def update(self) -> None:
+        """Judge the values the last block added."""
+        new = self.table.decoded(self.count)
+        if not new:
+            return
+        end = self.count + 1 + len(new)
+        if end > self.ok.shape[0]:
+            grown = np.ones(max(end, 2 * self.ok.shape[0]), dtype=bool)
+            grown[:self.count + 1] = self.ok[:self.count + 1]
+            self.ok = grown
+        self.ok[self.count + 1:end] = [self.judge(value) for value in new]
+        self.count += len(new)
+
+    def restart_if_full(self) -> None:
+        if self.count > TABLE_LIMIT:
+            self.table = cscan.StringTable()
+            self.count = 0
+
+
+class Screen:
+    """Screens the blocks of one file for :func:`validate_blocks`; the tables of distinct
+    values live as long as the object."""
+
+    def __init__(self, validator: Validator, splitter: SentenceSplitter):
+        self.v = validator
+        self.splitter = splitter
+        self.verdicts = [_Verdicts(judge) for judge in _JUDGES]
+        self.scratch: dict = {}
+
+    def block(self, data: bytes) -> Iterator[ValidationIncident]:
+        """The incidents of ``data``: whole sentences, each ending with an empty line."""
+        found = self._screen(data)
+        if found is None:
+            yield from self.splitter.feed([data.decode("utf-8", "replace")])
+            return
+        base = self.splitter.lineno
+        n_lines = data.count(b"\n")
+        bad = self._bad_sentences(found)
+        starts, ends, first_lines = found["start"], found["end"], found["first_line"]
+        for s in range(found["n_sentences"]):
+            first = base + int(first_lines[s]) + 1
+            text = data[starts[s]:ends[s]]
+            if not bad[s]:
+                incidents = self._screened(found, s, text, first, base)
+                if incidents is not None:
+                    yield from incidents
+                    continue
+            lines = text.decode("utf-8").split("\n")[:-1]
+            yield from self.v.sentence(lines, first, first + len(lines) - 1)
+        self.splitter.lineno = base + n_lines
+        for verdicts in self.verdicts:
+            verdicts.restart_if_full()
+
+    def _screen(self, data: bytes) -> Optional[dict]:
+        """The screen's arrays, or None when the block takes the line-by-line path."""
+        if b"\r" in data:
+            return None
+        if not data.isascii():
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+            # NFC(a + LF + b) = NFC(a) + LF + NFC(b): the block is NFC iff each line is
+            if not unicodedata.is_normalized("NFC", text):
+                return None
+        tables = tuple(verdicts.table for verdicts in self.verdicts)
+        found = cvalidate.screen_block(data, tables, self.scratch)
+        if found is not None:
+            for verdicts in self.verdicts:
+                verdicts.update()
+        return found
+
+    def _bad_sentences(self, found: dict) -> np.ndarray:
+        """Per sentence: unclean, or a token line with a value that has findings."""
+        bad = (found["flags"] & UNCLEAN).astype(bool)
+        codes = found["codes"]
+        token_bad = np.zeros(codes.shape[1], dtype=bool)
+        for k, verdicts in enumerate(self.verdicts):
+            token_bad |= ~verdicts.ok[codes[k] + 1]
+        bad[found["token_sentence"][token_bad]] = True
+        return bad
+
+    def _screened(self, found: dict, s: int, text: bytes, first: int,
+                  base: int) -> Optional[List[ValidationIncident]]:
+        """The incidents of a clean sentence (from level 3 on), its run state replayed; None
+        when a cross-sentence rule could fire (then the line-by-line path decides)."""
+        v = self.v
+        flags = int(found["flags"][s])
+        sid = text[found["sid_start"][s] - found["start"][s]:
+                   found["sid_end"][s] - found["start"][s]].decode("utf-8")
+        n_comments = int(found["n_comments"][s])
+        sentence_line = first + n_comments
+        if v.level >= 2:
+            deps = bool(flags & HAS_DEPS)
+            if (sid in v.known_sent_ids or sid.count("/") > 1
+                    or (flags & NEWDOC_NEWPAR and v.spaceafterno_in_effect)
+                    or (deps and not v.seen_enhanced_graph
+                        and v.seen_tree_without_enhanced_graph)
+                    or (not deps and not v.seen_tree_without_enhanced_graph
+                        and v.seen_enhanced_graph)
+                    or (flags & HAS_FEATS and not v.seen_morpho_feature and v.delayed)):
+                return None
+            v.known_sent_ids.add(sid)
+            if deps:
+                v.ref_is_udeprel = True
+                if not v.seen_enhanced_graph:
+                    v.seen_enhanced_graph = sentence_line
+            elif not v.seen_tree_without_enhanced_graph:
+                v.seen_tree_without_enhanced_graph = sentence_line
+            if found["enhanced_line"][s] >= 0:
+                v.seen_enhancement = base + int(found["enhanced_line"][s]) + 1
+            if flags & HAS_FEATS and not v.seen_morpho_feature:
+                v.seen_morpho_feature = base + int(found["feats_line"][s]) + 1
+            v.spaceafterno_in_effect = bool(flags & SPACEAFTER_NO)
+        v.sent_id = sid
+        v.out = []
+        if v.level >= 3:
+            v.sentence_line = sentence_line
+            v.n_comments = n_comments
+            lines = text.decode("utf-8").split("\n")
+            v.table = [line.split("\t") for line in lines[n_comments:-2]]
+            words = Words(v.table, sentence_line)
+            v._level3_nodes(words)
+            v._level3_tree(words)
+        return v.out
+
+
+def validate_blocks(blocks: Iterable[bytes], path: str,
+                    validator: Validator) -> Iterator[ValidationIncident]:
+    """The incidents of a file given as raw bytes in pieces of any size (the caller adds the
+    run's end, :meth:`Validator.end_of_run`)."""
+    validator.path = path
+    splitter = SentenceSplitter(validator, path)
+    screen = Screen(validator, splitter) if AVAILABLE else None
+    pending = b""
+    for data in blocks:
+        pending += data
+        if len(pending) < BLOCK_BYTES:
+            continue
+        cut = pending.rfind(b"\n\n") + 2  # after the last empty line (0: none yet)
+        if cut >= 2:
+            block, pending = pending[:cut], pending[cut:]
+            yield from _block(block, screen, splitter)
+    cut = pending.rfind(b"\n\n") + 2
+    if cut >= 2:
+        yield from _block(pending[:cut], screen, splitter)
+        pending = pending[cut:]
+    if pending:  # a last sentence without its empty line
+        yield from splitter.feed([pending.decode("utf-8", "replace")])
+    yield from splitter.finish()
+
+
+def _block(block: bytes, screen: Optional[Screen],
+           splitter: SentenceSplitter) -> Iterator[ValidationIncident]:
+    if screen is not None:
+        return screen.block(block)
+    return splitter.feed([block.decode("utf-8", "replace")])
+
+
+def validate_byte_stream(blocks: Iterable[bytes], path: str, level: int = 2,
+                         state: Optional[Validator] = None, lang: str = "ud",
+                         data_dir: Optional[str] = None) -> Iterator[ValidationIncident]:
+    """Like :func:`conll_eval.validate.backbone.validate_lines` for raw bytes (UTF-8; bad
+    bytes become U+FFFD, see ``invalid-utf``), through the screen when it is built."""
+    v = state if state is not None else Validator(level, lang, data_dir)
+    yield from validate_blocks(blocks, path, v)
+    if state is None:  # this file is the whole run
+        yield from v.end_of_run()

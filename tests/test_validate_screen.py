@@ -1,0 +1,200 @@
+"""The validator's compiled screen (conll_eval/validate/screen.py, conll_eval/_cvalidate.pyx)
+changes nothing but speed: every file gives the same incidents, in the same order, with and
+without it.  Files come from a generator of valid sentences (trees, multiword tokens, text and
+SpaceAfter=No, features, enhanced graphs, newpar) that are then broken at random, byte by byte
+and rule by rule; blocks are made tiny so that sentences meet block ends.  The shared UD
+treebanks (real level-3 warnings) are compared too.  ``-m slow`` runs many more files."""
+from __future__ import annotations
+
+import dataclasses
+import glob
+import os
+import random
+
+import pytest
+
+from conll_eval.validate import screen as screen_module
+from conll_eval.validate import validate_bytes
+
+from test_validate import UD_DATA
+
+pytestmark = pytest.mark.skipif(not screen_module.AVAILABLE,
+                                reason="the compiled core is not built: no screen to compare")
+
+SHARED_UD = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "ud")
+UPOS = ["NOUN", "VERB", "ADJ", "ADP", "DET", "PRON", "PUNCT", "AUX", "PROPN", "X", "ADV"]
+DEPRELS = ["nsubj", "obj", "obl", "det", "amod", "case", "punct", "advmod", "nmod:poss",
+           "conj", "cc", "aux", "compound", "obl:tmod", "mark"]
+FEATS = ["_", "Number=Sing", "Case=Nom|Number=Plur", "Definite=Def|PronType=Art",
+         "Mood=Ind|Tense=Past|VerbForm=Fin", "Number=Plur,Sing"]
+WORDS = ["a", "bb", "ccc", "dé", "e-f", "gh", "ijk", "l m", "ñ", "草", "o'p", "q"]
+
+
+def _sentence(rng: random.Random, k: int, enhanced: bool) -> str:
+    """A valid sentence (levels 1-2): random tree, text made from the forms."""
+    n = rng.randint(1, 7)
+    heads = [0] * (n + 1)
+    root = rng.randint(1, n)
+    order = [root] + [w for w in range(1, n + 1) if w != root]
+    rng.shuffle(order[1:])
+    attached = [root]
+    for w in order[1:]:
+        heads[w] = rng.choice(attached)
+        attached.append(w)
+    heads[root] = 0
+    forms = [rng.choice(WORDS) for _ in range(n + 1)]
+    forms[0] = rng.choice([w for w in WORDS if " " not in w])  # a multiword token's FORM
+    mwt = None
+    if n >= 2 and rng.random() < 0.3:
+        first = rng.randint(1, n - 1)
+        mwt = (first, first + 1)
+    rows, text = [], []
+    for w in range(1, n + 1):
+        member = mwt is not None and mwt[0] <= w <= mwt[1]
+        if mwt is not None and w == mwt[0]:
+            no_space = rng.random() < 0.3 and w + 1 < n
+            rows.append(f"{w}-{w + 1}\t{forms[0]}\t_\t_\t_\t_\t_\t_\t_\t"
+                        + ("SpaceAfter=No" if no_space else "_"))
+            text.append(forms[0] + ("" if no_space or w + 1 == n else " "))
+        misc = "_"
+        if not member:
+            no_space = rng.random() < 0.3 and w < n
+            misc = "SpaceAfter=No" if no_space else rng.choice(["_", "_", "Gloss=x"])
+            text.append(forms[w] + ("" if no_space or w == n else " "))
+        deprel = "root" if heads[w] == 0 else rng.choice(DEPRELS)
+        deps = "_"
+        if enhanced:
+            deps = f"{heads[w]}:{deprel}"
+            if heads[w] != 0 and rng.random() < 0.3:
+                extra = rng.choice([h for h in range(1, n + 1) if h != w] or [0])
+                items = sorted({(heads[w], deprel), (extra, "dep")})
+                deps = "|".join(f"{h}:{r}" for h, r in items)
+        rows.append(f"{w}\t{forms[w]}\t{forms[w]}\t{rng.choice(UPOS)}\t_\t{rng.choice(FEATS)}"
+                    f"\t{heads[w]}\t{deprel}\t{deps}\t{misc}")
+    comments = [f"# sent_id = s{k}", "# text = " + "".join(text).rstrip()]
+    if rng.random() < 0.2:
+        comments.insert(0, "# newpar")
+    if rng.random() < 0.2:
+        comments.append("# comment with text = here")
+    return "\n".join(comments + rows) + "\n\n"
+
+
+MUTATIONS = ["byte", "delete", "duplicate-line", "swap-lines", "head", "tab", "space", "cr",
+             "fffd", "nbsp", "nfd", "sent-id", "bom", "control", "drop-empty", "deps", "comment"]
+
+
+def _mutate(rng: random.Random, text: str) -> str:
+    lines = text.split("\n")
+    what = rng.choice(MUTATIONS)
+    i = rng.randrange(len(lines))
+    line = lines[i]
+    if what == "byte" and line:
+        j = rng.randrange(len(line))
+        line = line[:j] + rng.choice("0_-.:|= \tA1#x") + line[j + 1:]
+    elif what == "delete" and line:
+        j = rng.randrange(len(line))
+        line = line[:j] + line[j + 1:]
+    elif what == "duplicate-line":
+        lines.insert(i, line)
+    elif what == "swap-lines" and i + 1 < len(lines):
+        lines[i], lines[i + 1] = lines[i + 1], line
+        line = lines[i]
+    elif what == "head" and line.count("\t") == 9:
+        cols = line.split("\t")
+        cols[6] = rng.choice(["0", "1", "2", "3", "9", "01", "_", "1.1"])
+        line = "\t".join(cols)
+    elif what == "tab" and "\t" in line:
+        line = line.replace("\t", rng.choice(["", "\t\t", " "]), 1)
+    elif what == "space":
+        j = rng.randrange(len(line) + 1)
+        line = line[:j] + " " + line[j:]
+    elif what == "cr":
+        line += "\r"
+    elif what in ("fffd", "nbsp", "control"):
+        j = rng.randrange(len(line) + 1)
+        line = line[:j] + {"fffd": "\ufffd", "nbsp": "\u00a0", "control": "\x0b"}[what] + line[j:]
+    elif what == "nfd":
+        line = line.replace("é", "e\u0301")
+    elif what == "sent-id":
+        line = "# sent_id = s0" if line.startswith("# sent_id") else line
+    elif what == "bom" and i == 0:
+        line = "\ufeff" + line
+    elif what == "drop-empty" and not line:
+        lines.pop(i)
+        return "\n".join(lines)
+    elif what == "deps" and line.count("\t") == 9:
+        cols = line.split("\t")
+        cols[8] = rng.choice(["_", "0:root", "1:dep|1:amod", "2:x", "1:dep|0:root", "1.1:dep",
+                              "1:obl:on_top_of", "1:Dep", "1"])
+        line = "\t".join(cols)
+    elif what == "comment":
+        lines.insert(i, rng.choice(["# newdoc", "# parallel_id = a/b", "# text = x",
+                                    "#sent_id=s9", "# sent_id = a/b/c", "# newpar id = p"]))
+    lines[i] = line if i < len(lines) else line
+    return "\n".join(lines)
+
+
+def _incidents(data: bytes, level: int, screened: bool, monkeypatch, block: int):
+    monkeypatch.setattr(screen_module, "AVAILABLE", screened)
+    monkeypatch.setattr(screen_module, "BLOCK_BYTES", block)
+    options = {"lang": "en", "data_dir": UD_DATA} if level >= 4 else {}
+    return [dataclasses.astuple(inc) for inc in validate_bytes(data, "f", level, **options)]
+
+
+def _compare(data: bytes, level: int, monkeypatch, block: int = 1 << 20) -> None:
+    fast = _incidents(data, level, True, monkeypatch, block)
+    slow = _incidents(data, level, False, monkeypatch, block)
+    assert fast == slow
+
+
+def _file(rng: random.Random, n_mutations: int) -> bytes:
+    enhanced = rng.random() < 0.4  # all sentences or none (edeps-only-sometimes)
+    text = "".join(_sentence(rng, k, enhanced) for k in range(rng.randint(1, 12)))
+    for _ in range(n_mutations):
+        text = _mutate(rng, text)
+    return text.encode("utf-8", "surrogatepass")
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_screen_changes_nothing_on_generated_files(seed, monkeypatch):
+    rng = random.Random(seed)
+    data = _file(rng, rng.choice([0, 0, 1, 1, 2, 4]))
+    levels = [1, 2, 3] + ([5] if UD_DATA is not None and seed % 4 == 0 else [])
+    for level in levels:
+        _compare(data, level, monkeypatch, block=rng.choice([1, 64, 300, 1 << 20]))
+
+
+def test_generated_valid_files_pass_the_screen(monkeypatch):
+    """The generator's unbroken files are valid at level 2, and the screen passes most of
+    their sentences (else the comparisons above would test little)."""
+    rng = random.Random(7)
+    data = "".join(_sentence(rng, k, k < 100) for k in range(100)).encode()
+    data += "".join(_sentence(rng, k, False) for k in range(100, 200)).encode()
+    assert len(_incidents(data, 2, False, monkeypatch, 1 << 20)) == 1  # edeps-only-sometimes
+    data = "".join(_sentence(rng, k, True) for k in range(200)).encode()
+    assert _incidents(data, 2, False, monkeypatch, 1 << 20) == []
+    screen = screen_module.Screen.__new__(screen_module.Screen)
+    screen.verdicts = [screen_module._Verdicts(judge) for judge in screen_module._JUDGES]
+    screen.scratch = {}
+    found = screen._screen(data)
+    clean = ~screen._bad_sentences(found)
+    assert found["n_sentences"] == 200 and clean.sum() >= 190
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(120, 2120))
+def test_screen_changes_nothing_on_many_generated_files(seed, monkeypatch):
+    rng = random.Random(seed)
+    data = _file(rng, rng.choice([0, 1, 1, 2, 3, 6]))
+    for level in (2, 3):
+        _compare(data, level, monkeypatch, block=rng.choice([1, 64, 300, 1 << 20]))
+
+
+@pytest.mark.skipif(not os.path.isdir(SHARED_UD), reason="../shared/ud is not there")
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(SHARED_UD, "*", "*.conllu")))[:6],
+                         ids=lambda p: "/".join(p.split(os.sep)[-2:]))
+def test_screen_changes_nothing_on_shared_treebanks(path, monkeypatch):
+    with open(path, "rb") as f:
+        data = f.read()
+    for level in (2, 3):
+        _compare(data, level, monkeypatch)
