@@ -39,7 +39,7 @@ MAX_TIME_RATIO, MAX_MEMORY_RATIO = 2.0, 1.0
 
 def to_conllx(source: str, target: str) -> None:
     """The pair's CoNLL-X conversion, for MaltEval (conll_eval's own converter)."""
-    from conll_eval.analyze.formats import conllu_to_conllx
+    from conll_eval.io.malt import conllu_to_conllx
     with open(source, encoding="utf-8") as src, open(target, "w", encoding="utf-8") as out:
         out.write(conllu_to_conllx(src.read()))
 

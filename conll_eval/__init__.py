@@ -36,7 +36,7 @@ _command_line_blas_threads()
 from .errors import (AlignmentError, ConllEvalError, FormatError, InputError, LabelError,  # noqa: E402
                      TreeError, UsageError, ValidationFailed)
 from .evaluate import Evaluation, Settings, evaluate, evaluate_files  # noqa: E402
-from .reader import load  # noqa: E402
+from .io.conllu import load  # noqa: E402
 from .stats import Counts, Score  # noqa: E402
 from .treebank import Treebank, Vocab  # noqa: E402
 

@@ -11,12 +11,14 @@ import numpy as np
 from ._version import __version__
 from .align import Alignment, align_words, check_characters
 from .errors import ConllEvalError, InputError, UsageError, ValidationFailed
+from .io.byte_input import decompress, read_bytes, read_lines, read_stdin
+from .io.formats import CONLLU
+from .io.read import read_treebank
 from .metrics import (DEPREL_POLICIES, ENHANCED_METRICS, ENHANCEMENT_DIGITS, EnhancedOptions, EXTRA_METRICS, METRICS, PROFILES,
                       PUNCT_POLICIES,
                       EvaluationContext, compiled_counts, compute_counts, display_name,
                       load_weights,
                       profile_metrics)
-from .reader import decompress, load_source, read_bytes, read_lines, read_stdin
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
 from .workers import usable_cpus
@@ -327,18 +329,18 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
     if parallel is None:
         parallel = _parallel_worth_it([gold_path, system_path])
     if not parallel:
-        gold = load_source(gold_path, profile, vocab, multiple_roots=multiple_roots,
-                           collapse=collapse)
-        system = load_source(system_path, profile, vocab, multiple_roots=multiple_roots,
-                             collapse=collapse)
+        gold = read_treebank(gold_path, CONLLU, profile=profile, vocab=vocab,
+                             multiple_roots=multiple_roots, collapse=collapse)
+        system = read_treebank(system_path, CONLLU, profile=profile, vocab=vocab,
+                               multiple_roots=multiple_roots, collapse=collapse)
     else:
         from concurrent.futures import ThreadPoolExecutor  # only large pairs need it
         with ThreadPoolExecutor(max_workers=1) as pool:
-            pending = pool.submit(load_source, system_path, profile, Vocab(), True,
-                                  multiple_roots, collapse=collapse)
+            pending = pool.submit(read_treebank, system_path, CONLLU, profile=profile, vocab=Vocab(),
+                                  multiple_roots=multiple_roots, collapse=collapse)
             try:
-                gold = load_source(gold_path, profile, vocab, multiple_roots=multiple_roots,
-                                   collapse=collapse)
+                gold = read_treebank(gold_path, CONLLU, profile=profile, vocab=vocab,
+                                     multiple_roots=multiple_roots, collapse=collapse)
             except BaseException:
                 pending.cancel()
                 raise

@@ -21,7 +21,8 @@ from .align import Alignment, span_matches
 from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from .enhancements import ENHANCEMENT_DIGITS, EnhancedOptions  # noqa: F401  (part of this API)
 from .errors import FormatError, Location
-from .reader import LazyRegex, read_bytes, read_lines
+from .io.byte_input import read_bytes, read_lines
+from .io.profiles import LazyRegex
 from .stats import Counts
 from .treebank import Treebank, Vocab, _distinct, same_offset_type
 

@@ -35,10 +35,11 @@ import numpy as np
 from .errors import (AlignmentError, ConllEvalError, EmptyFileError, Location,
                      UsageError)
 from .evaluate import Settings, evaluate, gold_unannotated, scored_metrics, validate_pair
+from .io.formats import CONLLU
+from .io.read import read_treebank
 from .metrics import METRICS, display_name, load_weights
 from .pairing import (METADATA_FILE, Pairing, SuiteEntry, find_pairs, pair_directories, read_metadata,
                       read_pair_list, require_paths, treebank_code)
-from .reader import load_source
 from .stats import Score
 from .treebank import Treebank, Vocab
 from .workers import run_tasks
@@ -192,7 +193,8 @@ def _load_gold(path: str, profile: str, collapse: bool = False,
     if key is not None and key in _gold_cache:
         _gold_cache.move_to_end(key)
         return _gold_cache[key]
-    gold = load_source(path, profile, Vocab(), collapse=collapse, multiple_roots=multiple_roots)
+    gold = read_treebank(path, CONLLU, profile=profile, vocab=Vocab(), collapse=collapse,
+                         multiple_roots=multiple_roots)
     if key is not None and gold.n_words <= GOLD_CACHE_WORDS:
         _gold_cache[key] = gold
         while sum(tb.n_words for tb in _gold_cache.values()) > GOLD_CACHE_WORDS:
@@ -245,9 +247,9 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
         if missing is not None:
             return failed(missing)
         try:
-            system = load_source(entry.system, settings.profile, vocab,
-                                 collapse=settings.collapse_empty_nodes,
-                                 multiple_roots=settings.multiple_roots_okay)
+            system = read_treebank(entry.system, CONLLU, profile=settings.profile, vocab=vocab,
+                                   collapse=settings.collapse_empty_nodes,
+                                   multiple_roots=settings.multiple_roots_okay)
         except ConllEvalError as exc:
             return failed(_failure("system", exc, _system_read_status(exc)))
         if not system.text or not gold.text:  # the pair scorer's empty-file error

@@ -1,4 +1,4 @@
-"""MaltTab and MaltXML inputs of ``conll_eval analyze`` (conll_eval.analyze.formats): the
+"""MaltTab and MaltXML inputs of ``conll_eval analyze`` (conll_eval.io.malt): the
 conversion to CoNLL-X, MaltEval's rejections, and MaltEval 1.0's own output on small pairs.
 
 The golden ``testdata/malteval/*.out`` files are the stdout of the MaltEval 1.0 jar, run in
@@ -16,8 +16,9 @@ import shutil
 
 import pytest
 
-from conll_eval.analyze.formats import (CONLL, TAB, XML, convert, input_format,
-                                        load_analysis_pair_texts, relocate, to_conll_text)
+from conll_eval.io.formats import CONLLX as CONLL, MALTTAB as TAB, MALTXML as XML
+from conll_eval.io.formats import malteval_format as input_format
+from conll_eval.io.malt import convert, load_analysis_pair_texts, relocate, to_conll_text
 from conll_eval.cli import main
 from conll_eval.errors import InputError
 from conll_eval.reader import load_text

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conll_eval.analyze.formats import conllu_to_conllx
+from conll_eval.io.malt import conllu_to_conllx
 from conll_eval.cli import main
 from conll_eval.evaluate import Settings, evaluate, evaluate_files, load_pair
 from oracles import oracle_dir  # tests/ is on sys.path (rootdir)

@@ -1,7 +1,8 @@
 """MaltEval's evaluation files (``-e file.xml``): parameters read from untrusted XML, with line numbers.
 
-DOCTYPE and ENTITY declarations are refused before and while parsing (:mod:`.safexml`); a
-wrong file is an :class:`~conll_eval.analyze.malteval_names.EvaluationFileError` at its line.
+DOCTYPE and ENTITY declarations are refused before and while parsing
+(:mod:`conll_eval.io.safexml`); a wrong file is an
+:class:`~conll_eval.analyze.malteval_names.EvaluationFileError` at its line.
 """
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import os
 from typing import Dict, List, Tuple, Union
 
 from ..errors import Location
+from ..io.safexml import parse, refuse_declarations
 from .malteval_names import PARAMETER_NAMES, EvaluationFileError, MaltEvalUsageError, _java_trim
 from .malteval_settings import Parameter, _set_formatting
-from .safexml import parse, refuse_declarations
 
 # ----------------------------------------------------------------------------------------------
 # the -e evaluation file
@@ -30,7 +31,7 @@ class _Node:
 
 
 def _refuse_declarations(data: bytes, path: str) -> None:
-    """Refuse DOCTYPE/ENTITY declarations in an evaluation file (:mod:`.safexml`)."""
+    """Refuse DOCTYPE/ENTITY declarations in an evaluation file (:mod:`conll_eval.io.safexml`)."""
     refuse_declarations(data, path, EvaluationFileError, "an evaluation file")
 
 

@@ -7,7 +7,6 @@ numbers.  Where MaltEval aborts, :class:`Aborted` carries its message.
 """
 from __future__ import annotations
 
-import codecs
 import math
 import os
 from dataclasses import dataclass
@@ -18,11 +17,12 @@ import numpy as np
 from ..align import align_words, check_characters
 from ..errors import AlignmentError, InputError
 from ..evaluate import load_pair, release_freed_memory
-from ..reader import decompress, load, parse_bytes, read_bytes
+from ..io.formats import CONLLU, CONLLX, InputFormat, detect_format
+from ..io.malt import CHARSET_UNDECODABLE, CONLLX_COLUMNS
+from ..io.read import precheck, read_concatenated, read_treebank
 from ..treebank import Vocab
 from .confusion import confusion_tables
 from .counting import AnalysisPair
-from .formats import CONLL, convert, input_format, relocate
 from .options import Evaluation, Formatting, Settings, validate_evaluations
 from .positional import ACCURACY_WARNING
 from .significance import FIVE_PERCENT_Z, ONE_PERCENT_Z, mcnemar_sections
@@ -78,95 +78,41 @@ class Aborted(Exception):
 
 # ---- reading --------------------------------------------------------------------------------
 
-#: CoNLL-X has 10 tab-separated columns
-_CONLLX_COLUMNS = 10
+def _aborted(exc: InputError) -> Aborted:
+    """MaltEval's abort for a file it cannot read: its own message (where known) over ours."""
+    if exc.code == CONLLX_COLUMNS:
+        return Aborted(f"{exc.official}\n({exc.location}: {exc.message})")
+    if exc.code == CHARSET_UNDECODABLE:
+        return Aborted(f"{exc.location}: {exc.message}")
+    official = getattr(exc, "official", None)
+    return Aborted(f"{official}\n({exc})" if official else str(exc))
 
 
-def _check_conllx(path: str) -> None:
-    """MaltEval reads CoNLL-X only: a non-blank line with fewer than 10 tab-separated columns
-    (a CoNLL-U comment, for one) aborts with its reader's message and the line."""
-    with open(path, "rb") as handle:
-        data = handle.read()
-    raw = np.frombuffer(data, dtype=np.uint8)
-    newlines = np.flatnonzero(raw == 10)
-    starts = np.concatenate([[0], newlines + 1])
-    ends = np.append(newlines, len(data))
-    tabs = np.flatnonzero(raw == 9)
-    tab_counts = np.searchsorted(tabs, ends) - np.searchsorted(tabs, starts)
-    # only lines short of tabs need a look: blank lines (fine) and the faulty ones
-    for k in np.flatnonzero(tab_counts < _CONLLX_COLUMNS - 1).tolist():
-        line = data[starts[k]:ends[k]].rstrip(b"\r\n")
-        if line.strip():
-            number = k + 1
-            text = line.decode("utf-8", errors="replace")
-            raise Aborted(f"Error at  line {number}: an attribute is missing\n{text}\n"
-                          f"({path}:{number}: a CoNLL-X line has 10 tab-separated columns; "
-                          f"name a CoNLL-U file *.conllu)")
-
-
-#: what MaltEval would read as CoNLL-X but we read as CoNLL-U (comments, multi-word tokens,
-#: empty nodes, raw-text tokenization)
-CONLLU_SUFFIXES = (".conllu", ".conllu.gz", ".conllu.bz2", ".conllu.xz")
-
-
-def is_conllu(path: str) -> bool:
-    return path.lower().endswith(CONLLU_SUFFIXES)
-
-
-def _file_bytes(path: str, charset: Optional[str]) -> bytes:
-    """The file as UTF-8 (decompressed, decoded from ``charset`` when another one is given)."""
-    data = decompress(read_bytes(path), path)
-    if charset and codecs.lookup(charset).name != "utf-8":
-        try:
-            data = data.decode(charset).encode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise Aborted(f"{path}: not readable as {charset}: {exc.reason} at byte {exc.start}")
-    return data
-
-
-def _read_files(paths: Sequence[str], name: str, vocab, charset: Optional[str] = None,
-                check_only: bool = False):
-    """One treebank from ``paths`` (several: concatenated, sentences numbered on).  CoNLL-X
-    files are checked as MaltEval reads them (10 columns per line), CoNLL-U files
-    (:data:`CONLLU_SUFFIXES`) with the conll_eval reader's own errors.  ``check_only``: the
-    checks that need no reader (the files exist, CoNLL-X lines have their columns)."""
-    for path in paths:
-        if not os.path.isfile(path):
-            raise Aborted(f"{path} (No such file or directory)")
-    for path in paths:
-        if input_format(path) == CONLL and not is_conllu(path):
-            _check_conllx(path)
-    if check_only:
-        return None
-    plain = not charset or codecs.lookup(charset).name == "utf-8"
+def _check_file(told: InputFormat) -> None:
+    """The checks that need no reader, MaltEval's first: the file exists, then a CoNLL-X
+    file's lines have their 10 columns (:func:`~conll_eval.io.read.precheck`)."""
+    if not os.path.isfile(told.path):
+        raise Aborted(f"{told.path} (No such file or directory)")
     try:
-        if len(paths) == 1 and plain and input_format(paths[0]) == CONLL:
-            return load(paths[0], vocab=vocab)
-        parts = []
-        for path in paths:
-            parts.append(_converted_bytes(path, charset, vocab).rstrip(b"\r\n") + b"\n\n")
-        if len(paths) == 1:
-            return parse_bytes(parts[0], paths[0], "conll18", vocab)
-        return parse_bytes(b"".join(parts), name, "conll18", vocab)
+        precheck(told)
     except InputError as exc:
-        official = getattr(exc, "official", None)
-        raise Aborted(f"{official}\n({exc})" if official else str(exc)) from None
+        raise _aborted(exc) from None
 
 
-def _converted_bytes(path: str, charset: Optional[str], vocab) -> bytes:
-    """The file as CoNLL text in UTF-8 (MaltTab and MaltXML converted), checked by the reader
-    so that errors name the original file and line."""
-    if input_format(path) == CONLL:
-        data = _file_bytes(path, charset)
-        parse_bytes(data, path, "conll18", vocab)
-        return data
-    conversion = convert(path, charset)
-    data = conversion.text.encode("utf-8")
+def _read_files(sources: Sequence[InputFormat], name: str, vocab, charset: Optional[str] = None):
+    """One treebank from ``sources`` (several: concatenated, sentences numbered on), each in
+    the format told once (CoNLL-X files checked as MaltEval reads them, CoNLL-U files
+    (:data:`~conll_eval.io.formats.CONLLU_SUFFIXES`) with the conll_eval reader's own errors);
+    the files must exist first."""
+    for told in sources:
+        if not os.path.isfile(told.path):
+            raise Aborted(f"{told.path} (No such file or directory)")
     try:
-        parse_bytes(data, path, "conll18", vocab)
+        if len(sources) == 1:
+            return read_treebank(sources[0].path, sources[0], charset, vocab=vocab)
+        return read_concatenated(sources, name, charset, vocab=vocab)
     except InputError as exc:
-        raise relocate(exc, conversion) from None
-    return data
+        raise _aborted(exc) from None
 
 
 def _check_same_text(gold, system, gold_name: str, system_name: str) -> None:
@@ -199,11 +145,15 @@ def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name:
     CoNLL-U the words are aligned as the CoNLL 2018 scorer aligns them (tokenization and
     sentence splits may differ; only the characters must agree); otherwise MaltEval's rule
     holds: the same sentences and FORMs."""
-    single = (len(gold_paths) == len(system_paths) == 1 and not charset
-              and all(input_format(p) == CONLL for p in [*gold_paths, *system_paths]))
+    # each file's format told once, carried along
+    gold_sources = [detect_format(path) for path in gold_paths]
+    system_sources = [detect_format(path) for path in system_paths]
+    both = [*gold_sources, *system_sources]
+    single = (len(gold_sources) == len(system_sources) == 1 and not charset
+              and all(told.name in (CONLLU, CONLLX) for told in both))
     if single:  # the scorer's reading: both files at once, freed memory given back
-        for path in (gold_paths[0], system_paths[0]):
-            _read_files([path], path, None, None, check_only=True)
+        for told in both:
+            _check_file(told)
         try:
             # one file after the other: the analyses have time to spare (within 2x the
             # scorer's) but should not need more memory than it (its threads overlap reading)
@@ -212,9 +162,9 @@ def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name:
             raise Aborted(str(exc)) from None
     else:
         vocab = Vocab()
-        gold = _read_files(gold_paths, gold_name, vocab, charset)
-        system = _read_files(system_paths, system_name, vocab, charset)
-    if any(is_conllu(p) for p in [*gold_paths, *system_paths]):
+        gold = _read_files(gold_sources, gold_name, vocab, charset)
+        system = _read_files(system_sources, system_name, vocab, charset)
+    if any(told.name == CONLLU for told in both):
         try:
             check_characters(gold, system)
         except AlignmentError as exc:

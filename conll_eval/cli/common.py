@@ -12,10 +12,11 @@ from typing import Collection, Dict, List, Mapping, NamedTuple, Optional, Sequen
 
 from ..errors import UsageError
 from ..evaluate import Settings, evaluate, validate_files
+from ..io.formats import CONLLU
+from ..io.read import read_treebank
 from ..metrics import (DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name,
                        load_weights,
                        profile_metrics)
-from ..reader import load_source
 from ..report.tables import percent
 from ..treebank import Vocab
 
@@ -356,10 +357,10 @@ def evaluate_systems(gold_path: str, system_paths: Sequence[str], settings: Sett
     vocab = Vocab()
     options = {"multiple_roots": settings.multiple_roots_okay,
                "collapse": settings.collapse_empty_nodes}
-    gold = load_source(sources[0], settings.profile, vocab, **options)
+    gold = read_treebank(sources[0], CONLLU, profile=settings.profile, vocab=vocab, **options)
     weights = load_weights(settings.weights_file) if settings.weights_file else None
-    return [evaluate(gold, load_source(source, settings.profile, vocab, **options), settings,
-                     weights)
+    return [evaluate(gold, read_treebank(source, CONLLU, profile=settings.profile, vocab=vocab, **options),
+                     settings, weights)
             for source in sources[1:]]
 
 

@@ -9,8 +9,9 @@ from typing import List, Sequence, TextIO
 from ..analyze.run import UNIVERSAL, read_pair
 from ..errors import ConllEvalError, UsageError
 from ..evaluate import Settings, evaluate
+from ..io.formats import CONLLU
+from ..io.read import read_treebank
 from ..naming import system_names, treebank_name
-from ..reader import load_source
 from ..report.html import render_page, treebank_data
 from ..treebank import Vocab
 from .compare import DEFAULT_METRICS, check_resampling_options, significance_signature
@@ -114,9 +115,10 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str,
             vocab = Vocab()
             options = {"collapse": settings.collapse_empty_nodes,
                        "multiple_roots": settings.multiple_roots_okay}
-            gold = load_source(first.entry.gold, settings.profile, vocab, **options)
-            evaluations = [evaluate(gold, load_source(path, settings.profile, vocab, **options),
-                                    settings)
+            gold = read_treebank(first.entry.gold, CONLLU, profile=settings.profile, vocab=vocab,
+                                 **options)
+            evaluations = [evaluate(gold, read_treebank(path, CONLLU, profile=settings.profile,
+                                                        vocab=vocab, **options), settings)
                            for _, path in usable]
         except ConllEvalError as exc:  # scored in a worker, so unlikely; the suite said why
             failures.append([f"{first.entry.name}: not in the report: {str(exc).splitlines()[0]}"])

@@ -5,15 +5,14 @@ is given (:func:`choose_mode`; one CoNLL-U and one moot file are refused)."""
 from __future__ import annotations
 
 import argparse
-import os
 import re
 from typing import List, NamedTuple, Optional, TextIO, Tuple
 
 from .. import __version__
 from ..analyze.tagger.conllu import DEFAULT_COLUMNS, evaluate_tagging, parse_columns
-from ..analyze.tagger.sniff import CONLLU, MOOT, SNIFF_BYTES, Look, look_of
 from ..errors import UsageError, printable
-from ..reader import load
+from ..io.formats import CONLLU, MOOT, TAGGER, detect_format
+from ..io.read import read_treebank
 from ..report.tagger import tagger_listing, tagger_markdown, tagger_record, tagger_rows, tagger_text
 from ..treebank import Vocab
 from .common import DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, write_atomically
@@ -65,23 +64,6 @@ class Mode(NamedTuple):
     problem: Optional[str] = None
 
 
-def _look(path: str):
-    """What the file looks like (:func:`~conll_eval.analyze.tagger.sniff.look_of`); nothing
-    to tell for standard input, a missing or unreadable file (each mode reports those)."""
-    if path == "-" or not os.path.isfile(path):
-        return Look(None)
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(SNIFF_BYTES)
-        from ..reader import compression_of, open_input  # only for compressed files (start-up)
-        if compression_of(head[:6]) is not None:
-            stream, head = open_input(path, SNIFF_BYTES)
-            stream.close()
-    except (OSError, ValueError):
-        return Look(None)
-    return look_of(head)
-
-
 def choose_mode(argv: List[str]) -> Mode:
     """CoNLL-U mode with ``--conllu``, two files named ``*.conllu``, or two files that look
     like CoNLL-U; mooteval's native mode for two moot files and anything else (its own
@@ -96,12 +78,12 @@ def choose_mode(argv: List[str]) -> Mode:
         return Mode("native")
     if all(name.lower().endswith(".conllu") for name in files):
         return Mode("conllu")
-    looks = [_look(name) for name in files]
-    kinds = [look.kind for look in looks]
+    looks = [detect_format(name, TAGGER) for name in files]  # told once per file
+    kinds = [look.name for look in looks]
     if kinds[0] is None and kinds[1] is None:
         return Mode("native")
     if CONLLU in kinds and MOOT in kinds:
-        described = [f"{printable(name)} looks like {'CoNLL-U' if look.kind == CONLLU else 'a moot native file'} "
+        described = [f"{printable(name)} looks like {'CoNLL-U' if look.name == CONLLU else 'a moot native file'} "
                      f"({look.evidence})" for name, look in zip(files, looks)]
         return Mode("conllu", f"{described[0]} but {described[1]}: give two CoNLL-U files "
                               "(GOLD SYSTEM) or two moot files (SYSTEM GOLD)")
@@ -204,11 +186,11 @@ def conllu_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
     _check_format(args)
     columns = parse_columns(args.columns)
     vocab = Vocab()
-    gold = load(args.gold, args.profile, vocab, trees=False)
-    system = load(args.system, args.profile, vocab, trees=False)
+    gold = read_treebank(args.gold, CONLLU, profile=args.profile, vocab=vocab, trees=False)
+    system = read_treebank(args.system, CONLLU, profile=args.profile, vocab=vocab, trees=False)
     training = None
     if args.train:
-        train = load(args.train, args.profile, Vocab(), trees=False)
+        train = read_treebank(args.train, CONLLU, profile=args.profile, vocab=Vocab(), trees=False)
         training = set(train.strings("form"))
     evaluation = evaluate_tagging(gold, system, columns, training)
     signature = (f"conll_eval:{__version__}|tagger:conllu|profile:{args.profile}|"

@@ -51,7 +51,7 @@ import unittest
 from typing import Dict, Mapping, Optional, Sequence, Union, cast
 
 from ..errors import UsageError
-from ..reader import PROFILE_NAMES
+from ..io.profiles import PROFILE_NAMES
 from ..report.official import counts_table, default_lines, verbose_table
 from ..stats import Score
 from ._base import (DEFAULT_SETS, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, ORDERS, UPOS,

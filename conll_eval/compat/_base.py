@@ -19,8 +19,10 @@ import numpy as np
 from ..enhanced import ROOT as ENHANCED_ROOT, check_empty_nodes, enhanced_counts, enhanced_graph
 from ..errors import AlignmentError, ConllEvalError, InputError, printable
 from ..evaluate import Settings, evaluate as _evaluate
+from ..io.byte_input import read_lines
+from ..io.formats import CONLLU
+from ..io.read import read_treebank
 from ..metrics import (CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, UNIVERSAL_FEATURES, EnhancedOptions)
-from ..reader import load as _load, read_lines
 from ..stats import Score
 from ..treebank import Treebank, Vocab
 from ._columns import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, XPOS  # noqa: F401
@@ -328,7 +330,8 @@ def _load_source(source, name: str, profile: str, treebank_type, path: str, sets
     if isinstance(source, io.BytesIO):
         source.name = name
     try:
-        treebank = _load(source, profile, VOCAB, multiple_roots=options.multiple_roots_okay)
+        treebank = read_treebank(source, CONLLU, profile=profile, vocab=VOCAB,
+                                 multiple_roots=options.multiple_roots_okay)
         graph = _enhanced_at_load(treebank, profile, options, data)
     except InputError as exc:
         if exc.code in _FILE_CODES and data is None:

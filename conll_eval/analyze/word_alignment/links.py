@@ -14,14 +14,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ...errors import Incident, InputError, Location
+from ...io.formats import LINKS, PHARAOH_LINK, is_natural
+from ...io.formats import detect_format as detect_file_format
 
 __all__ = ["INPUT_FORMATS", "LinkFileError", "LinkFile", "read_links", "read_lines",
            "detect_format", "read_token_counts", "check_positions"]
 
 #: ``--input-format`` choices; ``auto`` looks at the first non-blank line of each file
 INPUT_FORMATS = ("auto", "naacl", "pharaoh")
-#: a Pharaoh link: ``3-4`` sure, ``3?4`` or ``3p4`` possible (0-based positions)
-_PHARAOH_LINK = re.compile(r"(\d+)([-?p])(\d+)\Z")
 _NAACL_SHAPE = "'sentence source target [S|P] [confidence]'"
 _PHARAOH_SHAPE = "'i-j' (sure), 'i?j' or 'ipj' (possible)"
 
@@ -104,21 +104,16 @@ def _os_error(path: str, exc: OSError) -> LinkFileError:
 
 
 def detect_format(path: str, lines: Sequence[str]) -> Optional[str]:
-    """``naacl`` or ``pharaoh`` from the first non-blank line; None for a file without one
-    (it reads the same either way but for its sentence count).  A line that is neither
-    raises ``unknown-format``."""
-    for number, text in enumerate(lines, 1):
-        fields = text.split()
-        if not fields:
-            continue
-        if all(_PHARAOH_LINK.match(f) for f in fields):
-            return "pharaoh"
-        if 3 <= len(fields) <= 5 and all(_is_natural(f) for f in fields[:3]):
-            return "naacl"
-        raise LinkFileError(Location(path, number), "unknown-format",
+    """``naacl`` or ``pharaoh`` from the first non-blank line, told by the input layer
+    (:func:`conll_eval.io.formats.detect_format`); None for a file without one (it reads the
+    same either way but for its sentence count).  A line that is neither raises
+    ``unknown-format``."""
+    told = detect_file_format(path, LINKS, lines=lines)
+    if told.line is not None:
+        raise LinkFileError(Location(path, told.line), "unknown-format",
                             f"neither a NAACL link line ({_NAACL_SHAPE}) nor a Pharaoh line of "
                             f"links ({_PHARAOH_SHAPE}); name the format with --input-format")
-    return None
+    return told.name
 
 
 class _Collector:
@@ -180,7 +175,7 @@ def read_links(path: str, input_format: str = "auto", empty_format: str = "phara
 
 def _parse_pharaoh(collector: _Collector, number: int, text: str) -> None:
     for field in text.split():
-        match = _PHARAOH_LINK.match(field)
+        match = PHARAOH_LINK.match(field)
         if match is None:
             raise LinkFileError(Location(collector.path, number), "bad-link",
                                 f"{field!r} is not a Pharaoh link {_PHARAOH_SHAPE}")
@@ -198,7 +193,7 @@ def _parse_naacl(collector: _Collector, number: int, text: str) -> None:
                             f"expected {_NAACL_SHAPE}, got {len(fields)} field(s)")
     for field, what in zip(fields[:3], ("sentence number", "source position",
                                         "target position")):
-        if not _is_natural(field):
+        if not is_natural(field):
             raise LinkFileError(location, "bad-number",
                                 f"the {what} {field!r} is not a non-negative integer")
     marks = [f for f in fields[3:] if f in ("S", "P")]
@@ -213,11 +208,6 @@ def _parse_naacl(collector: _Collector, number: int, text: str) -> None:
                             f"{' '.join(fields[3:])!r}")
     sentence, source, target = (int(f) for f in fields[:3])
     collector.add(number, sentence, source, target, marks != ["P"], f"{source} {target}")
-
-
-def _is_natural(text: str) -> bool:
-    """Digits 0-9 only (``str.isdigit`` alone also takes other scripts' digits)."""
-    return text.isascii() and text.isdigit()
 
 
 def _is_number(text: str) -> bool:

@@ -1,24 +1,35 @@
-"""MaltEval's other input formats (MaltTab, MaltXML) -> CoNLL-X/CoNLL-U text, so the ordinary
-reader builds the Treebank.  Each file is checked as MaltEval 1.0's own reader checks it, and a
-rejected file raises :class:`~conll_eval.errors.InputError` naming ``file:line``.
+"""MaltEval's other input formats read and checked as MaltEval 1.0's own readers check them: CoNLL-X
+(ten columns a line), MaltTab and MaltXML, the last two converted to CoNLL-X text so that the
+CoNLL-U reader builds the Treebank.
+
+A rejected file raises :class:`~conll_eval.errors.InputError` naming ``file:line`` (``official``:
+MaltEval's message, where known); :func:`relocate` points the CoNLL-U reader's errors in a
+converted text back at the original file and line.
 """
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from dataclasses import dataclass, replace
 from typing import Dict, FrozenSet, List, Optional, Tuple, Union
 
+import numpy as np
+
 from ..errors import InputError, Location
+from .byte_input import decompress, read_bytes
+from .formats import CONLLX, MALTTAB, MALTXML, malteval_format
 from .safexml import parse
 
-__all__ = ["TAB", "XML", "CONLL", "Conversion", "input_format", "convert", "to_conll_text",
-           "load_analysis_pair_texts", "relocate"]
-
-TAB, XML, CONLL = "tab", "xml", "conll"
+__all__ = ["Conversion", "convert", "to_conll_text", "load_analysis_pair_texts", "relocate",
+           "check_conllx", "CONLLX_COLUMNS", "CHARSET_UNDECODABLE", "utf8_bytes", "conllu_to_conllx"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
+#: the code of a CoNLL-X line short of columns (:func:`check_conllx`)
+CONLLX_COLUMNS = "conllx-missing-column"
+#: CoNLL-X has 10 tab-separated columns
+_CONLLX_COLUMN_COUNT = 10
 #: Java's BufferedReader.readLine ends a line at \n, \r or \r\n (and at nothing else)
 _LINE_END = re.compile(r"\r\n|\r|\n")
 #: Java's Integer.parseInt: an optional sign and decimal digits (any Unicode Nd digit)
@@ -50,17 +61,6 @@ class Conversion:
     null_columns: FrozenSet[str]
 
 
-def input_format(path: PathLike) -> str:
-    """``"xml"``, ``"tab"`` or ``"conll"``: MaltEval's choice by the end of the path
-    (case-sensitive; anything but ``.xml`` and ``.tab`` is read as CoNLL-X)."""
-    name = os.fspath(path)
-    if name.endswith(".xml"):
-        return XML
-    if name.endswith(".tab"):
-        return TAB
-    return CONLL
-
-
 def to_conll_text(path: PathLike, charset: Optional[str] = None) -> str:
     """The 10-column CoNLL-X text of a .tab or .xml file (a CoNLL-X file: its text as read).
 
@@ -76,8 +76,9 @@ def load_analysis_pair_texts(gold_path: PathLike, system_path: PathLike,
     return to_conll_text(gold_path, charset), to_conll_text(system_path, charset)
 
 
-def convert(path: PathLike, charset: Optional[str] = None) -> Conversion:
-    """Read ``path`` in the format :func:`input_format` gives and convert it; raises
+def convert(path: PathLike, charset: Optional[str] = None, format: Optional[str] = None) -> Conversion:
+    """Read ``path`` in ``format`` (by default :func:`~conll_eval.io.formats.malteval_format`'s
+    choice: :data:`MALTXML`, :data:`MALTTAB` or :data:`CONLLX`) and convert it; raises
     :class:`InputError` naming ``file:line`` (``official``: MaltEval's message, where known).
 
     Deliberate differences from MaltEval: DOCTYPE and ENTITY declarations are refused; invalid
@@ -88,14 +89,14 @@ def convert(path: PathLike, charset: Optional[str] = None) -> Conversion:
     holds a null (:attr:`Conversion.null_columns`) the text holds ``_``, so groupings by Lemma,
     Postag or Feats give a ``_`` group where MaltEval crashes."""
     name = os.fspath(path)
-    fmt = input_format(name)
+    fmt = malteval_format(name) if format is None else format
     data = _read(name)
-    if fmt == XML:
+    if fmt == MALTXML:
         return _convert_xml(data, name)
     text = _decode(data, name, charset)
-    if fmt == TAB:
+    if fmt == MALTTAB:
         return _convert_tab(text, name)
-    return Conversion(name, CONLL, text, tuple(range(1, text.count("\n") + 2)), frozenset())
+    return Conversion(name, CONLLX, text, tuple(range(1, text.count("\n") + 2)), frozenset())
 
 
 def relocate(error: InputError, conversion: Conversion) -> InputError:
@@ -103,7 +104,7 @@ def relocate(error: InputError, conversion: Conversion) -> InputError:
     file and line instead; errors without a line, or of a class with its own constructor, are
     given back unchanged."""
     line = error.location.line
-    if (conversion.format == CONLL or line is None or not 1 <= line <= len(conversion.source_lines)
+    if (conversion.format == CONLLX or line is None or not 1 <= line <= len(conversion.source_lines)
             or type(error).__init__ is not InputError.__init__):
         return error
     location = replace(error.location, path=conversion.path, line=conversion.source_lines[line - 1])
@@ -111,6 +112,47 @@ def relocate(error: InputError, conversion: Conversion) -> InputError:
 
 
 # ---- reading ----------------------------------------------------------------------------------
+
+def check_conllx(path: str) -> None:
+    """MaltEval reads CoNLL-X only: a non-blank line with fewer than 10 tab-separated columns
+    (a CoNLL-U comment, for one) raises :data:`CONLLX_COLUMNS` at its line, ``official``
+    being MaltEval's reader's message and the line."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    raw = np.frombuffer(data, dtype=np.uint8)
+    newlines = np.flatnonzero(raw == 10)
+    starts = np.concatenate([[0], newlines + 1])
+    ends = np.append(newlines, len(data))
+    tabs = np.flatnonzero(raw == 9)
+    tab_counts = np.searchsorted(tabs, ends) - np.searchsorted(tabs, starts)
+    # only lines short of tabs need a look: blank lines (fine) and the faulty ones
+    for k in np.flatnonzero(tab_counts < _CONLLX_COLUMN_COUNT - 1).tolist():
+        line = data[starts[k]:ends[k]].rstrip(b"\r\n")
+        if line.strip():
+            number = k + 1
+            text = line.decode("utf-8", errors="replace")
+            raise InputError(Location(path, number), CONLLX_COLUMNS,
+                             "a CoNLL-X line has 10 tab-separated columns; name a CoNLL-U file *.conllu",
+                             f"Error at  line {number}: an attribute is missing\n{text}")
+
+
+#: the code of a file that ``--charset`` cannot decode (:func:`utf8_bytes`)
+CHARSET_UNDECODABLE = "charset-undecodable"
+
+
+def utf8_bytes(path: str, charset: Optional[str]) -> bytes:
+    """A CoNLL file as UTF-8 bytes: decompressed, decoded from ``charset`` when another one
+    is given (raises :data:`CHARSET_UNDECODABLE`, naming the file and the byte)."""
+    data = decompress(read_bytes(path), path)
+    if charset and codecs.lookup(charset).name != "utf-8":
+        try:
+            data = data.decode(charset).encode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(Location(path), CHARSET_UNDECODABLE,
+                             f"not readable as {charset}: {exc.reason} at byte {exc.start}") from None
+    return data
+
+
 
 def _read(path: str) -> bytes:
     try:
@@ -181,7 +223,7 @@ def _convert_tab(text: str, path: str) -> Conversion:
         out.append("")
         source_lines.append(len(lines))
     body = "\n".join(out) + "\n" if out else ""
-    return Conversion(path, TAB, body, tuple(source_lines),
+    return Conversion(path, MALTTAB, body, tuple(source_lines),
                       frozenset({"lemma", "xpos", "feats", "misc"}) if out else frozenset())
 
 
@@ -326,8 +368,8 @@ class _MaltXMLHandler:
             if attribute not in attrs:
                 self.null_columns.add(column)
         for attribute in ("form", "lemma", "cpostag", "postag", "feats", "deprel", "pdeprel"):
-            value = deprel if attribute == "deprel" else attrs.get(attribute)
-            if value is not None and (value == "" or _UNREPRESENTABLE.search(value)):
+            text = deprel if attribute == "deprel" else attrs.get(attribute)
+            if text is not None and (text == "" or _UNREPRESENTABLE.search(text)):
                 raise InputError(Location(self.path, self.line()),
                                  "maltxml-unrepresentable",
                                  f'attribute "{attribute}" is empty or holds a tab or line break, '
@@ -341,7 +383,7 @@ class _MaltXMLHandler:
 
 def _convert_xml(data: bytes, path: str) -> Conversion:
     """MaltXML -> CoNLL-X, refusing DOCTYPE/ENTITY declarations before and while parsing
-    (:mod:`.safexml`; a syntax error gives expat's message, as Xerces' cannot be reproduced).
+    (:mod:`conll_eval.io.safexml`; a syntax error gives expat's message, as Xerces' cannot be reproduced).
 
     ``treebank > head > annotation > attribute[name] > value[name]`` declares the tag set
     (``attribute name="postag"``) and the label set (``name="deprel"``); then
@@ -349,7 +391,7 @@ def _convert_xml(data: bytes, path: str) -> Conversion:
     (required), ``lemma``, ``cpostag``, ``feats``, ``deprel``, ``phead`` and ``pdeprel``
     (optional); words are numbered in document order and PDEPREL goes to column 10 (where
     ExcludePdeprels looks).  The encoding is the XML declaration's."""
-    handler = None
+    handler: Optional[_MaltXMLHandler] = None
 
     def handlers(line):
         nonlocal handler
@@ -357,8 +399,9 @@ def _convert_xml(data: bytes, path: str) -> Conversion:
         return {"StartElementHandler": handler.start, "EndElementHandler": handler.end}
 
     parse(data, path, InputError, "a MaltXML file", handlers)
+    assert handler is not None  # parse() asks for the handlers before it reads
     text = "\n".join(handler.lines) + "\n" if handler.lines else ""
-    return Conversion(path, XML, text, tuple(handler.source_lines), frozenset(handler.null_columns))
+    return Conversion(path, MALTXML, text, tuple(handler.source_lines), frozenset(handler.null_columns))
 
 
 def conllu_to_conllx(text: str) -> str:
