@@ -24,7 +24,8 @@ import numpy as np
 from .compiled import cenhanced as _cenhanced  # None: the numpy path (the reference)
 from .errors import FormatError, Location
 from .enhancements import ENHANCEMENT_DIGITS, EnhancedOptions
-from .scan import NEWLINE, LazyCodes, _read_unchanged
+from .io.columns import NEWLINE
+from .io.lazy_fields import LazyCodes, read_unchanged
 from .stats import Counts
 from .treebank import Treebank
 
@@ -186,7 +187,7 @@ def _deps_bytes(tb: Treebank) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarr
         return None
     tails = lazy.tails
     if tails.joined is None:
-        source = tails.source if tails.file is None else _read_unchanged(tails.file)
+        source = tails.source if tails.file is None else read_unchanged(tails.file)
         return (source, np.asarray(tails.start, dtype=np.int64),
                 np.asarray(tails.end, dtype=np.int64))
     joined = tails.joined  # newline-terminated fields

@@ -1,9 +1,9 @@
 """The CoNLL-U reader's public names, kept importable from here (the reader lives in :mod:`conll_eval.io`).
 
 :func:`load` and its kin are :mod:`conll_eval.io.conllu`'s (CoNLL-U with the official scorers'
-rules), the byte input, diagnoses and profiles their own modules'; the package reads every
-treebank format through :func:`conll_eval.io.read.read_treebank`, and nothing in it imports
-this module but the public API's ``conll_eval.load`` for older code.
+rules), the byte input, diagnoses and profiles their own modules'.  The package reads every
+treebank format through :func:`conll_eval.io.read.read_treebank`; only the validator, which reads
+lines itself, still takes its byte input and diagnoses from here.
 """
 from __future__ import annotations
 

@@ -25,5 +25,5 @@ __all__ = ["Columns", "LazyCodes", "FieldBytes", "scan", "scan_stream", "file_id
            "utf8_valid", "metadata", "utf8_valid_numpy", "is_forest_acyclic", "NEWLINE", "COLUMN_INDEX",
            "EMPTY_COLUMN_INDEX", "LAZY_COLUMNS", "WORD_FIELD_MAX", "SCAN_PIECE_BYTES"]
 
-# the name older code imports (conll_eval.enhanced)
+# the name older code imported (the package itself imports from conll_eval.io)
 _read_unchanged = read_unchanged
