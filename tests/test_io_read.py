@@ -128,13 +128,24 @@ def name_rule_calls(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize("gold, system", [("tiny.conllu", "tiny.conllu"), ("tiny.conll", "tiny.tab"),
-                                          ("tiny.xml", "tiny.tab")])
-def test_analyze_tells_each_files_format_once(name_rule_calls, gold, system):
+@pytest.mark.parametrize("gold, systems", [("tiny.conllu", ["tiny.conllu"]), ("tiny.conll", ["tiny.tab"]),
+                                           ("tiny.xml", ["tiny.tab", "tiny.conll", "tiny.xml"])])
+@pytest.mark.parametrize("viewer", [False, True])
+def test_analyze_tells_each_files_format_once(name_rule_calls, tmp_path, gold, systems, viewer):
+    """Once per file, however many pairs read it (the gold file of several systems)."""
     out, err = io.StringIO(), io.StringIO()
-    status = main(["analyze", "-s", str(DATA / system), "-g", str(DATA / gold)], out, err)
+    paths = []
+    for k, name in enumerate(systems):  # distinct files (a system given twice is refused)
+        paths.append(tmp_path / f"s{k}{Path(name).suffix}")
+        shutil.copy(DATA / name, paths[-1])
+    if len(systems) == 1:
+        paths = [DATA / systems[0]]
+    argv = ["analyze", "-s", *map(str, paths), "-g", str(DATA / gold)]
+    if viewer:
+        argv += ["-v", "1", "--output", str(tmp_path / "viewer.html")]
+    status = main(argv, out, err)
     assert status == 0, err.getvalue()
-    assert sorted(name_rule_calls) == sorted([str(DATA / gold), str(DATA / system)])
+    assert sorted(name_rule_calls) == sorted({str(DATA / gold), *map(str, paths)})
 
 
 def test_report_and_scoring_read_conllu_without_telling_by_name(name_rule_calls, tmp_path):

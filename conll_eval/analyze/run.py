@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -139,15 +139,22 @@ def _check_same_text(gold, system, gold_name: str, system_name: str) -> None:
                       f"not contain the same text. (sentence {first_bad})")
 
 
-def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name: str,
-              system_name: str, charset: Optional[str] = None, universal_deprel: bool = False):
-    """Read and align one pair (each side one file or several concatenated).  When a side is
-    CoNLL-U the words are aligned as the CoNLL 2018 scorer aligns them (tokenization and
+def told_formats(paths: Sequence[str]) -> Dict[str, InputFormat]:
+    """Each file's format, told once (:func:`~conll_eval.io.formats.detect_format`: by the
+    name, as MaltEval tells it) for every pair it is read in."""
+    return {path: detect_format(path) for path in dict.fromkeys(paths)}
+
+
+def read_pair(gold_paths: Sequence[Union[str, InputFormat]], system_paths: Sequence[Union[str, InputFormat]],
+              gold_name: str, system_name: str, charset: Optional[str] = None,
+              universal_deprel: bool = False):
+    """Read and align one pair (each side one file or several concatenated; a file given as
+    its path or as the :class:`~conll_eval.io.formats.InputFormat` told before).  When a side
+    is CoNLL-U the words are aligned as the CoNLL 2018 scorer aligns them (tokenization and
     sentence splits may differ; only the characters must agree); otherwise MaltEval's rule
     holds: the same sentences and FORMs."""
-    # each file's format told once, carried along
-    gold_sources = [detect_format(path) for path in gold_paths]
-    system_sources = [detect_format(path) for path in system_paths]
+    gold_sources = [_told(path) for path in gold_paths]
+    system_sources = [_told(path) for path in system_paths]
     both = [*gold_sources, *system_sources]
     single = (len(gold_sources) == len(system_sources) == 1 and not charset
               and all(told.name in (CONLLU, CONLLX) for told in both))
@@ -157,7 +164,7 @@ def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name:
         try:
             # one file after the other: the analyses have time to spare (within 2x the
             # scorer's) but should not need more memory than it (its threads overlap reading)
-            gold, system = load_pair(gold_paths[0], system_paths[0], parallel=False)
+            gold, system = load_pair(gold_sources[0].path, system_sources[0].path, parallel=False)
         except InputError as exc:
             raise Aborted(str(exc)) from None
     else:
@@ -174,6 +181,10 @@ def read_pair(gold_paths: Sequence[str], system_paths: Sequence[str], gold_name:
     pair = AnalysisPair.from_treebanks(gold, system, align_words(gold, system), universal_deprel)
     release_freed_memory()
     return pair
+
+
+def _told(path: Union[str, InputFormat]) -> InputFormat:
+    return path if isinstance(path, InputFormat) else detect_format(path)
 
 
 def _check_tag_list(path: Optional[str]) -> None:
@@ -279,10 +290,11 @@ def run(settings: Settings, notes: Optional[List[str]] = None) -> List[Item]:
     universal = settings.deprel_file == UNIVERSAL
     _check_tag_list(settings.postag_file)
     _check_tag_list(None if universal else settings.deprel_file)
+    told = told_formats([*settings.gold_files, *settings.system_files])
     loaded = []
     for gold_files, system_files, gold_name, system_name in pairs:
-        pair = read_pair(gold_files, system_files, gold_name, system_name, settings.charset,
-                         universal)
+        pair = read_pair([told[p] for p in gold_files], [told[p] for p in system_files], gold_name,
+                         system_name, settings.charset, universal)
         loaded.append((gold_name, system_name, pair))
     settings = validate_evaluations(settings)
     evaluations = settings.evaluations("java")

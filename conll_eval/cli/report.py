@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import List, Sequence, TextIO
 
-from ..analyze.run import UNIVERSAL, read_pair
+from ..analyze.run import UNIVERSAL, read_pair, told_formats
 from ..errors import ConllEvalError, UsageError
 from ..evaluate import Settings, evaluate
 from ..io.formats import CONLLU
@@ -180,8 +180,9 @@ def viewer_html(settings) -> str:
     universal = settings.deprel_file == UNIVERSAL
     scoring = Settings(deprel="universal" if universal else "full")
     evaluations = []
+    told = told_formats([gold, *settings.system_files])  # each file's format told once
     for system in settings.system_files:
-        pair = read_pair([gold], [system], gold, system, settings.charset, universal)
+        pair = read_pair([told[gold]], [told[system]], gold, system, settings.charset, universal)
         evaluations.append(evaluate(pair.gold.treebank, pair.system.treebank, scoring))
     names = system_names(settings.system_files, None, "conll_eval analyze")
     record = _paths_relative(treebank_data(treebank_name(gold), evaluations, names),
