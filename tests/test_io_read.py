@@ -76,6 +76,35 @@ def test_the_format_asked_for_wins_over_the_name(tmp_path):
         read_treebank(str(named), "csv")
 
 
+def _aborted(argv):
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["analyze", *argv], out, err)
+    return status, err.getvalue()
+
+
+def test_analyze_keeps_maltevals_abort_for_a_short_conllx_line(tmp_path):
+    named = tmp_path / "u.conll"
+    shutil.copy(DATA / "tiny.conllu", named)
+    status, err = _aborted(["-g", str(named), "-s", str(DATA / "tiny.conll")])
+    assert status == 1
+    # (the line breaks of MaltEval's message are spelt out on stderr)
+    assert ("Evaluation aborted: Error at  line 1: an attribute is missing\\n# sent_id = 1\\n"
+            f"({named}:1: a CoNLL-X line has 10 tab-separated columns; name a CoNLL-U file *.conllu)") in err
+
+
+def test_a_charset_that_cannot_decode_the_file_is_named(tmp_path):
+    latin = tmp_path / "l.conll"
+    latin.write_bytes(b"1\tTh\xffe\tthe\tDET\tDT\t_\t0\troot\t_\t_\n\n")
+    with pytest.raises(InputError) as info:
+        read_treebank(str(latin), charset="ascii")
+    assert info.value.code == "charset-undecodable"
+    status, err = _aborted(["-g", str(latin), "-s", str(latin), "--charset", "ascii"])
+    assert status == 1
+    assert (f"Evaluation aborted: {latin}: not readable as ascii: ordinal not in range(128) at byte 4"
+            in err)
+    assert read_treebank(str(latin), charset="latin-1").strings("form") == ["Th\xffe"]
+
+
 def test_standard_input_and_streams_are_conllu():
     stream = io.BytesIO((DATA / "tiny.conllu").read_bytes())
     assert _words(read_treebank(stream)) == _words(read_treebank(str(DATA / "tiny.conllu")))
