@@ -30,6 +30,11 @@ cdef enum:
     ENHANCED = 8         # some word's DEPS is not HEAD:DEPREL
     NEWDOC_NEWPAR = 16   # a comment that may be newdoc or newpar
     SPACEAFTER_NO = 32   # the last token of the text check has SpaceAfter=No
+    NONPROJECTIVE = 64   # (clean sentences) a subtree of the basic tree is not contiguous
+
+# token flags
+cdef enum:
+    SPACED = 1           # the FORM or the LEMMA has a space
 
 cdef enum:
     TAB = 9
@@ -40,9 +45,12 @@ cdef enum:
 
 SENTENCE_FLAGS = {"unclean": UNCLEAN, "has_feats": HAS_FEATS, "has_deps": HAS_DEPS,
                   "enhanced": ENHANCED, "newdoc_newpar": NEWDOC_NEWPAR,
-                  "spaceafter_no": SPACEAFTER_NO}
+                  "spaceafter_no": SPACEAFTER_NO, "nonprojective": NONPROJECTIVE}
+TOKEN_FLAGS = {"spaced": SPACED}
 #: the interned columns of a token line, in this order (-1 where a line has none)
-CODE_COLUMNS = ("upos", "feats", "deprel", "deps", "misc")
+CODE_COLUMNS = ("upos", "feats", "deprel", "deps", "misc", "lemma")
+cdef enum:
+    N_CODES = 6
 
 
 cdef inline bint _starts(const uint8_t* p, Py_ssize_t n, const char* word, Py_ssize_t k) noexcept nogil:
@@ -313,18 +321,52 @@ cdef bint _deps_edges(const uint8_t* p, Py_ssize_t n, int32_t word, int32_t* edg
 
 
 
+cdef struct Work:
+    # the per-token outputs and the working arrays of one block
+    int32_t* codes               # N_CODES rows of ``stride``
+    Py_ssize_t stride
+    int32_t* position            # per token: its word number, 0 for a multiword token
+    int32_t* parent              # per token: its parent's token, -1 the root, -2 none/unknown
+    uint8_t* token_flags
+    int32_t* head                # per word of the sentence (1-based): its HEAD
+    int32_t* word_token          # per word of the sentence: its token
+    int32_t* mark
+    int32_t* edge_head
+    int32_t* edge_dep
+    int32_t* start
+    int32_t* children
+    int32_t* queue
+    int32_t* lo                  # per word: its subtree's first and last word and size
+    int32_t* hi
+    int32_t* size
+
+
+cdef struct Tables:
+    # the StringTables, as borrowed pointers (the caller holds them)
+    void* upos
+    void* feats
+    void* deprel
+    void* deps
+    void* misc
+    void* lemma
+
+
+cdef inline int32_t _intern(void* table, const uint8_t* p, Py_ssize_t n,
+                            const uint8_t* limit) noexcept nogil:
+    return <int32_t>(<StringTable>table).intern(p, n, limit)
+
+
 cdef void _token_line(const uint8_t* a, const uint8_t* limit, Py_ssize_t pos, Py_ssize_t ln,
-                      int32_t line, Sentence* st, StringTable t_upos, StringTable t_feats,
-                      StringTable t_deprel, StringTable t_deps, StringTable t_misc,
-                      int32_t* codes, Py_ssize_t stride, int32_t* head, int32_t* edge_head,
-                      int32_t* edge_dep) noexcept nogil:
+                      int32_t line, Py_ssize_t tok, Sentence* st, Tables* t,
+                      Work* w) noexcept nogil:
     """One token line of a sentence still clean: marks it unclean on any doubt."""
     cdef const uint8_t* p = a + pos
     cdef Py_ssize_t f[11]        # field k is p[f[k] : f[k + 1] - 1]
     cdef Py_ssize_t size[10]
-    cdef Py_ssize_t k = 0, i, dash
+    cdef Py_ssize_t k = 0, i, dash, stride = w.stride
     cdef int64_t first, last, word, h
     cdef const void* found
+    cdef int32_t* codes = w.codes + tok
     if _bad_bytes(p, ln, True):
         st.flags |= UNCLEAN
         return
@@ -364,7 +406,7 @@ cdef void _token_line(const uint8_t* a, const uint8_t* limit, Py_ssize_t pos, Py
             st.flags |= UNCLEAN
             return
         st.last_range_end = st.skip_until = last
-        codes[4 * stride] = <int32_t>t_misc.intern(p + f[9], size[9], limit)
+        codes[4 * stride] = _intern(t.misc, p + f[9], size[9], limit)
         return
     word = _number(p, size[0])
     h = _head(p + f[6], size[6])
@@ -373,12 +415,17 @@ cdef void _token_line(const uint8_t* a, const uint8_t* limit, Py_ssize_t pos, Py
         st.flags |= UNCLEAN
         return
     st.n_words = word
-    head[word] = <int32_t>h
-    codes[0] = <int32_t>t_upos.intern(p + f[3], size[3], limit)
-    codes[stride] = <int32_t>t_feats.intern(p + f[5], size[5], limit)
-    codes[2 * stride] = <int32_t>t_deprel.intern(p + f[7], size[7], limit)
-    codes[3 * stride] = <int32_t>t_deps.intern(p + f[8], size[8], limit)
-    codes[4 * stride] = <int32_t>t_misc.intern(p + f[9], size[9], limit)
+    w.head[word] = <int32_t>h
+    w.word_token[word] = <int32_t>tok
+    w.position[tok] = <int32_t>word
+    if _has_space(p + f[1], size[1]) or _has_space(p + f[2], size[2]):
+        w.token_flags[tok] = SPACED
+    codes[0] = _intern(t.upos, p + f[3], size[3], limit)
+    codes[stride] = _intern(t.feats, p + f[5], size[5], limit)
+    codes[2 * stride] = _intern(t.deprel, p + f[7], size[7], limit)
+    codes[3 * stride] = _intern(t.deps, p + f[8], size[8], limit)
+    codes[4 * stride] = _intern(t.misc, p + f[9], size[9], limit)
+    codes[5 * stride] = _intern(t.lemma, p + f[2], size[2], limit)
     if size[5] != 1 or p[f[5]] != 95:
         st.flags |= HAS_FEATS
         if st.feats_line < 0:
@@ -391,18 +438,39 @@ cdef void _token_line(const uint8_t* a, const uint8_t* limit, Py_ssize_t pos, Py
                 and memcmp(p + f[8] + size[6] + 1, p + f[7], size[7]) == 0):
             st.flags |= ENHANCED
             st.enhanced_line = line
-        if not _deps_edges(p + f[8], size[8], <int32_t>word, edge_head, edge_dep, st):
+        if not _deps_edges(p + f[8], size[8], <int32_t>word, w.edge_head, w.edge_dep, st):
             st.flags |= UNCLEAN
             return
     if not _text_token(a, p + f[1], size[1], p + f[9], size[9], word <= st.skip_until, st):
         st.flags |= UNCLEAN
 
 
-cdef void _sentence_end(const uint8_t* a, Sentence* st, int32_t* head, int32_t* mark,
-                        int32_t* edge_head, int32_t* edge_dep, int32_t* start,
-                        int32_t* children, int32_t* queue) noexcept nogil:
+cdef bint _projective(const int32_t* head, Py_ssize_t n, int32_t* lo, int32_t* hi,
+                      int32_t* size) noexcept nogil:
+    """Every subtree of the tree (words 1..n) covers a contiguous span of words."""
+    cdef Py_ssize_t k
+    cdef int32_t j
+    for k in range(1, n + 1):
+        lo[k], hi[k], size[k] = <int32_t>k, <int32_t>k, 1
+    for k in range(1, n + 1):
+        j = head[k]
+        while j != 0:
+            if k < lo[j]:
+                lo[j] = <int32_t>k
+            if k > hi[j]:
+                hi[j] = <int32_t>k
+            size[j] += 1
+            j = head[j]
+    for k in range(1, n + 1):
+        if hi[k] - lo[k] + 1 != size[k]:
+            return False
+    return True
+
+
+cdef void _sentence_end(Sentence* st, Work* w) noexcept nogil:
     """The checks of a whole sentence: counts of the comments, the text used up, the tree, the
-    enhanced graph's connectivity."""
+    enhanced graph's connectivity; for a clean one, each word's parent token and whether the
+    tree is projective."""
     cdef Py_ssize_t k, n = st.n_words
     if (not st.tokens or st.n_sid != 1 or st.n_text != 1 or st.n_newdoc > 1 or st.n_newpar > 1
             or n == 0 or st.last_range_end > n or st.text != st.text_end):
@@ -410,29 +478,31 @@ cdef void _sentence_end(const uint8_t* a, Sentence* st, int32_t* head, int32_t* 
     if st.flags & UNCLEAN:
         return
     for k in range(1, n + 1):
-        if head[k] > n:
+        if w.head[k] > n:
             st.flags |= UNCLEAN
             return
-    if not _is_tree(head, n, mark):
+    if not _is_tree(w.head, n, w.mark):
         st.flags |= UNCLEAN
         return
     if st.flags & HAS_DEPS:
         for k in range(st.n_edges):
-            if edge_head[k] > n:
+            if w.edge_head[k] > n:
                 st.flags |= UNCLEAN
                 return
-        if not _graph_connected(edge_head, edge_dep, st.n_edges, n, start, children, queue):
+        if not _graph_connected(w.edge_head, w.edge_dep, st.n_edges, n, w.start, w.children,
+                                w.queue):
             st.flags |= UNCLEAN
+            return
+    for k in range(1, n + 1):
+        w.parent[w.word_token[k]] = w.word_token[w.head[k]] if w.head[k] else -1
+    if not _projective(w.head, n, w.lo, w.hi, w.size):
+        st.flags |= NONPROJECTIVE
 
 
-cdef bint _screen(const uint8_t* a, Py_ssize_t n, StringTable t_upos, StringTable t_feats,
-                  StringTable t_deprel, StringTable t_deps, StringTable t_misc,
-                  int64_t* s_start, int64_t* s_end, int32_t* s_line, int32_t* s_ncom,
-                  uint8_t* s_flags, int64_t* s_sid0, int64_t* s_sid1, int32_t* s_feats,
-                  int32_t* s_enh, int32_t* t_sent, int32_t* codes, Py_ssize_t stride,
-                  int32_t* head, int32_t* mark, int32_t* edge_head, int32_t* edge_dep,
-                  int32_t* start, int32_t* children, int32_t* queue,
-                  Py_ssize_t* n_sent_out, Py_ssize_t* n_tok_out) noexcept nogil:
+cdef bint _screen(const uint8_t* a, Py_ssize_t n, Tables* t, Work* w, int64_t* s_start,
+                  int64_t* s_end, int32_t* s_line, int32_t* s_ncom, uint8_t* s_flags,
+                  int64_t* s_sid0, int64_t* s_sid1, int32_t* s_feats, int32_t* s_enh,
+                  int32_t* t_sent, Py_ssize_t* n_sent_out, Py_ssize_t* n_tok_out) noexcept nogil:
     """The sentences of ``a[:n]`` (see :func:`screen_block`); False: the block is refused."""
     cdef Py_ssize_t pos = 0, ln, s, tok, k, n_sent = 0, n_tok = 0
     cdef int32_t line = 0
@@ -464,22 +534,21 @@ cdef bint _screen(const uint8_t* a, Py_ssize_t n, StringTable t_upos, StringTabl
                 tok = n_tok
                 n_tok += 1
                 t_sent[tok] = <int32_t>s
-                for k in range(5):
-                    codes[k * stride + tok] = -1
+                for k in range(N_CODES):
+                    w.codes[k * w.stride + tok] = -1
+                w.position[tok], w.parent[tok], w.token_flags[tok] = 0, -2, 0
                 if not st.tokens:
                     st.tokens = True
                     if (st.n_text != 1 or st.text == st.text_end
                             or a[st.text_end - 1] == SPACE):
                         st.flags |= UNCLEAN
                 if not st.flags & UNCLEAN:
-                    _token_line(a, limit, pos, ln, line, &st, t_upos, t_feats, t_deprel,
-                                t_deps, t_misc, codes + tok, stride, head, edge_head,
-                                edge_dep)
+                    _token_line(a, limit, pos, ln, line, tok, &st, t, w)
             else:
                 return False  # perhaps a line of spaces, which ends a sentence: not here
             pos += ln + 1
             line += 1
-        _sentence_end(a, &st, head, mark, edge_head, edge_dep, start, children, queue)
+        _sentence_end(&st, w)
         s_end[s], s_flags[s] = pos, st.flags
         s_sid0[s], s_sid1[s] = st.sid_start, st.sid_end
         s_feats[s], s_enh[s] = st.feats_line, st.enhanced_line
@@ -497,6 +566,11 @@ def _scratch(dict scratch, str name, shape, dtype):
     return arr
 
 
+cdef int32_t* _ptr32(arr):
+    cdef int32_t[::1] view = arr.reshape(-1)
+    return &view[0]
+
+
 def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
     """Screen ``buf`` (whole sentences, each ending with an empty line; LF only, valid UTF-8
     in NFC: the caller checks that).  None when the block cannot be screened (see the module
@@ -507,9 +581,11 @@ def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
     (:data:`SENTENCE_FLAGS`), ``sid_start``/``sid_end`` (the sent_id's bytes, -1 without),
     ``feats_line`` (the first word line with FEATS, block line, -1 without), ``enhanced_line``
     (the last word line whose DEPS is not HEAD:DEPREL, -1 without);
-    per token line (``n_tokens``): ``token_sentence`` and ``codes`` (a row per
-    :data:`CODE_COLUMNS`: local ids in ``tables``, five :class:`StringTable`, -1 where the
-    line has no such field or its sentence is unclean).
+    per token line (``n_tokens``): ``token_sentence``, ``codes`` (a row per
+    :data:`CODE_COLUMNS`: local ids in ``tables``, six :class:`StringTable`, -1 where the
+    line has no such field or its sentence is unclean), ``position`` (word number, 0 for a
+    multiword token), ``parent`` (the token of the word's HEAD, -1 for the root; -2 for a
+    multiword token and in unclean sentences) and ``token_flags`` (:data:`TOKEN_FLAGS`).
     """
     cdef const uint8_t* a = &buf[0] if buf.shape[0] else NULL
     cdef Py_ssize_t n = buf.shape[0]
@@ -520,51 +596,55 @@ def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
         if a[i] == NEWLINE:
             cap += 1
     cdef StringTable t_upos = tables[0], t_feats = tables[1], t_deprel = tables[2]
-    cdef StringTable t_deps = tables[3], t_misc = tables[4]
-    s_start_a = _scratch(scratch, "start", cap, np.int64)
-    s_end_a = _scratch(scratch, "end", cap, np.int64)
-    s_line_a = _scratch(scratch, "first_line", cap, np.int32)
-    s_ncom_a = _scratch(scratch, "n_comments", cap, np.int32)
-    s_flags_a = _scratch(scratch, "flags", cap, np.uint8)
-    s_sid0_a = _scratch(scratch, "sid_start", cap, np.int64)
-    s_sid1_a = _scratch(scratch, "sid_end", cap, np.int64)
-    s_feats_a = _scratch(scratch, "feats_line", cap, np.int32)
-    s_enh_a = _scratch(scratch, "enhanced_line", cap, np.int32)
-    t_sent_a = _scratch(scratch, "token_sentence", cap, np.int32)
-    codes_a = _scratch(scratch, "codes", (5, cap), np.int32)
-    head_a = _scratch(scratch, "head", cap + 2, np.int32)
-    mark_a = _scratch(scratch, "mark", cap + 2, np.int32)
+    cdef StringTable t_deps = tables[3], t_misc = tables[4], t_lemma = tables[5]
+    cdef Tables t
+    t.upos, t.feats, t.deprel = <void*>t_upos, <void*>t_feats, <void*>t_deprel
+    t.deps, t.misc, t.lemma = <void*>t_deps, <void*>t_misc, <void*>t_lemma
+    sentence_arrays = {name: _scratch(scratch, name, cap, dtype) for name, dtype in (
+        ("start", np.int64), ("end", np.int64), ("first_line", np.int32),
+        ("n_comments", np.int32), ("flags", np.uint8), ("sid_start", np.int64),
+        ("sid_end", np.int64), ("feats_line", np.int32), ("enhanced_line", np.int32))}
+    token_arrays = {name: _scratch(scratch, name, cap, dtype) for name, dtype in (
+        ("token_sentence", np.int32), ("position", np.int32), ("parent", np.int32),
+        ("token_flags", np.uint8))}
+    codes_a = _scratch(scratch, "codes", (N_CODES, cap), np.int32)
     edge_cap = n // 2 + 2
-    edge_head_a = _scratch(scratch, "edge_head", edge_cap, np.int32)
-    edge_dep_a = _scratch(scratch, "edge_dep", edge_cap, np.int32)
-    children_a = _scratch(scratch, "children", edge_cap, np.int32)
-    start_a = _scratch(scratch, "graph_start", cap + 2, np.int32)
-    queue_a = _scratch(scratch, "queue", 2 * cap + 4, np.int32)
-    cdef int64_t[::1] s_start = s_start_a, s_end = s_end_a, s_sid0 = s_sid0_a, s_sid1 = s_sid1_a
-    cdef int32_t[::1] s_line = s_line_a, s_ncom = s_ncom_a, s_feats = s_feats_a, s_enh = s_enh_a
-    cdef uint8_t[::1] s_flags = s_flags_a
-    cdef int32_t[::1] t_sent = t_sent_a
-    cdef int32_t[:, ::1] codes = codes_a
-    cdef int32_t[::1] head = head_a, mark = mark_a, edge_head = edge_head_a
-    cdef int32_t[::1] edge_dep = edge_dep_a, children = children_a
-    cdef int32_t[::1] start = start_a, queue = queue_a
+    cdef Work w
+    w.codes, w.stride = _ptr32(codes_a), codes_a.shape[1]
+    w.position, w.parent = _ptr32(token_arrays["position"]), _ptr32(token_arrays["parent"])
+    cdef uint8_t[::1] token_flags = token_arrays["token_flags"]
+    w.token_flags = &token_flags[0]
+    for name, size in (("head", cap + 2), ("word_token", cap + 2), ("mark", cap + 2),
+                       ("graph_start", cap + 2), ("queue", 2 * cap + 4), ("lo", cap + 2),
+                       ("hi", cap + 2), ("size", cap + 2), ("edge_head", edge_cap),
+                       ("edge_dep", edge_cap), ("children", edge_cap)):
+        _scratch(scratch, name, size, np.int32)
+    w.head, w.word_token = _ptr32(scratch["head"]), _ptr32(scratch["word_token"])
+    w.mark, w.start, w.queue = (_ptr32(scratch["mark"]), _ptr32(scratch["graph_start"]),
+                                _ptr32(scratch["queue"]))
+    w.lo, w.hi, w.size = _ptr32(scratch["lo"]), _ptr32(scratch["hi"]), _ptr32(scratch["size"])
+    w.edge_head, w.edge_dep = _ptr32(scratch["edge_head"]), _ptr32(scratch["edge_dep"])
+    w.children = _ptr32(scratch["children"])
+    cdef int64_t[::1] s_start = sentence_arrays["start"], s_end = sentence_arrays["end"]
+    cdef int64_t[::1] s_sid0 = sentence_arrays["sid_start"], s_sid1 = sentence_arrays["sid_end"]
+    cdef int32_t[::1] s_line = sentence_arrays["first_line"]
+    cdef int32_t[::1] s_ncom = sentence_arrays["n_comments"]
+    cdef int32_t[::1] s_feats = sentence_arrays["feats_line"]
+    cdef int32_t[::1] s_enh = sentence_arrays["enhanced_line"]
+    cdef uint8_t[::1] s_flags = sentence_arrays["flags"]
+    cdef int32_t[::1] t_sent = token_arrays["token_sentence"]
     cdef Py_ssize_t n_sent = 0, n_tok = 0
     cdef bint refused = False
     with nogil:
-        refused = not _screen(a, n, t_upos, t_feats, t_deprel, t_deps, t_misc,
-                              &s_start[0], &s_end[0], &s_line[0], &s_ncom[0], &s_flags[0],
-                              &s_sid0[0], &s_sid1[0], &s_feats[0], &s_enh[0], &t_sent[0],
-                              &codes[0, 0], codes.shape[1], &head[0], &mark[0], &edge_head[0],
-                              &edge_dep[0], &start[0], &children[0], &queue[0], &n_sent,
-                              &n_tok)
+        refused = not _screen(a, n, &t, &w, &s_start[0], &s_end[0], &s_line[0], &s_ncom[0],
+                              &s_flags[0], &s_sid0[0], &s_sid1[0], &s_feats[0], &s_enh[0],
+                              &t_sent[0], &n_sent, &n_tok)
     if refused:
         return None
-    if t_upos.failed or t_feats.failed or t_deprel.failed or t_deps.failed or t_misc.failed:
+    if (t_upos.failed or t_feats.failed or t_deprel.failed or t_deps.failed or t_misc.failed
+            or t_lemma.failed):
         raise MemoryError()
-    return {"n_sentences": n_sent, "n_tokens": n_tok,
-            "start": s_start_a[:n_sent], "end": s_end_a[:n_sent],
-            "first_line": s_line_a[:n_sent], "n_comments": s_ncom_a[:n_sent],
-            "flags": s_flags_a[:n_sent], "sid_start": s_sid0_a[:n_sent],
-            "sid_end": s_sid1_a[:n_sent], "feats_line": s_feats_a[:n_sent],
-            "enhanced_line": s_enh_a[:n_sent], "token_sentence": t_sent_a[:n_tok],
-            "codes": codes_a[:, :n_tok]}
+    found = {name: arr[:n_sent] for name, arr in sentence_arrays.items()}
+    found.update({name: arr[:n_tok] for name, arr in token_arrays.items()})
+    found.update({"n_sentences": n_sent, "n_tokens": n_tok, "codes": codes_a[:, :n_tok]})
+    return found

@@ -71,7 +71,8 @@ class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks, C
         self.level = max(1, level)
         # levels 4-5 read the language's lists; below, udtools checks the universal rules only
         self.lang = lang if self.level >= 4 else "ud"
-        self.data = load_language_data(find_data_dir(data_dir)) if self.level >= 4 else None
+        self.data = (load_language_data(find_data_dir(data_dir), self.lang) if self.level >= 4
+                     else None)
         self.known_sent_ids: Set[str] = set()
         self.known_parallel_ids: Set[str] = set()
         self.parallel_lastalt: Dict[str, Optional[int]] = {}

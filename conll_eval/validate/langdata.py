@@ -55,6 +55,7 @@ class Explanations:
     ``unknown-deprel`` incidents of that language carry it: mirrored (``_explained``)."""
 
     def explain_feats(self, lang) -> str:
+        self._ensure(lang)
         featset = self.feats_of(lang)
         if lang not in self.feats:
             return (f"No feature-value pairs have been permitted for language [{lang}].\n"
@@ -74,6 +75,7 @@ class Explanations:
             f"See {_SPECIFY}specify_feature.pl for details.\n")
 
     def explain_deprel(self, lang) -> str:
+        self._ensure(lang)
         if ("deprel", lang) in self._explained:
             return self._explained[("deprel", lang)]
         deprels = self.deprels_of(lang)
@@ -99,6 +101,7 @@ class Explanations:
         return msg
 
     def explain_edeprel(self, lang) -> str:
+        self._ensure(lang)
         edeprels = self.edeprels_of(lang)
         if not edeprels:
             msg = ("No enhanced dependency relation types (case markers) have been permitted for"
@@ -111,6 +114,7 @@ class Explanations:
         return msg
 
     def explain_auxcop(self, lang, copulas: bool) -> str:
+        self._ensure(lang)
         lemmas = self.auxcop_of(lang)[1 if copulas else 0]
         what = "copulas" if copulas else "auxiliaries"
         url = f"{_SPECIFY}specify_auxiliary.pl?lcode={lang}"
@@ -121,6 +125,7 @@ class Explanations:
                 f" [{lang}]:\n" + ", ".join(lemmas) + f"\nSee {url} for details.\n")
 
     def explain_tospace(self, lang) -> str:
+        self._ensure(lang)
         if lang not in self.tospace:
             return (f"No tokens with spaces have been permitted for language [{lang}].\n"
                     + self._permit_here("specify_token_with_space.pl"))
@@ -138,32 +143,60 @@ class Explanations:
 
 class LanguageData(Explanations):
     """udtools' language data and its queries (names as udtools': feats, deprels, edeprels,
-    auxiliaries, copulas, words with spaces), cached per language."""
+    auxiliaries, copulas, words with spaces), cached per language.  Only the languages asked
+    for are kept (the whole data is about 22 MB in memory): the main one from the start, any
+    other (a word's Lang in MISC) read from the files when first asked for."""
 
-    def __init__(self, folder: str):
-        self.feats: Dict[str, dict] = _load(folder, "feats.json", "features")
+    #: (file, key in it, attribute) of the per-language tables
+    TABLES = (("feats.json", "features", "feats"), ("deprels.json", "deprels", "deprels"),
+              ("edeprels.json", "edeprels", "edeprels"), ("data.json", "auxiliaries", "auxcop"),
+              ("tospace.json", "expressions", "_tospace_items"))
+
+    def __init__(self, folder: str, languages: Tuple[str, ...] = ()):
+        self.folder = folder
         self.udeprels: Set[str] = set(_load(folder, "udeprels.json", "udeprels"))
-        self.deprels: Dict[str, dict] = _load(folder, "deprels.json", "deprels")
-        self.edeprels: Dict[str, dict] = _load(folder, "edeprels.json", "edeprels")
-        self.auxcop: Dict[str, dict] = _load(folder, "data.json", "auxiliaries")
-        expressions = _load(folder, "tospace.json", "expressions")
+        self.feats: Dict[str, dict] = {}
+        self.deprels: Dict[str, dict] = {}
+        self.edeprels: Dict[str, dict] = {}
+        self.auxcop: Dict[str, dict] = {}
+        self._tospace_items: Dict[str, List[str]] = {}
         self.tospace: Dict[str, Tuple[str, "re.Pattern"]] = {}
-        for lang, items in expressions.items():
-            combined = "(" + "|".join(sorted(items)) + ")"
-            self.tospace[lang] = (combined, re.compile(combined))
+        self._languages: Set[str] = set()   # the languages read so far
+        self._known: Set[str] = set()       # every language of the files
+        self._read(set(languages))
         self._deprel_cache: Dict[Optional[str], Set[str]] = {}
         self._edeprel_cache: Dict[Optional[str], Set[str]] = {}
         self._auxcop_cache: Dict[str, Tuple[List[str], List[str]]] = {}
         self._explained: Dict[Tuple[str, str], str] = {}
 
+    def _read(self, languages: Set[str]) -> None:
+        """Read the tables of ``languages`` (and learn which languages the data has)."""
+        for name, key, attribute in self.TABLES:
+            table = _load(self.folder, name, key)
+            self._known.update(table)
+            mine = getattr(self, attribute)
+            mine.update((lang, table[lang]) for lang in languages if lang in table)
+        for lang in languages:
+            items = self._tospace_items.get(lang)
+            if items is not None:
+                combined = "(" + "|".join(sorted(items)) + ")"
+                self.tospace[lang] = (combined, re.compile(combined))
+        self._languages |= languages
+
+    def _ensure(self, lang) -> None:
+        if lang not in self._languages and lang in self._known:
+            self._read({lang})
+        self._languages.add(lang)
+
     def is_known_language(self, lang) -> bool:
-        return lang == "ud" or any(lang in d for d in (self.feats, self.deprels, self.edeprels,
-                                                        self.auxcop, self.tospace))
+        return lang == "ud" or lang in self._known
 
     def feats_of(self, lang) -> dict:
+        self._ensure(lang)
         return self.feats.get(lang, {})
 
     def deprels_of(self, lang) -> Set[str]:
+        self._ensure(lang)
         if lang not in self._deprel_cache:
             if lang == "ud":
                 found = self.udeprels
@@ -173,6 +206,7 @@ class LanguageData(Explanations):
         return self._deprel_cache[lang]
 
     def edeprels_of(self, lang) -> Set[str]:
+        self._ensure(lang)
         if lang not in self._edeprel_cache:
             basic = self.deprels_of(lang)
             found = basic | {"ref"}
@@ -187,6 +221,7 @@ class LanguageData(Explanations):
 
     def auxcop_of(self, lang) -> Tuple[List[str], List[str]]:
         """(auxiliary lemmas, copula lemmas) of a language, in the data's order."""
+        self._ensure(lang)
         if lang not in self._auxcop_cache:
             lemmas = self.auxcop.get(lang, {})
             aux = [x for x, rec in lemmas.items()
@@ -197,10 +232,12 @@ class LanguageData(Explanations):
         return self._auxcop_cache[lang]
 
     def tospace_of(self, lang) -> Optional[Tuple[str, "re.Pattern"]]:
+        self._ensure(lang)
         return self.tospace.get(lang)
 
 
 @functools.lru_cache(maxsize=4)
-def load_language_data(folder: str) -> LanguageData:
-    """The language data of a folder, read once per process (validators share it)."""
-    return LanguageData(folder)
+def load_language_data(folder: str, lang: str) -> LanguageData:
+    """The language data of a folder for a main language, read once per process (validators
+    share it)."""
+    return LanguageData(folder, (lang,))

@@ -20,6 +20,7 @@ import numpy as np
 from ..compiled import cscan, cvalidate
 from .backbone import SentenceSplitter, Validator
 from .contents import Words
+from .screen_content import ContentScreen
 from .incidents import ValidationIncident
 from .patterns import UPOS_TAGS, _RE_EHEAD, _deps_list
 from .tree import _deprel_findings, _deps_findings, _feats_findings, _misc_findings
@@ -67,8 +68,13 @@ def _misc_ok(value: str) -> bool:
     return value == "_" or not _misc_findings(value)
 
 
+def _any_lemma(value: str) -> bool:
+    return True  # lemmas matter from level 3 on (screen_content), not here
+
+
 #: per interned column (the screen's CODE_COLUMNS order): is a value free of findings
-_JUDGES: List[Callable[[str], bool]] = [_upos_ok, _feats_ok, _deprel_ok, _deps_ok, _misc_ok]
+_JUDGES: List[Callable[[str], bool]] = [_upos_ok, _feats_ok, _deprel_ok, _deps_ok, _misc_ok,
+                                        _any_lemma]
 
 
 class _Verdicts:
@@ -80,12 +86,14 @@ class _Verdicts:
         self.table = cscan.StringTable()
         self.ok = np.ones(1 << 10, dtype=bool)
         self.count = 0
+        self.values: List[str] = []  # decoded, by code
 
     def update(self) -> None:
         """Judge the values the last block added."""
         new = self.table.decoded(self.count)
         if not new:
             return
+        self.values.extend(new)
         end = self.count + 1 + len(new)
         if end > self.ok.shape[0]:
             grown = np.ones(max(end, 2 * self.ok.shape[0]), dtype=bool)
@@ -98,6 +106,7 @@ class _Verdicts:
         if self.count > TABLE_LIMIT:
             self.table = cscan.StringTable()
             self.count = 0
+            self.values = []  # a new list: screen_content sees new codes
 
 
 class Screen:
@@ -109,6 +118,8 @@ class Screen:
         self.splitter = splitter
         self.verdicts = [_Verdicts(judge) for judge in _JUDGES]
         self.scratch: dict = {}
+        self.content = (ContentScreen(validator, lambda k: self.verdicts[k].values)
+                        if validator.level >= 3 else None)
 
     def block(self, data: bytes) -> Iterator[ValidationIncident]:
         """The incidents of ``data``: whole sentences, each ending with an empty line."""
@@ -119,12 +130,18 @@ class Screen:
         base = self.splitter.lineno
         n_lines = data.count(b"\n")
         bad = self._bad_sentences(found)
+        silent = self.content.silent(found, ~bad) if self.content is not None else None
         starts, ends, first_lines = found["start"], found["end"], found["first_line"]
+        n_sentence_lines = np.diff(first_lines, append=n_lines)
         for s in range(found["n_sentences"]):
             first = base + int(first_lines[s]) + 1
             text = data[starts[s]:ends[s]]
             if not bad[s]:
-                incidents = self._screened(found, s, text, first, base)
+                if silent is not None and silent[s]:  # no level 3-5 finding: only the state
+                    last_word_line = first + int(n_sentence_lines[s]) - 2
+                else:
+                    last_word_line = None
+                incidents = self._screened(found, s, text, first, base, last_word_line)
                 if incidents is not None:
                     yield from incidents
                     continue
@@ -163,10 +180,12 @@ class Screen:
         bad[found["token_sentence"][token_bad]] = True
         return bad
 
-    def _screened(self, found: dict, s: int, text: bytes, first: int,
-                  base: int) -> Optional[List[ValidationIncident]]:
+    def _screened(self, found: dict, s: int, text: bytes, first: int, base: int,
+                  last_word_line: Optional[int]) -> Optional[List[ValidationIncident]]:
         """The incidents of a clean sentence (from level 3 on), its run state replayed; None
-        when a cross-sentence rule could fire (then the line-by-line path decides)."""
+        when a cross-sentence rule could fire (then the line-by-line path decides).
+        ``last_word_line``: the sentence has no level 3-5 finding (only the state they keep
+        is set)."""
         v = self.v
         flags = int(found["flags"][s])
         sid = text[found["sid_start"][s] - found["start"][s]:
@@ -197,7 +216,9 @@ class Screen:
             v.spaceafterno_in_effect = bool(flags & SPACEAFTER_NO)
         v.sent_id = sid
         v.out = []
-        if v.level >= 3:
+        if v.level >= 3 and last_word_line is not None:
+            v.last_node_line = last_word_line
+        elif v.level >= 3:
             v.sentence_line = sentence_line
             v.n_comments = n_comments
             lines = text.decode("utf-8").split("\n")
