@@ -15,6 +15,7 @@ from .relations import RelationChecks, SpanChecks
 from .language import LanguageChecks
 from .langdata import find_data_dir, load_language_data
 from .tree import FieldChecks, TreeChecks
+from .verdicts import ValueVerdicts
 from .patterns import (COLNAMES, DEPREL, FEATS, HEAD, ID, LEMMA, MISC, UPOS, UPOS_TAGS, XPOS,
                        _RE_SENTID, _id_kind, _is_ws_line)
 
@@ -58,7 +59,7 @@ def _lines_with_terminators(chunks: Iterable[str]) -> Iterator[Tuple[str, str]]:
 # --- the validator ----------------------------------------------------------------------------
 
 class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks, ContentChecks,
-                RelationChecks, SpanChecks, LanguageChecks):
+                RelationChecks, SpanChecks, LanguageChecks, ValueVerdicts):
     """Validation state shared by the files of one run (sent_ids must be unique across files,
     as in udtools); create one per run and pass it to :func:`validate_lines` /
     :func:`iter_validate_file`, or use :func:`iter_validate_files`.  Levels 4-5 check against

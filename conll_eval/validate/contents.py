@@ -9,8 +9,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .incidents import ValidationIncident
 from .language import mwt_typo_words
-from .patterns import (DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, _RE_WS_START,
-                       dualdict_get)
+from .patterns import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, dualdict_get
 
 #: relations whose dependents should be function-word leaves
 FUNCTIONAL = frozenset("case mark cc aux cop det clf fixed goeswith punct".split())
@@ -60,10 +59,6 @@ R_FEATURES, R_UPOS, R_FLAT, R_L2R, R_SUBJ, R_OBJ, R_NMOD, R_ORPHAN, R_LEAF, R_FI
 #: a finding: (node index, check rank, incident, delayed) -- delayed incidents wait for the
 #: first morphological feature of the treebank (udtools' check_required_feature)
 Finding = Tuple[int, int, ValidationIncident, bool]
-
-
-#: field-value verdicts kept (:meth:`ContentChecks._remember`) before the set starts afresh
-VALUE_VERDICTS_LIMIT = 1 << 16
 
 
 class Words:
@@ -149,29 +144,7 @@ class ContentChecks:
         self.seen_enhanced_orphan: Optional[int] = None
         self.delayed: Dict[str, List[ValidationIncident]] = {}
         self.last_node_line: Optional[int] = None
-        self._value_verdicts: Dict[tuple, bool] = {}  # see _remember
-
-    def _remember(self, key: tuple, verdict: bool) -> None:
-        """Keep a verdict on field values (key: the check's name and the values); the set
-        starts afresh when it is full (bounded memory)."""
-        if len(self._value_verdicts) > VALUE_VERDICTS_LIMIT:
-            self._value_verdicts.clear()
-        self._value_verdicts[key] = verdict
-
-    def _plain_edeps(self, deps: str) -> bool:
-        """Whether a word's DEPS (not '_') has neither a root mismatch nor an orphan, so that
-        the enhanced root and orphan checks find nothing and change no state (cached)."""
-        key = ("edeps", deps)
-        found = self._value_verdicts.get(key)
-        if found is None:
-            found = True
-            for item in deps.split("|"):
-                head, _, rel = item.partition(":")
-                udep = rel.split(":", 1)[0]
-                if (head == "0") != (udep == "root") or udep == "orphan":
-                    found = False
-            self._remember(key, found)
-        return found
+        self._value_verdicts: Dict[tuple, bool] = {}  # see verdicts.ValueVerdicts
 
     def _features_present(self, lineno: int) -> None:
         """The first morphological feature of the run: the delayed feature errors come out."""
@@ -225,37 +198,6 @@ class ContentChecks:
                 self._enhanced_root_orphan(cols, empty, line)
             if self.level >= 4:
                 self._language_checks(cols, line, empty, rows, mwt_typo)
-
-    def _silent_node(self, cols: List[str]) -> bool:
-        """Whether the node checks of a word (zero root, enhanced root and orphan, levels 4-5:
-        the language's lists) find nothing and change no state: a verdict cached on the
-        values they read, for words without a MISC Lang (other lists) or spaces."""
-        if "Lang" in cols[MISC]:
-            return False
-        if self.level >= 4 and (_RE_WS_START.search(cols[FORM]) is not None
-                                or _RE_WS_START.search(cols[LEMMA]) is not None):
-            return False
-        upos, deprel = cols[UPOS], cols[DEPREL]
-        lemma = cols[LEMMA] if upos == "AUX" or deprel.startswith("cop") else "_"
-        key = ("node", cols[HEAD] == "0", upos, cols[FEATS], deprel, cols[DEPS], lemma)
-        found = self._value_verdicts.get(key)
-        if found is None:
-            found = self._node_verdict(key)
-            self._remember(key, found)
-        return found
-
-    def _node_verdict(self, key: tuple) -> bool:
-        """The node checks run on a word made of ``key``'s values (see _silent_node)."""
-        _, at_root, upos, feats, deprel, deps, lemma = key
-        if deps != "_" and not self._plain_edeps(deps):
-            return False
-        cols = ["1", "x", lemma, upos, "_", feats, "0" if at_root else "1", deprel, deps, "_"]
-        saved, self.out = self.out, []
-        self._zero_root(cols, 0)
-        if self.level >= 4:
-            self._language_checks(cols, 0, False, {}, {})
-        found, self.out = not self.out, saved
-        return found
 
     def _zero_root(self, cols: List[str], line: int) -> None:
         udeprel = None if cols[DEPREL] == "_" else cols[DEPREL].split(":", 1)[0]

@@ -26,8 +26,6 @@ class LanguageChecks:
     """The node checks of levels 4-5 (a mixin of :class:`conll_eval.validate.backbone.Validator`,
     which holds ``data`` and ``lang``)."""
 
-    _value_verdicts: Dict[tuple, bool]
-
     def _language_checks(self, cols: List[str], line: int, empty: bool,
                          rows: Dict[str, List[str]], mwt_typo: Dict[str, tuple]) -> None:
         # A word without Lang in MISC (no other language's lists) and no Typo at its multiword
@@ -42,32 +40,6 @@ class LanguageChecks:
             self._deprels(cols, line, empty, rows)
         if self.level >= 5:
             self._aux_cop(cols, line, empty)
-
-    def _silent_feats(self, upos: str, feats: str) -> bool:
-        """Whether a plain word's UPOS and FEATS give no feature finding (cached)."""
-        if feats == "_":
-            return True
-        key = ("feats", upos, feats)
-        found = self._value_verdicts.get(key)
-        if found is None:
-            saved, self.out = self.out, []
-            self._feature_values(["1", "x", "_", upos, "_", feats, "0", "_", "_", "_"], 0,
-                                 False, {})
-            found, self.out = not self.out, saved
-            self._remember(key, found)
-        return found
-
-    def _silent_deps(self, deps: str) -> bool:
-        """Whether every enhanced relation of a plain word's DEPS is the language's (cached)."""
-        if deps == "_":
-            return True
-        key = ("deps", deps)
-        found = self._value_verdicts.get(key)
-        if found is None:
-            allowed = self.data.edeprels_of(self.lang)
-            found = all(item.partition(":")[2] in allowed for item in deps.split("|"))
-            self._remember(key, found)
-        return found
 
     def _words_with_spaces(self, cols: List[str], line: int) -> None:
         form, lemma = cols[FORM], cols[LEMMA]
