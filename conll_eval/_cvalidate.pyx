@@ -225,6 +225,7 @@ cdef struct Sentence:
     Py_ssize_t n_words, last_range_end, skip_until  # skip_until: last word of the current MWT
     Py_ssize_t n_sid, n_text, n_newdoc, n_newpar
     Py_ssize_t sid_start, sid_end
+    Py_ssize_t n_parallel, parallel_start, parallel_end   # the parallel_id comment line
     Py_ssize_t text, text_end    # the text attribute's bytes not yet matched by FORMs
     Py_ssize_t n_edges
     int32_t feats_line, enhanced_line
@@ -252,8 +253,9 @@ cdef void _comment(const uint8_t* a, Py_ssize_t pos, Py_ssize_t ln, Sentence* st
                 st.sid_start, st.sid_end = pos + k, pos + ln
                 return
         st.flags |= UNCLEAN
-    elif _starts(p + q, ln - q, "parallel_id", 11):
-        st.flags |= UNCLEAN
+    elif _starts(p + q, ln - q, "parallel_id", 11):  # judged by the caller (its run state)
+        st.n_parallel += 1
+        st.parallel_start, st.parallel_end = pos, pos + ln
     elif _starts(p + q, ln - q, "text", 4):
         k = q + 4
         while k < ln and p[k] == SPACE:
@@ -473,6 +475,7 @@ cdef void _sentence_end(Sentence* st, Work* w) noexcept nogil:
     tree is projective."""
     cdef Py_ssize_t k, n = st.n_words
     if (not st.tokens or st.n_sid != 1 or st.n_text != 1 or st.n_newdoc > 1 or st.n_newpar > 1
+            or st.n_parallel > 1
             or n == 0 or st.last_range_end > n or st.text != st.text_end):
         st.flags |= UNCLEAN
     if st.flags & UNCLEAN:
@@ -501,7 +504,8 @@ cdef void _sentence_end(Sentence* st, Work* w) noexcept nogil:
 
 cdef bint _screen(const uint8_t* a, Py_ssize_t n, Tables* t, Work* w, int64_t* s_start,
                   int64_t* s_end, int32_t* s_line, int32_t* s_ncom, uint8_t* s_flags,
-                  int64_t* s_sid0, int64_t* s_sid1, int32_t* s_feats, int32_t* s_enh,
+                  int64_t* s_sid0, int64_t* s_sid1, int64_t* s_par0, int64_t* s_par1,
+                  int32_t* s_feats, int32_t* s_enh,
                   int32_t* t_sent, Py_ssize_t* n_sent_out, Py_ssize_t* n_tok_out) noexcept nogil:
     """The sentences of ``a[:n]`` (see :func:`screen_block`); False: the block is refused."""
     cdef Py_ssize_t pos = 0, ln, s, tok, k, n_sent = 0, n_tok = 0
@@ -513,7 +517,7 @@ cdef bint _screen(const uint8_t* a, Py_ssize_t n, Tables* t, Work* w, int64_t* s
         s = n_sent
         n_sent += 1
         memset(&st, 0, sizeof(Sentence))
-        st.sid_start = st.sid_end = -1
+        st.sid_start = st.sid_end = st.parallel_start = st.parallel_end = -1
         st.feats_line = st.enhanced_line = -1
         s_start[s], s_line[s], s_ncom[s] = pos, line, 0
         while True:
@@ -551,6 +555,7 @@ cdef bint _screen(const uint8_t* a, Py_ssize_t n, Tables* t, Work* w, int64_t* s
         _sentence_end(&st, w)
         s_end[s], s_flags[s] = pos, st.flags
         s_sid0[s], s_sid1[s] = st.sid_start, st.sid_end
+        s_par0[s], s_par1[s] = st.parallel_start, st.parallel_end
         s_feats[s], s_enh[s] = st.feats_line, st.enhanced_line
     n_sent_out[0], n_tok_out[0] = n_sent, n_tok
     return True
@@ -579,8 +584,9 @@ def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
     per sentence (``n_sentences`` of them): ``start``/``end`` (byte offsets; ``end`` after the
     empty line's LF), ``first_line`` (0-based line of the block), ``n_comments``, ``flags``
     (:data:`SENTENCE_FLAGS`), ``sid_start``/``sid_end`` (the sent_id's bytes, -1 without),
-    ``feats_line`` (the first word line with FEATS, block line, -1 without), ``enhanced_line``
-    (the last word line whose DEPS is not HEAD:DEPREL, -1 without);
+    ``parallel_start``/``parallel_end`` (the bytes of the parallel_id comment line, -1
+    without), ``feats_line`` (the first word line with FEATS, block line, -1 without),
+    ``enhanced_line`` (the last word line whose DEPS is not HEAD:DEPREL, -1 without);
     per token line (``n_tokens``): ``token_sentence``, ``codes`` (a row per
     :data:`CODE_COLUMNS`: local ids in ``tables``, six :class:`StringTable`, -1 where the
     line has no such field or its sentence is unclean), ``position`` (word number, 0 for a
@@ -603,7 +609,8 @@ def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
     sentence_arrays = {name: _scratch(scratch, name, cap, dtype) for name, dtype in (
         ("start", np.int64), ("end", np.int64), ("first_line", np.int32),
         ("n_comments", np.int32), ("flags", np.uint8), ("sid_start", np.int64),
-        ("sid_end", np.int64), ("feats_line", np.int32), ("enhanced_line", np.int32))}
+        ("sid_end", np.int64), ("parallel_start", np.int64), ("parallel_end", np.int64),
+        ("feats_line", np.int32), ("enhanced_line", np.int32))}
     token_arrays = {name: _scratch(scratch, name, cap, dtype) for name, dtype in (
         ("token_sentence", np.int32), ("position", np.int32), ("parent", np.int32),
         ("token_flags", np.uint8))}
@@ -627,6 +634,8 @@ def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
     w.children = _ptr32(scratch["children"])
     cdef int64_t[::1] s_start = sentence_arrays["start"], s_end = sentence_arrays["end"]
     cdef int64_t[::1] s_sid0 = sentence_arrays["sid_start"], s_sid1 = sentence_arrays["sid_end"]
+    cdef int64_t[::1] s_par0 = sentence_arrays["parallel_start"]
+    cdef int64_t[::1] s_par1 = sentence_arrays["parallel_end"]
     cdef int32_t[::1] s_line = sentence_arrays["first_line"]
     cdef int32_t[::1] s_ncom = sentence_arrays["n_comments"]
     cdef int32_t[::1] s_feats = sentence_arrays["feats_line"]
@@ -637,7 +646,8 @@ def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
     cdef bint refused = False
     with nogil:
         refused = not _screen(a, n, &t, &w, &s_start[0], &s_end[0], &s_line[0], &s_ncom[0],
-                              &s_flags[0], &s_sid0[0], &s_sid1[0], &s_feats[0], &s_enh[0],
+                              &s_flags[0], &s_sid0[0], &s_sid1[0], &s_par0[0], &s_par1[0],
+                              &s_feats[0], &s_enh[0],
                               &t_sent[0], &n_sent, &n_tok)
     if refused:
         return None

@@ -38,7 +38,7 @@ MISCS = ["_", "_", "_", "_", "Gloss=x", "Lang=fr", "Subject=Outer", "Translit=t"
          "Empty=Yes", "Lang=xx"]
 
 
-def _sentence(rng: random.Random, k: int, enhanced: bool) -> str:
+def _sentence(rng: random.Random, k: int, enhanced: bool, parallel: str = "") -> str:
     """A valid sentence (levels 1-2): random tree, text made from the forms."""
     n = rng.randint(1, 7)
     heads = [0] * (n + 1)
@@ -87,6 +87,12 @@ def _sentence(rng: random.Random, k: int, enhanced: bool) -> str:
         rows.append(f"{w}\t{forms[w]}\t{lemma}\t{rng.choice(UPOS)}\t_\t{rng.choice(FEATS)}"
                     f"\t{heads[w]}\t{deprel}\t{deps}\t{misc}")
     comments = [f"# sent_id = s{k}", "# text = " + "".join(text).rstrip()]
+    if parallel == "valid":
+        comments.insert(1, f"# parallel_id = pud/s{k}")
+    elif parallel:  # sometimes repeated or out of sequence: parallel-id incidents
+        comments.insert(1, f"# parallel_id = pud/s{k // 2 if rng.random() < 0.2 else k}"
+                        + rng.choice(["", "", "", "/alt1", "/alt2", "/part1", "/part2",
+                                      "/alt1part1"]))
     if rng.random() < 0.2:
         comments.insert(0, "# newpar")
     if rng.random() < 0.2:
@@ -164,7 +170,8 @@ def _compare(data: bytes, level: int, monkeypatch, block: int = 1 << 20) -> None
 
 def _file(rng: random.Random, n_mutations: int) -> bytes:
     enhanced = rng.random() < 0.4  # all sentences or none (edeps-only-sometimes)
-    text = "".join(_sentence(rng, k, enhanced) for k in range(rng.randint(1, 12)))
+    parallel = rng.choice(["", "", "valid", "random"])
+    text = "".join(_sentence(rng, k, enhanced, parallel) for k in range(rng.randint(1, 12)))
     for _ in range(n_mutations):
         text = _mutate(rng, text)
     return text.encode("utf-8", "surrogatepass")
@@ -186,7 +193,8 @@ def test_generated_valid_files_pass_the_screen(monkeypatch):
     data = "".join(_sentence(rng, k, k < 100) for k in range(100)).encode()
     data += "".join(_sentence(rng, k, False) for k in range(100, 200)).encode()
     assert len(_incidents(data, 2, False, monkeypatch, 1 << 20)) == 1  # edeps-only-sometimes
-    data = "".join(_sentence(rng, k, True) for k in range(200)).encode()
+    data = "".join(_sentence(rng, k, True) for k in range(100)).encode()
+    data += "".join(_sentence(rng, k, True, "valid" if k % 3 else "") for k in range(100, 200)).encode()
     assert _incidents(data, 2, False, monkeypatch, 1 << 20) == []
     screen = screen_module.Screen.__new__(screen_module.Screen)
     screen.verdicts = [screen_module._Verdicts(judge) for judge in screen_module._JUDGES]

@@ -22,7 +22,7 @@ from .backbone import SentenceSplitter, Validator
 from .contents import Words
 from .screen_content import ContentScreen
 from .incidents import ValidationIncident
-from .patterns import UPOS_TAGS, _RE_EHEAD, _deps_list
+from .patterns import UPOS_TAGS, _RE_EHEAD, _RE_PARALLELID, _deps_list
 from .tree import _deprel_findings, _deps_findings, _feats_findings, _misc_findings
 
 #: whether the compiled screen is there (else every sentence takes the line-by-line path)
@@ -202,6 +202,10 @@ class Screen:
                         and v.seen_enhanced_graph)
                     or (flags & HAS_FEATS and not v.seen_morpho_feature and v.delayed)):
                 return None
+            if found["parallel_start"][s] >= 0:
+                v.sentence_line, v.sent_id = sentence_line, sid  # as the check expects
+                if not self._parallel_id(found, s, text):
+                    return None
             v.known_sent_ids.add(sid)
             if deps:
                 v.ref_is_udeprel = True
@@ -227,6 +231,37 @@ class Screen:
             v._level3_nodes(words)
             v._level3_tree(words)
         return v.out
+
+
+    def _parallel_id(self, found: dict, s: int, text: bytes) -> bool:
+        """Run the parallel_id check of a clean sentence, which keeps its own run state;
+        False (the state as before) when it finds something: the sentence then takes the
+        line-by-line path, which runs it again."""
+        v = self.v
+        start = found["start"][s]
+        line = text[found["parallel_start"][s] - start:found["parallel_end"][s] - start]
+        line = line.decode("utf-8")
+        m = _RE_PARALLELID.fullmatch(line)
+        if m is None:
+            return False
+        pid, sid = m.group(1), m.group(2) + "/" + m.group(3)
+        known = pid in v.known_parallel_ids
+        alt, part = v.parallel_lastalt.get(sid, _ABSENT), v.parallel_lastpart.get(sid, _ABSENT)
+        saved, v.out = v.out, []
+        v._parallel_id([line])
+        found_nothing, v.out = not v.out, saved
+        if not found_nothing:
+            if not known:
+                v.known_parallel_ids.discard(pid)
+            for last, before in ((v.parallel_lastalt, alt), (v.parallel_lastpart, part)):
+                if before is _ABSENT:
+                    last.pop(sid, None)
+                else:
+                    last[sid] = before
+        return found_nothing
+
+
+_ABSENT = object()  # no entry in a dict
 
 
 def validate_blocks(blocks: Iterable[bytes], path: str,
