@@ -8,7 +8,7 @@ This is a benchmark, not a test: it prints one table (see bench/README.md).
 
 It builds (once, cached outside the repository) a treebank of about ``--size`` words by
 repeating the gold file of ``--lang``'s treebank in ../shared/ud (en: en_ewt), each copy's
-sent_ids made unique, so the run checks real annotation and reports what the real treebank
+sent_ids and parallel_ids made unique, so the run checks real annotation and reports what the real treebank
 has.  Then, for each level, interleaved, ``--repeat`` times each, as their own subprocesses:
 
   conll_eval  ``python -m conll_eval validate --level L --lang X --format udtools FILE``
@@ -26,6 +26,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,7 +37,8 @@ import bench  # noqa: E402  (bench/bench.py: runner, environment, report helpers
 TREEBANKS = {"en": "en_ewt", "fi": "fi_tdt", "he": "he_htb", "tr": "tr_imst", "pt": "pt_bosque",
              "zh": "zh_gsd", "de": "de_gsd", "fr": "fr_gsd", "ja": "ja_gsd", "vi": "vi_vtb"}
 SPEED_TARGET, MEMORY_TARGET = 20.0, 1.5
-FORMAT_VERSION = "validate-v1"
+FORMAT_VERSION = "validate-v2"
+_PARALLEL_ID = re.compile(rb"(\n# parallel_id = [a-z]+/[-0-9a-z]+)")
 
 
 def build_treebank(lang: str, target: int, cache: str) -> dict:
@@ -59,6 +61,8 @@ def build_treebank(lang: str, target: int, cache: str) -> dict:
     with open(path, "wb") as out:
         for k in range(copies):
             renamed = (b"\n" + data).replace(b"\n# sent_id = ", f"\n# sent_id = {k}-".encode())
+            # parallel ids unique too: corpus/sentence becomes corpus/sentence-k
+            renamed = _PARALLEL_ID.sub(rb"\1-" + str(k).encode(), renamed)
             out.write(data if k == 0 else renamed[1:])
     meta = {"source": source, "words": words * copies, "copies": copies,
             "path": os.path.join(out_dir, "treebank.conllu")}

@@ -221,3 +221,16 @@ def test_screen_changes_nothing_on_shared_treebanks(path, monkeypatch):
         data = f.read()
     for level in (2, 3):
         _compare(data, level, monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_nfc_check_by_line_agrees_with_unicodedata(seed):
+    """The screen's NFC check looks only at lines with a code point from U+0300 on."""
+    import unicodedata
+    rng = random.Random(seed)
+    alphabet = ["a", "e", "\u00e9", "\u0301", "\u0308", "\u00c5", "\u212b", "\u1100", "\u1161",
+                "\uac00", "\u304b", "\u3099", "\u8349", "\u05d0", "\u05b8", " ", "\t", "\u0300"]
+    lines = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6)))
+             for _ in range(rng.randint(1, 8))]
+    expected = all(unicodedata.is_normalized("NFC", line) for line in lines)
+    assert screen_module._normalized("\n".join(lines).encode("utf-8")) == expected

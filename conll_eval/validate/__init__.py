@@ -17,8 +17,11 @@ Example (``bad.conllu`` holds one sentence whose word 1 has HEAD 1)::
 
 Modules: :mod:`.backbone` (state and driver), :mod:`.format` (level 1), :mod:`.tree` and
 :mod:`.metadata` (level 2), :mod:`.contents` and :mod:`.relations` (level 3), :mod:`.langdata`
-and :mod:`.language` (levels 4-5, udtools' language data), :mod:`.incidents` (findings,
-classes, test ids), :mod:`.patterns` (the fields' syntax).
+and :mod:`.language` (levels 4-5, udtools' language data), :mod:`.verdicts` (cached verdicts
+on field values), :mod:`.incidents` (findings, classes, test ids), :mod:`.patterns` (the
+fields' syntax); the fast path: :mod:`.screen` (blocks through the compiled screen,
+:mod:`conll_eval._cvalidate`) and :mod:`.screen_content` (its level 3-5 stage), which only
+decide which sentences can skip the checks above.
 
 Implemented test ids: see :data:`IMPLEMENTED_IDS` (all of udtools 0.2.9's level 1-5 checks,
 warnings included; level 6, coreference, is not). Checks run in udtools' order and with its

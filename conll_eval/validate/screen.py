@@ -12,6 +12,7 @@ Incidents, their order and the state left for later files are therefore those of
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Callable, Iterable, Iterator, List, Optional
 
@@ -109,6 +110,27 @@ class _Verdicts:
             self.values = []  # a new list: screen_content sees new codes
 
 
+#: a code point from U+0300 on (its UTF-8 lead byte); every code point below is in NFC
+#: (NFC_Quick_Check=Yes), whatever comes before or after it
+_BEYOND_U02FF = re.compile(rb"[\xcc-\xff]")
+
+
+def _normalized(data: bytes) -> bool:
+    """Whether every line of valid UTF-8 text is in NFC.  Line by line, and only the lines
+    that may need it: ``unicodedata.is_normalized`` normalizes a whole string as soon as one
+    character is a "maybe" (a combining mark), which over a 1 MB block of Finnish took 25 ms."""
+    search = _BEYOND_U02FF.search
+    found = search(data)
+    while found is not None:
+        start = data.rfind(b"\n", 0, found.start()) + 1
+        end = data.find(b"\n", found.start())
+        end = len(data) if end < 0 else end
+        if not unicodedata.is_normalized("NFC", data[start:end].decode("utf-8")):
+            return False
+        found = search(data, end)
+    return True
+
+
 class Screen:
     """Screens the blocks of one file for :func:`validate_blocks`; the tables of distinct
     values live as long as the object."""
@@ -157,11 +179,10 @@ class Screen:
             return None
         if not data.isascii():
             try:
-                text = data.decode("utf-8")
+                data.decode("utf-8")
             except UnicodeDecodeError:
                 return None
-            # NFC(a + LF + b) = NFC(a) + LF + NFC(b): the block is NFC iff each line is
-            if not unicodedata.is_normalized("NFC", text):
+            if not _normalized(data):
                 return None
         tables = tuple(verdicts.table for verdicts in self.verdicts)
         found = cvalidate.screen_block(data, tables, self.scratch)
