@@ -2,8 +2,8 @@
 
 :func:`load` and its kin are :mod:`conll_eval.io.conllu`'s (CoNLL-U with the official scorers'
 rules), the byte input, diagnoses and profiles their own modules'.  The package reads every
-treebank format through :func:`conll_eval.io.read.read_treebank`; only the validator, which reads
-lines itself, still takes its byte input and diagnoses from here.
+treebank format through :func:`conll_eval.io.read.read_treebank`; the validator, which reads lines
+itself, takes its byte input and diagnoses from :mod:`conll_eval.io` directly.
 """
 from __future__ import annotations
 

@@ -263,7 +263,7 @@ def _is_empty(path: str) -> bool:
         buffer = getattr(sys.stdin, "buffer", None)
         peek = getattr(buffer, "peek", None)
         return peek is not None and peek(1) == b""  # peek consumes nothing
-    from ..reader import open_input  # start-up time (as above)
+    from ..io.byte_input import open_input  # start-up time (as above)
     try:
         if not os.path.isfile(path):
             return False

@@ -72,7 +72,8 @@ from __future__ import annotations
 
 from typing import BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple
 
-from ..reader import SNIFF_BYTES, decompress, describe_non_conllu, open_input
+from ..io.byte_input import decompress, open_input
+from ..io.diagnoses import SNIFF_BYTES, describe_non_conllu
 from .backbone import Validator, validate_lines
 from .incidents import (BOM_HINT, CLASS_ORDER, IMPLEMENTED_IDS, LEVEL1_IDS, LEVEL2_IDS,
                         LEVEL3_IDS, LEVEL4_IDS,
