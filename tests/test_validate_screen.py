@@ -12,6 +12,7 @@ import os
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conll_eval.validate import screen as screen_module
 from conll_eval.validate import validate_bytes
@@ -234,3 +235,22 @@ def test_nfc_check_by_line_agrees_with_unicodedata(seed):
              for _ in range(rng.randint(1, 8))]
     expected = all(unicodedata.is_normalized("NFC", line) for line in lines)
     assert screen_module._normalized("\n".join(lines).encode("utf-8")) == expected
+
+
+FRAGMENTS = [b"1\t", b"2\t", b"1-2\t", b"1.1\t", b"0\t", b"_\t", b"a\t", b"NOUN\t", b"root\t",
+             b"0:root\t", b"SpaceAfter=No", b"\n", b"\n\n", b"# sent_id = a\n", b"# text = a\n",
+             b"# parallel_id = a/b\n", b"# newpar\n", b"\t", b" ", b"\xc3\xa9", b"\xff",
+             b"e\xcc\x81", b"\r", b"\x00", b"|", b":", b"=", b"Case=Nom"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.binary(max_size=400),
+                 st.lists(st.sampled_from(FRAGMENTS), max_size=80).map(b"".join)),
+       st.sampled_from([1, 2, 3, 5]), st.sampled_from([1, 50, 1 << 20]))
+def test_hostile_bytes_through_the_screen(data, level, block):
+    """Any bytes: no exception through the screen, and the same incidents as without it."""
+    if level >= 4 and UD_DATA is None:
+        level = 3
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _compare(data + b"1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n", level, monkeypatch, block)
+        _compare(data, level, monkeypatch, block)
