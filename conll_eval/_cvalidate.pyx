@@ -8,8 +8,10 @@ The screen is one-sided: a sentence it passes ("clean") gets no level 1-2 incide
 values (interned here, judged once per distinct value by the Python checks) and its run state
 (sent_id uniqueness and the other cross-sentence rules); any doubt marks the sentence unclean,
 and the line-by-line checks decide.  A block the screen cannot split into sentences the way the
-line-by-line reader does (a CR, a control character, a non-ASCII space, a line that is neither a
-comment, a token line nor empty) is refused whole (None).
+line-by-line reader does (a line that is neither a comment, a token line nor empty: perhaps a
+line of spaces, which ends a sentence) is refused whole (None); the caller keeps blocks with a
+CR, invalid UTF-8 or text not in NFC from it.  Byte predicates: ``_cbytes.pxd``; the tree and
+graph checks: ``_ctree.pxd``.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.string cimport memchr, memcmp, memset
@@ -18,7 +20,10 @@ cimport cython
 import numpy as np
 cimport numpy as cnp
 
+from conll_eval._cbytes cimport (SPACE, TAB, _bad_bytes, _contains, _has_space, _head, _is_digit,
+                                 _misc_spaceafter, _number, _spaces_ok, _starts)
 from conll_eval._cscan cimport StringTable
+from conll_eval._ctree cimport _graph_connected, _is_tree, _projective
 
 cnp.import_array()
 
@@ -37,11 +42,8 @@ cdef enum:
     SPACED = 1           # the FORM or the LEMMA has a space
 
 cdef enum:
-    TAB = 9
     NEWLINE = 10
-    SPACE = 32
     HASH = 35
-    DIGITS_MAX = 9
 
 SENTENCE_FLAGS = {"unclean": UNCLEAN, "has_feats": HAS_FEATS, "has_deps": HAS_DEPS,
                   "enhanced": ENHANCED, "newdoc_newpar": NEWDOC_NEWPAR,
@@ -51,171 +53,6 @@ TOKEN_FLAGS = {"spaced": SPACED}
 CODE_COLUMNS = ("upos", "feats", "deprel", "deps", "misc", "lemma")
 cdef enum:
     N_CODES = 6
-
-
-cdef inline bint _starts(const uint8_t* p, Py_ssize_t n, const char* word, Py_ssize_t k) noexcept nogil:
-    return n >= k and memcmp(p, word, k) == 0
-
-
-cdef inline bint _is_digit(uint8_t c) noexcept nogil:
-    return 48 <= c <= 57
-
-
-cdef inline int64_t _number(const uint8_t* p, Py_ssize_t n) noexcept nogil:
-    """``[1-9][0-9]*`` (at most 9 digits) as its value, else -1."""
-    cdef int64_t value = 0
-    cdef Py_ssize_t i
-    if n < 1 or n > DIGITS_MAX or p[0] == 48:
-        return -1
-    for i in range(n):
-        if not _is_digit(p[i]):
-            return -1
-        value = value * 10 + (p[i] - 48)
-    return value
-
-
-cdef inline int64_t _head(const uint8_t* p, Py_ssize_t n) noexcept nogil:
-    """``0|[1-9][0-9]*`` as its value, else -1."""
-    if n == 1 and p[0] == 48:
-        return 0
-    return _number(p, n)
-
-
-cdef inline bint _bad_bytes(const uint8_t* p, Py_ssize_t n, bint tabs) noexcept nogil:
-    """A control character (TAB allowed when ``tabs``), DEL, a non-ASCII space (the ones of
-    udtools' \\s and str.isspace beyond ASCII) or U+FFFD (invalid-utf) in ``p[:n]`` (valid
-    UTF-8)."""
-    cdef Py_ssize_t i
-    cdef uint8_t c, d
-    for i in range(n):
-        c = p[i]
-        if c < 32:
-            if not (tabs and c == TAB):
-                return True
-        elif c == 127:
-            return True
-        elif c >= 0xC2 and c <= 0xEF and i + 1 < n:
-            d = p[i + 1]
-            if c == 0xC2 and (d == 0x85 or d == 0xA0):
-                return True
-            if i + 2 < n:
-                if c == 0xE1 and d == 0x9A and p[i + 2] == 0x80:
-                    return True
-                if c == 0xE2 and d == 0x80 and (p[i + 2] <= 0x8A or p[i + 2] == 0xA8
-                                                or p[i + 2] == 0xA9 or p[i + 2] == 0xAF):
-                    return True
-                if c == 0xE2 and d == 0x81 and p[i + 2] == 0x9F:
-                    return True
-                if c == 0xE3 and d == 0x80 and p[i + 2] == 0x80:
-                    return True
-                if c == 0xEF and d == 0xBF and p[i + 2] == 0xBD:
-                    return True
-    return False
-
-
-cdef inline bint _has_space(const uint8_t* p, Py_ssize_t n) noexcept nogil:
-    return memchr(p, SPACE, n) != NULL
-
-
-cdef inline bint _spaces_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:
-    """Spaces inside a word's FORM or LEMMA: none leading, trailing or repeated."""
-    cdef Py_ssize_t i
-    if p[0] == SPACE or p[n - 1] == SPACE:
-        return False
-    for i in range(1, n):
-        if p[i] == SPACE and p[i - 1] == SPACE:
-            return False
-    return True
-
-
-cdef inline bint _contains(const uint8_t* p, Py_ssize_t n, const char* word, Py_ssize_t k) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n - k + 1):
-        if p[i] == <uint8_t>word[0] and memcmp(p + i, word, k) == 0:
-            return True
-    return False
-
-
-cdef int _misc_spaceafter(const uint8_t* p, Py_ssize_t n) noexcept nogil:
-    """-1 when the MISC value needs the line-by-line text checks (NoSpaceAfter=Yes, or a
-    SpaceAfter= item other than SpaceAfter=No); else 1 when an item is SpaceAfter=No, 0
-    otherwise."""
-    cdef Py_ssize_t start = 0, end
-    cdef int found = 0
-    if _contains(p, n, "NoSpaceAfter=Yes", 16):
-        return -1
-    while start <= n:
-        end = start
-        while end < n and p[end] != 124:  # '|'
-            end += 1
-        if _starts(p + start, end - start, "SpaceAfter=", 11):
-            if end - start == 13 and p[start + 11] == 78 and p[start + 12] == 111:  # "No"
-                found = 1
-            else:
-                return -1
-        start = end + 1
-    return found
-
-
-cdef bint _is_tree(const int32_t* head, Py_ssize_t n, int32_t* mark) noexcept nogil:
-    """Words 1..n (``head[k]`` in 0..n, not k) form one tree under 0 with one root."""
-    cdef Py_ssize_t k, roots = 0
-    cdef int32_t j, top
-    for k in range(1, n + 1):
-        mark[k] = 0
-        if head[k] == 0:
-            roots += 1
-    if roots != 1:
-        return False
-    for k in range(1, n + 1):  # walk up; 1 = on this walk, 2 = reaches the root
-        j = <int32_t>k
-        while j != 0 and mark[j] == 0:
-            mark[j] = 1
-            j = head[j]
-        if j != 0 and mark[j] == 1:
-            return False  # back on this walk: a cycle
-        top = <int32_t>k
-        while top != 0 and mark[top] == 1:
-            mark[top] = 2
-            top = head[top]
-    return True
-
-
-cdef bint _graph_connected(const int32_t* edge_head, const int32_t* edge_dep, Py_ssize_t n_edges,
-                           Py_ssize_t n, int32_t* start, int32_t* children,
-                           int32_t* queue) noexcept nogil:
-    """Every word 1..n is reached from 0 by the edges (head -> dependent), all in 0..n;
-    ``start`` holds n + 2 items, ``children`` n_edges, ``queue`` 2 (n + 1)."""
-    cdef Py_ssize_t k, e, read = 0, got = 1
-    cdef int32_t node, child
-    cdef int32_t* seen = queue + (n + 1)
-    for k in range(n + 2):
-        start[k] = 0
-    for e in range(n_edges):
-        start[edge_head[e] + 1] += 1
-    for k in range(1, n + 2):
-        start[k] += start[k - 1]
-    for e in range(n_edges):  # start[h] runs over h's slots; shifted back below
-        children[start[edge_head[e]]] = edge_dep[e]
-        start[edge_head[e]] += 1
-    for k in range(n + 1, 0, -1):
-        start[k] = start[k - 1]
-    start[0] = 0
-    for k in range(n + 1):
-        seen[k] = 0
-    seen[0] = 1
-    queue[0] = 0
-    while read < got:
-        node = queue[read]
-        read += 1
-        for e in range(start[node], start[node + 1]):
-            child = children[e]
-            if not seen[child]:
-                seen[child] = 1
-                queue[got] = child
-                got += 1
-    return got == n + 1
-
 
 
 cdef struct Sentence:
@@ -445,28 +282,6 @@ cdef void _token_line(const uint8_t* a, const uint8_t* limit, Py_ssize_t pos, Py
             return
     if not _text_token(a, p + f[1], size[1], p + f[9], size[9], word <= st.skip_until, st):
         st.flags |= UNCLEAN
-
-
-cdef bint _projective(const int32_t* head, Py_ssize_t n, int32_t* lo, int32_t* hi,
-                      int32_t* size) noexcept nogil:
-    """Every subtree of the tree (words 1..n) covers a contiguous span of words."""
-    cdef Py_ssize_t k
-    cdef int32_t j
-    for k in range(1, n + 1):
-        lo[k], hi[k], size[k] = <int32_t>k, <int32_t>k, 1
-    for k in range(1, n + 1):
-        j = head[k]
-        while j != 0:
-            if k < lo[j]:
-                lo[j] = <int32_t>k
-            if k > hi[j]:
-                hi[j] = <int32_t>k
-            size[j] += 1
-            j = head[j]
-    for k in range(1, n + 1):
-        if hi[k] - lo[k] + 1 != size[k]:
-            return False
-    return True
 
 
 cdef void _sentence_end(Sentence* st, Work* w) noexcept nogil:
