@@ -258,3 +258,30 @@ def test_hostile_bytes_through_the_screen(data, level, block):
     with pytest.MonkeyPatch.context() as monkeypatch:
         _compare(data + b"1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n", level, monkeypatch, block)
         _compare(data, level, monkeypatch, block)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_tables_starting_afresh_change_nothing(seed, monkeypatch):
+    """With tiny limits the value tables and verdicts start afresh block after block (as a
+    column of unique values makes them do on a large file): the same incidents."""
+    from conll_eval.validate import screen_content
+    monkeypatch.setattr(screen_module, "TABLE_LIMIT", 2)
+    monkeypatch.setattr(screen_content, "VERDICTS_LIMIT", 2)
+    rng = random.Random(1000 + seed)
+    data = _file(rng, rng.choice([0, 0, 1, 2]))
+    for level in (2, 3) + ((5,) if UD_DATA is not None else ()):
+        _compare(data, level, monkeypatch, block=rng.choice([1, 64, 300]))
+
+
+def test_code_properties_follow_a_new_table():
+    """A table that starts afresh gives new codes: the properties are rebuilt, not extended."""
+    from conll_eval.validate.screen_content import _CodeProperties
+    props = _CodeProperties({"root": lambda d: d == "root"})
+    first = ["root", "nsubj", "obj"]
+    props.update(first)
+    assert props["root"].tolist() == [False, True, False, False]  # index 0: no field
+    first.append("root")
+    props.update(first)
+    assert props["root"].tolist() == [False, True, False, False, True]
+    props.update(["obj", "root"])  # a new list: new codes
+    assert props["root"].tolist() == [False, False, True]

@@ -30,8 +30,9 @@ from .tree import _deprel_findings, _deps_findings, _feats_findings, _misc_findi
 AVAILABLE = cvalidate is not None and cscan is not None
 #: bytes read at a time; a block is cut after its last empty line
 BLOCK_BYTES = 1 << 20
-#: distinct values kept per column before its table starts afresh (bounded memory)
-TABLE_LIMIT = 1 << 18
+#: distinct values kept per column before its table starts afresh (bounded memory: a column
+#: of unique values, such as MISC with a gloss per word, keeps at most a few MB)
+TABLE_LIMIT = 1 << 16
 
 if AVAILABLE:
     _FLAG = cvalidate.SENTENCE_FLAGS

@@ -26,6 +26,8 @@ _FUNCTIONAL = sorted(FUNCTIONAL)
 _NOMINAL_UPOS = frozenset(("NOUN", "PROPN", "PRON"))
 #: relations whose words always take the usual checks (rare, with checks of their own)
 _SPECIAL_UDEPRELS = frozenset(("orphan", "fixed", "goeswith"))
+#: verdicts kept per kind before they start afresh (bounded memory)
+VERDICTS_LIMIT = 1 << 16
 if cvalidate is not None:
     _NONPROJECTIVE = cvalidate.SENTENCE_FLAGS["nonprojective"]
     _SPACED = cvalidate.TOKEN_FLAGS["spaced"]
@@ -88,7 +90,7 @@ class _PairVerdicts:
     def __call__(self, first: np.ndarray, second: np.ndarray, tables: tuple) -> np.ndarray:
         """The verdicts of the pairs (codes >= 0, below 2**31); ``tables``: the two columns'
         value lists (new lists: new codes)."""
-        if tables != self.tables:
+        if tables != self.tables or len(self.known) > VERDICTS_LIMIT:  # bounded memory
             self.known = {}
             self.tables = tables
         if first.shape[0] == 0:
@@ -168,7 +170,7 @@ class ContentScreen:
     def _auxcop_verdicts(self, lemma: np.ndarray, upos: np.ndarray, deprel: np.ndarray,
                          tables: tuple) -> np.ndarray:
         """Per auxiliary or copula word (codes): its lemma is on the language's lists."""
-        if tables != self._auxcop_tables:
+        if tables != self._auxcop_tables or len(self._auxcop_known) > VERDICTS_LIMIT:
             self._auxcop_known = {}
             self._auxcop_tables = tables
         known = self._auxcop_known
