@@ -454,7 +454,7 @@ def translate(const int32_t[:, ::1] ids, tuple codes):
 TABLES = WORD_COLUMNS + ("mwt_form", "empty", "spaced_tok_form")
 
 
-def _scratch(dict scratch, str name, shape, dtype):
+def scratch_array(dict scratch, str name, shape, dtype):
     """An array of at least ``shape`` from ``scratch`` (reused by the pieces of a file, so
     that only what a piece keeps is allocated per piece: less heap fragmentation)."""
     if isinstance(shape, tuple):
@@ -493,36 +493,36 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
         return None
     cap = n_lines
     # tokens
-    tok_line_a = _scratch(scratch, "tok_line_a", cap, np.int32)
-    tok_is_mwt_a = _scratch(scratch, "tok_is_mwt_a", cap, np.bool_)
-    tok_form_start_a = _scratch(scratch, "tok_form_start_a", cap, np.int64)
-    tok_form_end_a = _scratch(scratch, "tok_form_end_a", cap, np.int64)
-    tok_char_len_a = _scratch(scratch, "tok_char_len_a", cap, np.int64)
+    tok_line_a = scratch_array(scratch, "tok_line_a", cap, np.int32)
+    tok_is_mwt_a = scratch_array(scratch, "tok_is_mwt_a", cap, np.bool_)
+    tok_form_start_a = scratch_array(scratch, "tok_form_start_a", cap, np.int64)
+    tok_form_end_a = scratch_array(scratch, "tok_form_end_a", cap, np.int64)
+    tok_char_len_a = scratch_array(scratch, "tok_char_len_a", cap, np.int64)
     # words
-    word_tok_a = _scratch(scratch, "word_tok_a", cap, np.int32)
-    word_is_mwt_a = _scratch(scratch, "word_is_mwt_a", cap, np.bool_)
-    word_line_a = _scratch(scratch, "word_line_a", cap, np.int32)
-    word_sent_a = _scratch(scratch, "word_sent_a", cap, np.int32)
-    head_a = _scratch(scratch, "head_a", cap, np.int64)
-    mwt_form_a = _scratch(scratch, "mwt_form_a", cap, np.int32)
-    word_cols_a = _scratch(scratch, "word_cols_a", (N_WORD_COLUMNS, cap), np.int32)  # a row per column
-    tail_start_a = _scratch(scratch, "tail_start_a", cap, np.int64)
-    tail_end_a = _scratch(scratch, "tail_end_a", cap, np.int64)
+    word_tok_a = scratch_array(scratch, "word_tok_a", cap, np.int32)
+    word_is_mwt_a = scratch_array(scratch, "word_is_mwt_a", cap, np.bool_)
+    word_line_a = scratch_array(scratch, "word_line_a", cap, np.int32)
+    word_sent_a = scratch_array(scratch, "word_sent_a", cap, np.int32)
+    head_a = scratch_array(scratch, "head_a", cap, np.int64)
+    mwt_form_a = scratch_array(scratch, "mwt_form_a", cap, np.int32)
+    word_cols_a = scratch_array(scratch, "word_cols_a", (N_WORD_COLUMNS, cap), np.int32)  # a row per column
+    tail_start_a = scratch_array(scratch, "tail_start_a", cap, np.int64)
+    tail_end_a = scratch_array(scratch, "tail_end_a", cap, np.int64)
     # sentences
-    sent_word_start_a = _scratch(scratch, "sent_word_start_a", cap + 1, np.int64)
-    sent_first_line_a = _scratch(scratch, "sent_first_line_a", cap, np.int32)
-    sent_end_line_a = _scratch(scratch, "sent_end_line_a", cap, np.int32)
-    sent_first_tok_a = _scratch(scratch, "sent_first_tok_a", cap, np.int64)
+    sent_word_start_a = scratch_array(scratch, "sent_word_start_a", cap + 1, np.int64)
+    sent_first_line_a = scratch_array(scratch, "sent_first_line_a", cap, np.int32)
+    sent_end_line_a = scratch_array(scratch, "sent_end_line_a", cap, np.int32)
+    sent_first_tok_a = scratch_array(scratch, "sent_first_tok_a", cap, np.int64)
     # empty nodes
-    empty_sent_a = _scratch(scratch, "empty_sent_a", cap, np.int32)
-    empty_after_a = _scratch(scratch, "empty_after_a", cap, np.int64)
-    empty_line_a = _scratch(scratch, "empty_line_a", cap, np.int32)
-    empty_cols_a = _scratch(scratch, "empty_cols_a", (N_EMPTY_COLUMNS, cap), np.int32)
+    empty_sent_a = scratch_array(scratch, "empty_sent_a", cap, np.int32)
+    empty_after_a = scratch_array(scratch, "empty_after_a", cap, np.int64)
+    empty_line_a = scratch_array(scratch, "empty_line_a", cap, np.int32)
+    empty_cols_a = scratch_array(scratch, "empty_cols_a", (N_EMPTY_COLUMNS, cap), np.int32)
     # comments
-    comment_start_a = _scratch(scratch, "comment_start_a", cap, np.int64)
-    comment_end_a = _scratch(scratch, "comment_end_a", cap, np.int64)
-    comment_sent_a = _scratch(scratch, "comment_sent_a", cap, np.int64)
-    state_a = _scratch(scratch, "state_a", cap, np.uint8)
+    comment_start_a = scratch_array(scratch, "comment_start_a", cap, np.int64)
+    comment_end_a = scratch_array(scratch, "comment_end_a", cap, np.int64)
+    comment_sent_a = scratch_array(scratch, "comment_sent_a", cap, np.int64)
+    state_a = scratch_array(scratch, "state_a", cap, np.uint8)
 
     cdef int32_t[::1] tok_line = tok_line_a
     cdef cnp.npy_bool[::1] tok_is_mwt = tok_is_mwt_a

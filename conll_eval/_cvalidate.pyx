@@ -23,6 +23,7 @@ cimport numpy as cnp
 from conll_eval._cbytes cimport (SPACE, TAB, _bad_bytes, _contains, _has_space, _head, _is_digit,
                                  _misc_spaceafter, _number, _spaces_ok, _starts)
 from conll_eval._cscan cimport StringTable
+from conll_eval._cscan import scratch_array
 from conll_eval._ctree cimport _graph_connected, _is_tree, _projective
 
 cnp.import_array()
@@ -376,16 +377,6 @@ cdef bint _screen(const uint8_t* a, Py_ssize_t n, Tables* t, Work* w, int64_t* s
     return True
 
 
-def _scratch(dict scratch, str name, shape, dtype):
-    """A working array of at least ``shape`` kept in ``scratch`` between blocks."""
-    arr = scratch.get(name)
-    size = shape if isinstance(shape, int) else shape[1]  # (no negative indices here)
-    if arr is None or arr.shape[arr.ndim - 1] < size:
-        arr = np.empty(shape, dtype)
-        scratch[name] = arr
-    return arr
-
-
 cdef int32_t* _ptr32(arr):
     cdef int32_t[::1] view = arr.reshape(-1)
     return &view[0]
@@ -421,15 +412,15 @@ def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
     cdef Tables t
     t.upos, t.feats, t.deprel = <void*>t_upos, <void*>t_feats, <void*>t_deprel
     t.deps, t.misc, t.lemma = <void*>t_deps, <void*>t_misc, <void*>t_lemma
-    sentence_arrays = {name: _scratch(scratch, name, cap, dtype) for name, dtype in (
+    sentence_arrays = {name: scratch_array(scratch, name, cap, dtype) for name, dtype in (
         ("start", np.int64), ("end", np.int64), ("first_line", np.int32),
         ("n_comments", np.int32), ("flags", np.uint8), ("sid_start", np.int64),
         ("sid_end", np.int64), ("parallel_start", np.int64), ("parallel_end", np.int64),
         ("feats_line", np.int32), ("enhanced_line", np.int32))}
-    token_arrays = {name: _scratch(scratch, name, cap, dtype) for name, dtype in (
+    token_arrays = {name: scratch_array(scratch, name, cap, dtype) for name, dtype in (
         ("token_sentence", np.int32), ("position", np.int32), ("parent", np.int32),
         ("token_flags", np.uint8))}
-    codes_a = _scratch(scratch, "codes", (N_CODES, cap), np.int32)
+    codes_a = scratch_array(scratch, "codes", (N_CODES, cap), np.int32)
     edge_cap = n // 2 + 2
     cdef Work w
     w.codes, w.stride = _ptr32(codes_a), codes_a.shape[1]
@@ -440,7 +431,7 @@ def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
                        ("graph_start", cap + 2), ("queue", 2 * cap + 4), ("lo", cap + 2),
                        ("hi", cap + 2), ("size", cap + 2), ("edge_head", edge_cap),
                        ("edge_dep", edge_cap), ("children", edge_cap)):
-        _scratch(scratch, name, size, np.int32)
+        scratch_array(scratch, name, size, np.int32)
     w.head, w.word_token = _ptr32(scratch["head"]), _ptr32(scratch["word_token"])
     w.mark, w.start, w.queue = (_ptr32(scratch["mark"]), _ptr32(scratch["graph_start"]),
                                 _ptr32(scratch["queue"]))

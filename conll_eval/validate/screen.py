@@ -70,20 +70,17 @@ def _misc_ok(value: str) -> bool:
     return value == "_" or not _misc_findings(value)
 
 
-def _any_lemma(value: str) -> bool:
-    return True  # lemmas matter from level 3 on (screen_content), not here
-
-
-#: per interned column (the screen's CODE_COLUMNS order): is a value free of findings
-_JUDGES: List[Callable[[str], bool]] = [_upos_ok, _feats_ok, _deprel_ok, _deps_ok, _misc_ok,
-                                        _any_lemma]
+#: per interned column (the screen's CODE_COLUMNS order): is a value free of findings; None:
+#: not judged here (lemmas matter from level 3 on, in screen_content)
+_JUDGES: List[Optional[Callable[[str], bool]]] = [_upos_ok, _feats_ok, _deprel_ok, _deps_ok,
+                                                  _misc_ok, None]
 
 
 class _Verdicts:
     """The distinct values of one interned column and, for each, whether it is free of
     findings; index 0 of :attr:`ok` stands for "no such field" (code -1)."""
 
-    def __init__(self, judge: Callable[[str], bool]):
+    def __init__(self, judge: Optional[Callable[[str], bool]]):
         self.judge = judge
         self.table = cscan.StringTable()
         self.ok = np.ones(1 << 10, dtype=bool)
@@ -96,6 +93,9 @@ class _Verdicts:
         if not new:
             return
         self.values.extend(new)
+        if self.judge is None:
+            self.count += len(new)
+            return
         end = self.count + 1 + len(new)
         if end > self.ok.shape[0]:
             grown = np.ones(max(end, 2 * self.ok.shape[0]), dtype=bool)
@@ -198,7 +198,8 @@ class Screen:
         codes = found["codes"]
         token_bad = np.zeros(codes.shape[1], dtype=bool)
         for k, verdicts in enumerate(self.verdicts):
-            token_bad |= ~verdicts.ok[codes[k] + 1]
+            if verdicts.judge is not None:
+                token_bad |= ~verdicts.ok[codes[k] + 1]
         bad[found["token_sentence"][token_bad]] = True
         return bad
 
