@@ -51,13 +51,30 @@ FLOOR_CODE = (
     "            line.split('\\t')\n"
 )
 
+# read as conll_eval reads: 1 MiB blocks into one reused buffer, the unfinished last line
+# carried to the next block (a whole-file read would add ~40k page faults of its own)
 COMPILED_FLOOR_CODE = (
     "import sys\n"
     "import numpy as np\n"
     "from conll_eval._cscan import field_bounds\n"
+    "buffer = bytearray(1 << 20)\n"
     "for path in sys.argv[1:]:\n"
-    "    with open(path, 'rb') as f:\n"
-    "        field_bounds(np.frombuffer(f.read(), dtype=np.uint8))\n"
+    "    carry = 0\n"
+    "    with open(path, 'rb', buffering=0) as f:\n"
+    "        while True:\n"
+    "            if carry == len(buffer):\n"
+    "                buffer.extend(bytes(len(buffer)))\n"
+    "            with memoryview(buffer) as view:\n"
+    "                n = f.readinto(view[carry:])\n"
+    "            end = carry + n\n"
+    "            cut = buffer.rfind(b'\\n', 0, end) + 1 if n else end\n"
+    "            if cut:\n"
+    "                with memoryview(buffer) as view:\n"
+    "                    field_bounds(np.frombuffer(view[:cut], dtype=np.uint8))\n"
+    "            if not n:\n"
+    "                break\n"
+    "            buffer[:end - cut] = buffer[cut:end]\n"
+    "            carry = end - cut\n"
 )
 
 
@@ -583,17 +600,29 @@ def verbose_check(small, py, env, official, problems):
     return same
 
 
-def time_table(results):
-    headers = ["pair", "words", "floor s", "compiled floor s", "read MB/s", "conll_eval s",
-               "pure s", "official s", "official/ce", "official/pure", "ce/compiled floor"]
+def read_rates(r, startup):
+    """The compiled floor's MB/s over gold + system: start-up included, and net of its
+    start-up (its code reading no file), which is the reading alone."""
+    seconds = r.get("floor_c", {}).get("time")
+    whole = ratio(r["bytes"] / 1e6, seconds)
+    if seconds is None or startup.get("floor_c") is None or seconds <= startup["floor_c"]:
+        return whole, None
+    return whole, r["bytes"] / 1e6 / (seconds - startup["floor_c"])
+
+
+def time_table(results, startup):
+    headers = ["pair", "words", "floor s", "compiled floor s", "read MB/s", "net MB/s",
+               "conll_eval s", "pure s", "official s", "official/ce", "official/pure",
+               "ce/compiled floor"]
     rows = []
     for r in results:
         fl, o, f = r["floor"], r.get("ours", {}), r.get("official", {})
         fc, pu = r.get("floor_c", {}), r.get("pure", {})
         speedup, pure_speedup = ratio(f.get("time"), o.get("time")), ratio(f.get("time"), pu.get("time"))
-        read = ratio(r["bytes"] / 1e6, fc.get("time"))
+        read, net = read_rates(r, startup)
         rows.append([r["label"], f"{r['words']:,}", fmt(fl.get("time"), ".3f"),
-                     fmt(fc.get("time"), ".3f"), fmt(read, ".0f"), fmt(o.get("time"), ".3f"),
+                     fmt(fc.get("time"), ".3f"), fmt(read, ".0f"), fmt(net, ".0f"),
+                     fmt(o.get("time"), ".3f"),
                      fmt(pu.get("time"), ".3f"), fmt(f.get("time"), ".2f"),
                      fmt(speedup, ".1f", "-") + ("x" if speedup else ""),
                      fmt(pure_speedup, ".1f", "-") + ("x" if pure_speedup else ""),
@@ -648,7 +677,7 @@ def linearity(results, startup):
     return lin, lines
 
 
-def target_lines(results):
+def target_lines(results, startup):
     """The targets of issue 29, judged on this machine: each pair of 1M words or the
     whole-repeat shape at >= 100x the official scorer, <= 0.12x its peak memory, sys time
     <= 10% of wall; the compiled read floor >= 500 MB/s; the smallest mix pair >= 25x."""
@@ -666,8 +695,12 @@ def target_lines(results):
         share = o["sys"] / o["time"]
         checks.append(f"{r['label']}: sys time <= 10% of wall: {'ok' if share <= 0.10 else 'MISSED'} "
                       f"({share:.0%}; {o['faults']:,} minor page faults)")
-        read = ratio(r["bytes"] / 1e6, r.get("floor_c", {}).get("time"))
-        if read is not None:
+        read, net = read_rates(r, startup)
+        if net is not None:
+            checks.append(f"{r['label']}: compiled read floor >= 500 MB/s: "
+                          f"{'ok' if net >= 500 else 'MISSED'} ({net:.0f} MB/s reading; "
+                          f"{read:.0f} MB/s with its {startup['floor_c']:.3f} s start-up)")
+        elif read is not None:
             checks.append(f"{r['label']}: compiled read floor >= 500 MB/s: "
                           f"{'ok' if read >= 500 else 'MISSED'} ({read:.0f} MB/s, start-up included)")
     mix = [r for r in results if r["shape"] == "mix"]
@@ -679,12 +712,14 @@ def target_lines(results):
     return checks
 
 
-def startup_times(runner, py, env, args) -> dict:
-    """Fixed costs: interpreter start (+ imports for conll_eval), to read the small sizes right."""
+def startup_times(runner, py, env, args, compiled) -> dict:
+    """Fixed costs: interpreter start (+ imports for conll_eval, and for the compiled floor: its
+    code reading no file), to read the small sizes right."""
     startup = {}
     for key, cmd, kw in (("python", [py, "-c", "pass"], {}),
-                         ("ours", [py, "-m", "conll_eval", "--version"], {"env": env})):
-        if key == "ours" and args.skip_ours:
+                         ("ours", [py, "-m", "conll_eval", "--version"], {"env": env}),
+                         ("floor_c", [py, "-c", COMPILED_FLOOR_CODE], {"env": env})):
+        if key == "ours" and args.skip_ours or key == "floor_c" and not compiled:
             continue
         times = [r["time"] for r in (runner.measured(cmd, **kw) for _ in range(max(3, args.repeat)))
                  if r["rc"] == 0]
@@ -733,7 +768,7 @@ def main(argv=None):
     compiled = "compiled" in core
     notes.append(f"core: {core or 'unknown'}")
     print(f"CPU: {cpu_model()}; {os.cpu_count()} CPUs", file=sys.stderr, flush=True)
-    startup = startup_times(runner, py, env, args)
+    startup = startup_times(runner, py, env, args, compiled)
     for meta in build_pairs(args, pairs):
         results.append(bench_pair(meta, args, runner, py, env, official, compiled, problems))
     verbose_same = None
@@ -741,9 +776,9 @@ def main(argv=None):
         verbose_same = verbose_check(results[0], py, env, official, problems)
     sys.stderr.flush()
     print()
-    print(time_table(results))
+    print(time_table(results, startup))
     print("(ce = conll_eval; times are wall seconds, the best run; read MB/s: gold + system "
-          "bytes over the compiled floor's time)")
+          "bytes over the compiled floor's time; net: over that time less the floor's start-up)")
     print()
     print(resource_table(results))
     print("(the best run's CPU seconds and minor page faults; MB = the largest peak RSS of the runs)")
@@ -758,6 +793,7 @@ def main(argv=None):
     if startup:
         print("startup (best, no input): " + ", ".join(
             f"{n} {startup[k]:.3f}s" for k, n in (("python", "python -c pass"),
+                                                 ("floor_c", "compiled floor reading nothing"),
                                                  ("ours", "python -m conll_eval --version"))
             if k in startup))
     for r in results:
@@ -767,7 +803,7 @@ def main(argv=None):
     if verbose_same is not None:
         print(f"exactness {results[0]['label']} -v: conll_eval output "
               f"{'EQUALS' if verbose_same else 'DIFFERS FROM'} the official output")
-    checks = target_lines(results)
+    checks = target_lines(results, startup)
     if checks:
         print("targets (issue 29):")
         for c in checks:

@@ -49,9 +49,9 @@ __all__ = [
 
 # Public submodules, reachable as attributes without importing them first.  They are not in
 # __all__, so ``from conll_eval import *`` does not import them all.
-_SUBMODULES = ("errors", "workers", "treebank", "scan", "io", "reader", "empty_nodes", "validate", "align", "stats",
-               "enhancements", "enhanced", "metrics", "evaluate", "naming", "pairing", "suite", "analyze", "report",
-               "compat", "cli", "compiled")
+_SUBMODULES = ("errors", "workers", "treebank", "scan", "io", "reader", "reserve", "empty_nodes", "validate",
+               "align", "stats", "enhancements", "enhanced", "metrics", "evaluate", "naming", "pairing", "suite",
+               "analyze", "report", "compat", "cli", "compiled")
 
 
 #: public names whose module loads on first use (scoring a pair never needs the suite's)

@@ -21,7 +21,7 @@ from .metrics import (DEPREL_POLICIES, ENHANCED_METRICS, ENHANCEMENT_DIGITS, Enh
                       profile_metrics)
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
-from .workers import usable_cpus
+from .workers import InBackground, usable_cpus
 
 if TYPE_CHECKING:
     from .validate import ValidationIncident
@@ -334,17 +334,18 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
         system = read_treebank(system_path, CONLLU, profile=profile, vocab=vocab,
                                multiple_roots=multiple_roots, collapse=collapse)
     else:
-        from concurrent.futures import ThreadPoolExecutor  # only large pairs need it
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pending = pool.submit(read_treebank, system_path, CONLLU, profile=profile, vocab=Vocab(),
-                                  multiple_roots=multiple_roots, collapse=collapse)
+        pending = InBackground(read_treebank, system_path, CONLLU, profile=profile, vocab=Vocab(),
+                               multiple_roots=multiple_roots, collapse=collapse)
+        try:
+            gold = read_treebank(gold_path, CONLLU, profile=profile, vocab=vocab,
+                                 multiple_roots=multiple_roots, collapse=collapse)
+        except BaseException:
             try:
-                gold = read_treebank(gold_path, CONLLU, profile=profile, vocab=vocab,
-                                     multiple_roots=multiple_roots, collapse=collapse)
-            except BaseException:
-                pending.cancel()
-                raise
-            system = pending.result().rebased(vocab, in_place=True)
+                pending.result()  # the system's reading ends before gold's error goes up
+            except BaseException:  # gold's error is the one reported (the official order)
+                pass
+            raise
+        system = pending.result().rebased(vocab, in_place=True)
     vocab.drop_reader_state()  # no other file will be read into it
     if system.text == gold.text and system.text is not gold.text:
         system = replace(system, text=gold.text)  # one string for both (scoring needs equal texts)

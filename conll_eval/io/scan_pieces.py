@@ -13,6 +13,7 @@ from typing import Callable, List, Optional
 import numpy as np
 
 from ..compiled import cscan as _cscan  # None: the numpy path (not built, or CONLL_EVAL_PURE)
+from ..reserve import reserve
 from ..treebank import Vocab
 from .columns import LAZY_COLUMNS, Columns, Piece
 from .lazy_fields import FieldBytes, LazyCodes, LazyMetadata, gather
@@ -169,12 +170,12 @@ class _Workspace:
 class _WholeFile:
     """A file's columns grown piece by piece (indices shifted by the words, tokens, sentences
     and characters before each piece), so a piece's arrays are freed at once instead of all
-    of them waiting for a join at the end.  Arrays grow by
-    doubling from a capacity guessed from the file's ``size``; the slack is never written,
-    so it costs address space, not memory.  What a piece keeps of its DEPS/MISC fields and
-    comments (:data:`KEPT`: byte ranges or copies) and the UTF-8 of its text from the
-    compiled scan grow the same way: nothing a piece leaves behind stays scattered on the
-    heap between the pieces that come after it."""
+    of them waiting for a join at the end.  Arrays grow by doubling from a capacity guessed
+    from the file's ``size``; the slack is never written and takes no huge page
+    (:func:`~conll_eval.reserve.reserve`), so it costs address space, not memory.  What a
+    piece keeps of its DEPS/MISC fields and comments (:data:`KEPT`: byte ranges or copies)
+    and the UTF-8 of its text from the compiled scan grow the same way: nothing a piece
+    leaves behind stays scattered on the heap between the pieces that come after it."""
 
     #: columns copied as they are, and columns shifted by the count of what comes before
     PLAIN = ("tok_len", "tok_line", "tok_is_mwt", "word_is_mwt", "mwt_form", "word_line",
@@ -205,7 +206,7 @@ class _WholeFile:
         if array is None or need > len(array) or dtype != array.dtype:
             capacity = max(need, 1024, self.guess.get(unit, 0),
                            2 * len(array) if array is not None else 0)
-            grown = np.empty(capacity, dtype=dtype)
+            grown = reserve(capacity, dtype)  # the slack takes no memory
             if array is not None:
                 grown[:n] = array[:n]
             array = grown
