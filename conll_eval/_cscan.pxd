@@ -1,9 +1,9 @@
 # The string table of the compiled scan, shared with the validator's screen (conll_eval._cvalidate).
-from libc.stdint cimport int64_t, uint64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t
 
 cdef struct Slot:
-    uint64_t hash
-    int64_t id   # -1 = empty
+    uint32_t check  # the hash's high 32 bits (its low bits are the slot's place)
+    int32_t id      # -1 = empty
 
 
 cimport cython

@@ -10,7 +10,7 @@ compare the two on every shared treebank, on generated files and on the fuzz cor
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memchr
-from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t
 
 cimport cython
 import numpy as np
@@ -63,6 +63,7 @@ cdef enum:
     UINT_DIGITS_MAX = 9
     N_WORD_COLUMNS = 5
     N_EMPTY_COLUMNS = 9
+    HASH_READ_SLACK = 8  # bytes a string table's data keeps after its strings (_hash_bytes reads 8 at once)
 
 # per word: the interned string columns, in this order
 WORD_COLUMNS = ("lemma", "upos", "xpos", "feats", "deprel")
@@ -152,18 +153,25 @@ cdef class StringTable:
         return self.count
 
     cdef bint _grow_slots(self) noexcept nogil:
-        cdef Py_ssize_t new_n = self.n_slots * 2, i, j
+        """Twice the slots, every string placed again by its hash (computed again from its
+        bytes: a slot keeps only 32 bits of it)."""
+        cdef Py_ssize_t new_n = self.n_slots * 2, i, j, start
+        cdef uint64_t h
         cdef Slot* grown = <Slot*>malloc(new_n * sizeof(Slot))
         if not grown:
             return False
         for i in range(new_n):
             grown[i].id = -1
-        for i in range(self.n_slots):
-            if self.slots[i].id >= 0:
-                j = <Py_ssize_t>(self.slots[i].hash & <uint64_t>(new_n - 1))
-                while grown[j].id >= 0:
-                    j = (j + 1) & (new_n - 1)
-                grown[j] = self.slots[i]
+        for i in range(self.count):
+            start = self.offset[i]
+            # the data buffer keeps HASH_READ_SLACK bytes after its strings (see intern)
+            h = _hash_bytes(self.data + start, self.offset[i + 1] - start,
+                            self.data + self.data_capacity)
+            j = <Py_ssize_t>(h & <uint64_t>(new_n - 1))
+            while grown[j].id >= 0:
+                j = (j + 1) & (new_n - 1)
+            grown[j].check = <uint32_t>(h >> 32)
+            grown[j].id = <int32_t>i
         free(self.slots)
         self.slots, self.n_slots = grown, new_n
         return True
@@ -172,6 +180,7 @@ cdef class StringTable:
         """The local id of ``p[:n]`` (added if new); -1 when memory ran out.  Bytes up to
         ``limit`` may be read (see :func:`_hash_bytes`)."""
         cdef uint64_t h = _hash_bytes(p, n, limit)
+        cdef uint32_t check = <uint32_t>(h >> 32)
         cdef Py_ssize_t mask = self.n_slots - 1
         cdef Py_ssize_t j = <Py_ssize_t>(h & <uint64_t>mask)
         cdef int64_t found, start
@@ -180,14 +189,17 @@ cdef class StringTable:
             found = self.slots[j].id
             if found < 0:
                 break
-            if self.slots[j].hash == h:
+            if self.slots[j].check == check:
                 start = self.offset[found]
                 if self.offset[found + 1] - start == n and _same_bytes(self.data + start, p, n):
                     return found
             j = (j + 1) & mask
-        # new string
-        if self.data_size + n > self.data_capacity:
-            while self.data_size + n > self.data_capacity:
+        # new string (ids are int32: a table of 2**31 strings is out of memory anyway)
+        if self.count >= 0x7FFFFFFF:
+            self.failed = True
+            return -1
+        if self.data_size + n + HASH_READ_SLACK > self.data_capacity:
+            while self.data_size + n + HASH_READ_SLACK > self.data_capacity:
                 self.data_capacity *= 2
             grown = realloc(self.data, self.data_capacity)
             if not grown:
@@ -206,8 +218,8 @@ cdef class StringTable:
         found = self.count
         self.count += 1
         self.offset[self.count] = self.data_size
-        self.slots[j].id = found
-        self.slots[j].hash = h
+        self.slots[j].id = <int32_t>found
+        self.slots[j].check = check
         if self.count * 2 > self.n_slots:  # at most half full: short probe runs
             if not self._grow_slots():
                 self.failed = True

@@ -10,13 +10,14 @@ import numpy as np
 
 from ._version import __version__
 from .align import Alignment, align_words, check_characters
+from .compiled_counts import CompiledCounter
 from .errors import ConllEvalError, InputError, UsageError, ValidationFailed
 from .io.byte_input import decompress, read_bytes, read_lines, read_stdin
 from .io.formats import CONLLU
 from .io.read import read_treebank
 from .metrics import (DEPREL_POLICIES, ENHANCED_METRICS, ENHANCEMENT_DIGITS, EnhancedOptions, EXTRA_METRICS, METRICS, PROFILES,
                       PUNCT_POLICIES,
-                      EvaluationContext, compiled_counts, compute_counts, display_name,
+                      EvaluationContext, compute_counts, display_name,
                       load_weights,
                       profile_metrics)
 from .stats import Counts, Score
@@ -237,13 +238,25 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
             if graph is not None:
                 graphs[side] = graph
     check_characters(gold, system)
-    alignment = align_words(gold, system)
+    # the compiled counter does what it can in one pass (its alignment-free half beside the
+    # alignment, on a large pair); the numpy metrics the rest
+    counter = CompiledCounter(names, gold, system, settings.punct, settings.deprel)
+    beside = InBackground(counter.count_alignment_free) if counter.worth_a_thread else None
+    try:
+        alignment = align_words(gold, system)
+    except BaseException:
+        if beside is not None:
+            beside.wait()  # no thread outlives the call; the alignment's error goes up
+        raise
+    if beside is not None:
+        beside.result()
+    else:
+        counter.count_alignment_free()
     if gold.n_words + system.n_words >= TRIM_MIN_WORDS:
         release_freed_memory()  # the walk's temporaries: the metrics need the room
     if weights is None and settings.weights_file is not None:
         weights = load_weights(settings.weights_file)
-    # the compiled counter does what it can in one pass; the numpy metrics the rest
-    done = compiled_counts(names, gold, system, alignment, settings.punct, settings.deprel)
+    done = counter.counts(alignment)
     ctx = None
     counts = {}
     for name in names:
@@ -340,10 +353,7 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
             gold = read_treebank(gold_path, CONLLU, profile=profile, vocab=vocab,
                                  multiple_roots=multiple_roots, collapse=collapse)
         except BaseException:
-            try:
-                pending.result()  # the system's reading ends before gold's error goes up
-            except BaseException:  # gold's error is the one reported (the official order)
-                pass
+            pending.wait()  # the system's reading ends first; gold's error goes up (official order)
             raise
         system = pending.result().rebased(vocab, in_place=True)
     vocab.drop_reader_state()  # no other file will be read into it

@@ -4,7 +4,8 @@ A metric is the official ``(key_fn, filter_fn)`` pair made explicit: which word 
 match on an aligned pair, whether the head must match, which words count (CLAS content
 words, conll17 zero weights), and extras (MLAS functional children, the gold ``_`` lemma
 rule).  :func:`compute_counts` turns a spec into per-sentence :class:`~conll_eval.stats.Counts`
-with array operations only; it is the reference for :func:`compiled_counts`, which counts
+with array operations only; it is the reference for
+:mod:`~conll_eval.compiled_counts`, which counts
 Tokens, Words and the attribute metrics of a pair in one compiled pass when the compiled
 core is built (profiling: the numpy metrics took a quarter of a million-word run's time and
 added ~120 MB of per-word temporaries to its peak).
@@ -18,13 +19,12 @@ from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 
 from .align import Alignment, span_matches
-from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from .enhancements import ENHANCEMENT_DIGITS, EnhancedOptions  # noqa: F401  (part of this API)
 from .errors import FormatError, Location
 from .io.byte_input import read_bytes, read_lines
 from .io.profiles import LazyRegex
 from .stats import Counts
-from .treebank import Treebank, Vocab, _distinct, same_offset_type
+from .treebank import Treebank, Vocab
 
 if TYPE_CHECKING:  # the enhanced graphs are built only when ELAS/EULAS are scored
     from .enhanced import EnhancedGraph
@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the enhanced graphs are built only when ELAS/EULAS are scor
 __all__ = [
     "UNIVERSAL_FEATURES", "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "CLAS17_ZERO_WEIGHT",
     "MetricSpec", "Profile", "METRICS", "PROFILES", "register_metric", "register_profile",
-    "EvaluationContext", "compute_counts", "compiled_counts", "load_weights",
+    "EvaluationContext", "compute_counts", "load_weights",
 ]
 
 UNIVERSAL_FEATURES = frozenset({
@@ -502,79 +502,6 @@ def _policy_counts(spec: MetricSpec, ctx: EvaluationContext) -> Counts:
     a_keep = g_keep[ga]
     return Counts.from_parts(n, a_sent[a_keep & correct], g_sent[g_keep], s_sent[s_keep],
                              a_sent[a_keep])
-
-
-def compiled_counts(names: List[str], gold: Treebank, system: Treebank, alignment: Alignment,
-                    punct: str = "include", deprel: str = "universal") -> Dict[str, Counts]:
-    """The counts of those of ``names`` the compiled counter (:mod:`conll_eval._ccount`) does:
-    tokens (one merge); words and the attribute metrics without weights or with CLAS17's,
-    all in one pass, when every word is scored (``punct`` include).  Equal to :func:`compute_counts`'s, which is
-    the reference (and does the rest); empty without the compiled core."""
-    if _ccount is None or not gold.n_sentences:
-        return {}
-    counts: Dict[str, Counts] = {}
-    for name in names:
-        if METRICS[name].kind == "tokens":
-            rows = _ccount.span_counts(*same_offset_type(gold.tok_start, gold.tok_end,
-                                                         system.tok_start, system.tok_end,
-                                                         gold.sent_char_start))
-            correct, gold_total, system_total, _ = (int(x) for x in rows.sum(axis=0))
-            counts[name] = Counts(rows, (correct, gold_total, system_total, None), False, False)
-    specs = [METRICS[name] for name in names]
-    specs = [spec for spec in specs if spec.kind in ("words", "attribute")
-             and spec.weights in (None, "clas17")
-             and all(column in _ccount.CHECKS for column in spec.columns)] \
-        if punct == "include" else []
-    if not specs:
-        return counts
-    vocab = gold.vocab
-    uni_key, uni_function = ("udeprel-v1", _udeprel_v1) if deprel == "v1" else ("udeprel", _udeprel)
-    # both sides' (np.union1d would import numpy.ma: ~13 ms, once)
-    relations = _distinct(gold.deprel, system.deprel)
-    uni_table = vocab.mapping(uni_key, uni_function, relations)  # as "uni" in the context
-    uni = uni_table[relations]
-    need = {check for spec in specs for check in
-            spec.columns + (("head",) if spec.head else ()) +
-            (("functional_children",) if spec.functional_children else ())}
-    if "ufeats" in need or "functional_children" in need:
-        vocab.mapping("ufeats", _ufeats, gold.feats)
-        ufeats_of = vocab.mapping("ufeats", _ufeats, system.feats)  # covers both
-    else:
-        ufeats_of = np.zeros(len(vocab), dtype=np.int32)
-    # the relation as compared: as written (--deprel full), else universal (v1 names renamed)
-    compared_of = np.arange(len(vocab), dtype=np.int32) if deprel == "full" else uni_table
-    size = len(vocab)
-    content = vocab.flags("content", CONTENT_DEPRELS.__contains__, uni)
-    clas17 = ~vocab.flags("clas17", CLAS17_ZERO_WEIGHT.__contains__, uni)
-    flags_of = np.zeros(size, dtype=np.uint8)
-    flags_of[relations] = (np.where(content, _ccount.FLAG_CONTENT, 0) |
-                           np.where(clas17, _ccount.FLAG_CLAS17, 0))
-    children = None
-    if "functional_children" in need:
-        functional_of = np.zeros(size, dtype=np.int8)
-        functional_of[relations] = vocab.flags("functional", FUNCTIONAL_DEPRELS.__contains__, uni)
-        children = (_ccount.functional_children(gold.head, gold.deprel, functional_of) +
-                    _ccount.functional_children(system.head, system.deprel, functional_of))
-    underscore = vocab.find("_")
-    mask = _ccount.pair_checks(
-        alignment.gold_idx, alignment.sys_idx, alignment.sys_to_gold,
-        gold.upos, system.upos, gold.xpos, system.xpos, gold.feats, system.feats,
-        gold.lemma, system.lemma, gold.deprel, system.deprel, gold.head, system.head,
-        ufeats_of, compared_of, underscore, children)
-    del children
-    required = np.array([sum(_ccount.CHECKS[c] for c in spec.columns) +
-                         (_ccount.CHECKS["head"] if spec.head else 0) +
-                         (_ccount.CHECKS["functional_children"] if spec.functional_children else 0)
-                         for spec in specs], dtype=np.uint16)
-    filters = np.array([_ccount.FILTERS[spec.word_filter or spec.weights] for spec in specs],
-                       dtype=np.uint8)
-    by_sentence, totals = _ccount.tally(mask, alignment.gold_idx, gold.word_sent,
-                                        gold.sentence_of_chars(system.word_start), gold.deprel,
-                                        system.deprel, flags_of, required, filters,
-                                        gold.n_sentences)
-    for spec, rows, total in zip(specs, by_sentence, totals.tolist()):
-        counts[spec.name] = Counts(rows, tuple(total), True, spec.has_aligned_accuracy)
-    return counts
 
 
 def profile_metrics(profile: str, weights: bool = False, enhanced: bool = True) -> List[str]:

@@ -67,6 +67,10 @@ class InBackground:
         self._thread = threading.Thread(target=run, name="conll_eval-background", daemon=True)
         self._thread.start()
 
+    def wait(self) -> None:
+        """Until the function has returned or raised (neither its value nor its exception)."""
+        self._thread.join()
+
     def result(self) -> Any:
         """The function's value, once it has returned (its exception, once it has raised)."""
         self._thread.join()

@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 from conll_eval import ConllEvalError, align, metrics, scan, treebank
 from conll_eval.io import scan_pieces, utf8
 from conll_eval.compiled import calign, ccount, core_description, cscan
+from conll_eval import compiled_counts as counting
+from conll_eval.compiled_counts import compiled_counts
 from conll_eval.evaluate import Settings, evaluate
 from conll_eval.reader import _space_pattern, load, parse_bytes
 from conll_eval.treebank import Vocab
@@ -53,11 +55,11 @@ class numpy_path:
     """``with numpy_path():`` reads, aligns and counts the reference way."""
 
     def __enter__(self):
-        self.saved = scan_pieces._cscan, utf8._cscan, align._calign, metrics._ccount, treebank._ccount
-        scan_pieces._cscan = utf8._cscan = align._calign = metrics._ccount = treebank._ccount = None
+        self.saved = scan_pieces._cscan, utf8._cscan, align._calign, counting._ccount, treebank._ccount
+        scan_pieces._cscan = utf8._cscan = align._calign = counting._ccount = treebank._ccount = None
 
     def __exit__(self, *exc):
-        scan_pieces._cscan, utf8._cscan, align._calign, metrics._ccount, treebank._ccount = self.saved
+        scan_pieces._cscan, utf8._cscan, align._calign, counting._ccount, treebank._ccount = self.saved
 
 
 _TREEBANK_ARRAYS = ("tok_start", "tok_end", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt",
@@ -286,10 +288,10 @@ def test_compiled_counter_does_the_attribute_metrics():
     alignment = align.align_words(g, s)
     for profile in PROFILES:
         names = metrics.profile_metrics(profile)
-        done = metrics.compiled_counts(names, g, s, alignment)
+        done = compiled_counts(names, g, s, alignment)
         assert set(done) == {n for n in names if metrics.METRICS[n].kind != "sentences"}
-    assert metrics.compiled_counts(["LAS"], g, s, alignment, punct="deprel") == {}
-    assert metrics.compiled_counts(["WeightedLAS", "Sentences"], g, s, alignment) == {}
+    assert compiled_counts(["LAS"], g, s, alignment, punct="deprel") == {}
+    assert compiled_counts(["WeightedLAS", "Sentences"], g, s, alignment) == {}
 
 
 def test_pure_environment_variable_forces_numpy():

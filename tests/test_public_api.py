@@ -33,7 +33,8 @@ def test_all_holds_strings_that_exist():
 
 
 #: every public submodule, reachable as ``conll_eval.<name>`` without importing it first
-SUBMODULES = ["errors", "workers", "treebank", "io", "scan", "reader", "reserve", "empty_nodes", "validate", "align",
+SUBMODULES = ["errors", "workers", "treebank", "io", "scan", "reader", "reserve", "compiled_counts", "empty_nodes",
+              "validate", "align",
               "stats", "enhancements", "enhanced", "metrics", "evaluate", "naming", "pairing", "suite", "analyze", "report",
               "compat", "cli", "compiled"]
 #: imported by ``import conll_eval`` only on first attribute access (start-up stays lean)

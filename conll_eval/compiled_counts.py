@@ -1,0 +1,134 @@
+"""What the compiled counter (:mod:`conll_eval._ccount`) counts, in two halves around the alignment.
+
+:class:`CompiledCounter` prepares the vocabulary tables, then counts the tokens and finds each
+side's functional children, which need no alignment (compiled, without the GIL: they can run
+in a thread while the words are aligned), then checks and tallies the aligned pairs.
+:func:`conll_eval.metrics.compute_counts` is the reference and counts what this does not.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from .align import Alignment
+from .compiled import ccount as _ccount  # None: the numpy path (not built, or CONLL_EVAL_PURE)
+from .metrics import (CLAS17_ZERO_WEIGHT, CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, METRICS, _udeprel,
+                      _udeprel_v1, _ufeats)
+from .stats import Counts
+from .treebank import Treebank, _distinct, same_offset_type
+
+__all__ = ["CompiledCounter", "compiled_counts", "THREAD_MIN_WORDS"]
+
+#: from this many words (gold + system) the alignment-free half is worth a thread (~0.1 ms)
+THREAD_MIN_WORDS = 200_000
+
+
+def compiled_counts(names: List[str], gold: Treebank, system: Treebank, alignment: Alignment,
+                    punct: str = "include", deprel: str = "universal") -> Dict[str, Counts]:
+    """The counts of those of ``names`` the compiled counter does (see :class:`CompiledCounter`),
+    in this thread; empty without the compiled core."""
+    counter = CompiledCounter(names, gold, system, punct, deprel)
+    counter.count_alignment_free()
+    return counter.counts(alignment)
+
+
+class CompiledCounter:
+    """Counts of those of ``names`` the compiled counter does: tokens (one merge); words and
+    the attribute metrics without weights or with CLAS17's, all in one pass, when every word
+    is scored (``punct`` include).  Equal to :func:`~conll_eval.metrics.compute_counts`'s.
+
+    Construction reads the vocabulary (in the caller's thread); :meth:`count_alignment_free`
+    touches neither the vocabulary nor the alignment (it may run in another thread);
+    :meth:`counts` needs both done."""
+
+    def __init__(self, names: List[str], gold: Treebank, system: Treebank,
+                 punct: str = "include", deprel: str = "universal"):
+        self.gold, self.system = gold, system
+        self.done: Dict[str, Counts] = {}
+        self.children: Optional[tuple] = None
+        self.functional_of: Optional[np.ndarray] = None  # per relation code: functional (MLAS)
+        active = _ccount is not None and bool(gold.n_sentences)
+        self.token_names = [name for name in names if active and METRICS[name].kind == "tokens"]
+        self.specs = [spec for spec in (METRICS[name] for name in names)
+                      if spec.kind in ("words", "attribute") and spec.weights in (None, "clas17")
+                      and all(column in _ccount.CHECKS for column in spec.columns)] \
+            if active and punct == "include" else []
+        if self.specs:
+            self._tables(deprel)
+
+    @property
+    def worth_a_thread(self) -> bool:
+        """Whether :meth:`count_alignment_free` has enough to do to run beside the alignment."""
+        return bool(self.token_names or self.functional_of is not None) and \
+            self.gold.n_words + self.system.n_words >= THREAD_MIN_WORDS
+
+    def _tables(self, deprel: str) -> None:
+        """Per vocabulary code: the relation as compared, universal features, flags."""
+        gold, system = self.gold, self.system
+        vocab = gold.vocab
+        uni_key, uni_function = ("udeprel-v1", _udeprel_v1) if deprel == "v1" else ("udeprel", _udeprel)
+        # both sides' (np.union1d would import numpy.ma: ~13 ms, once)
+        relations = _distinct(gold.deprel, system.deprel)
+        uni_table = vocab.mapping(uni_key, uni_function, relations)  # as "uni" in the context
+        uni = uni_table[relations]
+        need = {check for spec in self.specs for check in
+                spec.columns + (("head",) if spec.head else ()) +
+                (("functional_children",) if spec.functional_children else ())}
+        if "ufeats" in need or "functional_children" in need:
+            vocab.mapping("ufeats", _ufeats, gold.feats)
+            self.ufeats_of = vocab.mapping("ufeats", _ufeats, system.feats)  # covers both
+        else:
+            self.ufeats_of = np.zeros(len(vocab), dtype=np.int32)
+        # the relation as compared: as written (--deprel full), else universal (v1 names renamed)
+        self.compared_of = np.arange(len(vocab), dtype=np.int32) if deprel == "full" else uni_table
+        size = len(vocab)
+        content = vocab.flags("content", CONTENT_DEPRELS.__contains__, uni)
+        clas17 = ~vocab.flags("clas17", CLAS17_ZERO_WEIGHT.__contains__, uni)
+        self.flags_of = np.zeros(size, dtype=np.uint8)
+        self.flags_of[relations] = (np.where(content, _ccount.FLAG_CONTENT, 0) |
+                                    np.where(clas17, _ccount.FLAG_CLAS17, 0))
+        if "functional_children" in need:
+            self.functional_of = np.zeros(size, dtype=np.int8)
+            self.functional_of[relations] = vocab.flags("functional", FUNCTIONAL_DEPRELS.__contains__, uni)
+        self.underscore = vocab.find("_")
+
+    def count_alignment_free(self) -> None:
+        """The tokens' counts and each side's functional children (compiled passes)."""
+        gold, system = self.gold, self.system
+        for name in self.token_names:
+            rows = _ccount.span_counts(*same_offset_type(gold.tok_start, gold.tok_end,
+                                                         system.tok_start, system.tok_end,
+                                                         gold.sent_char_start))
+            correct, gold_total, system_total, _ = (int(x) for x in rows.sum(axis=0))
+            self.done[name] = Counts(rows, (correct, gold_total, system_total, None), False, False)
+        if self.functional_of is not None:
+            self.children = (_ccount.functional_children(gold.head, gold.deprel, self.functional_of) +
+                             _ccount.functional_children(system.head, system.deprel, self.functional_of))
+
+    def counts(self, alignment: Alignment) -> Dict[str, Counts]:
+        """Every count this counter does, by metric name (after :meth:`count_alignment_free`)."""
+        counts = dict(self.done)
+        if not self.specs:
+            return counts
+        gold, system = self.gold, self.system
+        mask = _ccount.pair_checks(
+            alignment.gold_idx, alignment.sys_idx, alignment.sys_to_gold,
+            gold.upos, system.upos, gold.xpos, system.xpos, gold.feats, system.feats,
+            gold.lemma, system.lemma, gold.deprel, system.deprel, gold.head, system.head,
+            self.ufeats_of, self.compared_of, self.underscore, self.children)
+        self.children = None  # their memory goes back before the tally
+        checks, specs = _ccount.CHECKS, self.specs
+        required = np.array([sum(checks[c] for c in spec.columns) +
+                             (checks["head"] if spec.head else 0) +
+                             (checks["functional_children"] if spec.functional_children else 0)
+                             for spec in specs], dtype=np.uint16)
+        filters = np.array([_ccount.FILTERS[spec.word_filter or spec.weights] for spec in specs],
+                           dtype=np.uint8)
+        by_sentence, totals = _ccount.tally(mask, alignment.gold_idx, gold.word_sent,
+                                            gold.sentence_of_chars(system.word_start), gold.deprel,
+                                            system.deprel, self.flags_of, required, filters,
+                                            gold.n_sentences)
+        for spec, rows, total in zip(specs, by_sentence, totals.tolist()):
+            counts[spec.name] = Counts(rows, tuple(total), True, spec.has_aligned_accuracy)
+        return counts

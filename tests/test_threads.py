@@ -1,0 +1,63 @@
+"""Work run beside the main thread: :class:`conll_eval.workers.InBackground`, and the compiled
+counter's alignment-free half running while the words are aligned (large pairs)."""
+import random
+import threading
+
+import pytest
+
+from conll_eval import compiled_counts as counting
+from conll_eval.compiled import ccount
+from conll_eval.evaluate import Settings, evaluate
+from conll_eval.reader import parse_bytes
+from conll_eval.treebank import Vocab
+from conll_eval.workers import InBackground
+
+from strategies import generate_pair
+
+
+def test_in_background_gives_the_value_and_leaves_no_thread():
+    before = threading.active_count()
+    job = InBackground(lambda a, b=0: a * 10 + b, 4, b=2)
+    assert job.result() == 42
+    assert job.result() == 42  # asked again: the same value
+    assert threading.active_count() == before
+
+
+def test_in_background_raises_its_exception_in_the_caller():
+    def fails():
+        raise ValueError("read failed")
+
+    job = InBackground(fails)
+    job.wait()  # waits without raising
+    with pytest.raises(ValueError, match="read failed"):
+        job.result()
+
+
+def _counts(gold: bytes, system: bytes, profile: str):
+    vocab = Vocab()
+    g = parse_bytes(gold, "gold", profile, vocab)
+    s = parse_bytes(system, "system", profile, vocab)
+    evaluation = evaluate(g, s, Settings(profile))
+    return {name: (c.total, c.by_sentence.tolist()) for name, c in evaluation.counts.items()}
+
+
+@pytest.mark.skipif(ccount is None, reason="the compiled counter is not built (or CONLL_EVAL_PURE)")
+@pytest.mark.parametrize("profile", ["conll18", "conll17"])
+def test_counts_beside_the_alignment_equal_counts_after_it(monkeypatch, profile):
+    threads = []
+    original = InBackground.__init__
+
+    def counted(self, function, *args, **kwargs):
+        threads.append(function)
+        original(self, function, *args, **kwargs)
+
+    for seed in range(6):
+        gold, system = (t.encode("utf-8") for t in generate_pair(random.Random(seed), profile))
+        monkeypatch.setattr(counting, "THREAD_MIN_WORDS", 10 ** 12)
+        inline = _counts(gold, system, profile)
+        monkeypatch.setattr(counting, "THREAD_MIN_WORDS", 0)
+        monkeypatch.setattr(InBackground, "__init__", counted)
+        beside = _counts(gold, system, profile)
+        monkeypatch.setattr(InBackground, "__init__", original)
+        assert beside == inline
+    assert threads, "the alignment-free half never ran in a thread"
