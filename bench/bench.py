@@ -51,13 +51,13 @@ FLOOR_CODE = (
     "            line.split('\\t')\n"
 )
 
-# read as conll_eval reads: 1 MiB blocks into one reused buffer, the unfinished last line
+# read as conll_eval reads: 2 MiB blocks into one reused buffer, the unfinished last line
 # carried to the next block (a whole-file read would add ~40k page faults of its own)
 COMPILED_FLOOR_CODE = (
     "import sys\n"
     "import numpy as np\n"
     "from conll_eval._cscan import field_bounds\n"
-    "buffer = bytearray(1 << 20)\n"
+    "buffer = bytearray(2 << 20)\n"
     "for path in sys.argv[1:]:\n"
     "    carry = 0\n"
     "    with open(path, 'rb', buffering=0) as f:\n"

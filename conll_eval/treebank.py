@@ -378,7 +378,8 @@ class Treebank(_StringColumns):
         if vocab is self.vocab:
             return self
         # the table ends with -1, so that index -1 (no MWT form) stays -1
-        table = np.append(vocab.encode(self.vocab.strings), np.array([-1], dtype=np.int32))
+        table = np.append(vocab.encode(self.vocab.strings, distinct=True),  # a Vocab's are
+                          np.array([-1], dtype=np.int32))
 
         def moved(codes: np.ndarray) -> np.ndarray:
             if not in_place or not codes.flags.writeable:
