@@ -442,9 +442,9 @@ def count_newlines(const uint8_t[::1] data):
     return found
 
 
-def translate(const int32_t[:, ::1] ids, tuple codes):
-    """Row ``k`` of ``ids`` (ids of table ``k``) mapped through ``codes[k]`` (an int32 array
-    per table: id -> vocabulary code): one int32 array per row."""
+def translate(const int32_t[:, :] ids, tuple codes):
+    """Row ``k`` of ``ids`` (ids of table ``k``; rows of a wider array do) mapped through
+    ``codes[k]`` (an int32 array per table: id -> vocabulary code): one int32 array per row."""
     cdef Py_ssize_t n = ids.shape[1], k, i
     cdef const int32_t[::1] table
     cdef int32_t[::1] row
@@ -481,14 +481,21 @@ def scratch_array(dict scratch, str name, shape, dtype):
     return array
 
 
+cdef inline object _kept(object view, bint own):
+    """``view`` (of a scratch array) copied when the piece is to own its arrays."""
+    return view.copy() if own else view
+
+
 def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t line_offset,
-               tuple tables, bint unicode_spaces, dict scratch=None, TagCombos combos=None):
+               tuple tables, bint unicode_spaces, dict scratch=None, TagCombos combos=None,
+               bint own=True):
     """Scan ``arr[lo:hi]`` (whole sentences, ending with a blank line); None when it is not
     regular (the numpy scan's rules, see :func:`conll_eval.scan.scan`), else a dict of arrays
     (positions absolute in ``arr``, lines numbered from ``line_offset + 1``, strings as local
-    ids of the ``tables``, one per name of :data:`TABLES`; the arrays are the piece's own,
-    ``scratch`` the working arrays its file's pieces share; HEADs as word indices in the piece,
-    -1 for the root).  The tokens' text loses its space
+    ids of the ``tables``, one per name of :data:`TABLES`; ``scratch`` holds the working
+    arrays its file's pieces share, and with ``own`` False the arrays returned are views of
+    them, good until the next scan with the same ``scratch``, else the piece's own copies;
+    HEADs as word indices in the piece, -1 for the root).  The tokens' text loses its space
     characters: every Unicode space separator with ``unicode_spaces`` (conll18's ``\\p{Zs}``),
     else ASCII spaces (conll17)."""
     cdef const uint8_t* a = &arr[0] if arr.shape[0] else NULL
@@ -804,20 +811,20 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
         "text": text_a[:text_at], "spaced_tok": spaced_a[:n_spaced],
         "spaced_tok_form": spaced_form_a[:n_spaced],
         "n_lines": line, "n_sent": n_sent, "n_words": n_word, "n_tokens": n_tok,
-        "tok_line": tok_line_a[:n_tok].copy(), "tok_is_mwt": tok_is_mwt_a[:n_tok].copy(),
-        "tok_char_len": tok_char_len_a[:n_tok].copy(),
-        "word_tok": word_tok_a[:n_word].copy(), "word_is_mwt": word_is_mwt_a[:n_word].copy(),
-        "word_line": word_line_a[:n_word].copy(), "word_sent": word_sent_a[:n_word].copy(),
-        "head": head_a[:n_word].copy(), "mwt_form": mwt_form_a[:n_word].copy(),
-        "word_cols": word_cols_a[:, :n_word].copy(), "tail_start": tail_start_a[:n_word].copy(),
-        "tail_end": tail_end_a[:n_word].copy(),
-        "sent_word_start": sent_word_start_a[:n_sent + 1].copy(),
-        "sent_first_line": sent_first_line_a[:n_sent].copy(), "sent_end_line": sent_end_line_a[:n_sent].copy(),
-        "sent_first_tok": sent_first_tok_a[:n_sent].copy(),
-        "empty_sent": empty_sent_a[:n_empty].copy(), "empty_after": empty_after_a[:n_empty].copy(),
-        "empty_line": empty_line_a[:n_empty].copy(), "empty_cols": empty_cols_a[:, :n_empty].copy(),
-        "comment_start": comment_start_a[:n_comment].copy(), "comment_end": comment_end_a[:n_comment].copy(),
-        "comment_sent": comment_sent_a[:n_comment].copy(),
+        "tok_line": _kept(tok_line_a[:n_tok], own), "tok_is_mwt": _kept(tok_is_mwt_a[:n_tok], own),
+        "tok_char_len": _kept(tok_char_len_a[:n_tok], own),
+        "word_tok": _kept(word_tok_a[:n_word], own), "word_is_mwt": _kept(word_is_mwt_a[:n_word], own),
+        "word_line": _kept(word_line_a[:n_word], own), "word_sent": _kept(word_sent_a[:n_word], own),
+        "head": _kept(head_a[:n_word], own), "mwt_form": _kept(mwt_form_a[:n_word], own),
+        "word_cols": _kept(word_cols_a[:, :n_word], own), "tail_start": _kept(tail_start_a[:n_word], own),
+        "tail_end": _kept(tail_end_a[:n_word], own),
+        "sent_word_start": _kept(sent_word_start_a[:n_sent + 1], own),
+        "sent_first_line": _kept(sent_first_line_a[:n_sent], own), "sent_end_line": _kept(sent_end_line_a[:n_sent], own),
+        "sent_first_tok": _kept(sent_first_tok_a[:n_sent], own),
+        "empty_sent": _kept(empty_sent_a[:n_empty], own), "empty_after": _kept(empty_after_a[:n_empty], own),
+        "empty_line": _kept(empty_line_a[:n_empty], own), "empty_cols": _kept(empty_cols_a[:, :n_empty], own),
+        "comment_start": _kept(comment_start_a[:n_comment], own), "comment_end": _kept(comment_end_a[:n_comment], own),
+        "comment_sent": _kept(comment_sent_a[:n_comment], own),
     }
 
 

@@ -49,8 +49,12 @@ def scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, spa
     unicode_spaces = {r"\p{Zs}": True, " ": False}.get(space.pattern)
     if unicode_spaces is None:  # a space pattern the compiled scan does not know
         return scan_piece_numpy(arr, lo, hi, line_offset, space, vocab, known)
+    # a file's first piece owns its arrays (a file of one piece keeps them as its columns);
+    # later ones are views of the scratch arrays, copied into the file's before the next scan
+    own = not known.get("scanned")
+    known["scanned"] = True
     found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces, scratch,
-                              local.tag_combos)
+                              local.tag_combos, own)
     if found is None:
         return None
     tok_len = found["tok_char_len"]

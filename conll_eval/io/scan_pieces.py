@@ -219,7 +219,8 @@ class _WholeFile:
 
     def add(self, piece: Piece) -> None:
         """Take a piece's columns; the first is kept as it is until a second one comes (a file
-        of one piece, most treebanks, is never copied)."""
+        of one piece, most treebanks, is never copied).  A later piece's arrays may be views
+        of the compiled scan's working arrays: they are copied here, before the next scan."""
         if self.n_pieces == 0:
             self.first = piece
             self.n_pieces = 1
