@@ -17,6 +17,7 @@ from .metrics import (CLAS17_ZERO_WEIGHT, CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, M
                       _udeprel_v1, _ufeats)
 from .stats import Counts
 from .treebank import Treebank, _distinct, same_offset_type
+from .workers import InBackground
 
 __all__ = ["CompiledCounter", "compiled_counts", "THREAD_MIN_WORDS"]
 
@@ -40,7 +41,7 @@ class CompiledCounter:
 
     Construction reads the vocabulary (in the caller's thread); :meth:`count_alignment_free`
     touches neither the vocabulary nor the alignment (it may run in another thread);
-    :meth:`counts` needs both done."""
+    :meth:`counts` needs both done (on a large pair it checks the pairs in two threads)."""
 
     def __init__(self, names: List[str], gold: Treebank, system: Treebank,
                  punct: str = "include", deprel: str = "universal"):
@@ -48,6 +49,7 @@ class CompiledCounter:
         self.done: Dict[str, Counts] = {}
         self.children: Optional[tuple] = None
         self.functional_of: Optional[np.ndarray] = None  # per relation code: functional (MLAS)
+        self.system_sentences: Optional[np.ndarray] = None
         active = _ccount is not None and bool(gold.n_sentences)
         self.token_names = [name for name in names if active and METRICS[name].kind == "tokens"]
         self.specs = [spec for spec in (METRICS[name] for name in names)
@@ -105,6 +107,8 @@ class CompiledCounter:
         if self.functional_of is not None:
             self.children = (_ccount.functional_children(gold.head, gold.deprel, self.functional_of) +
                              _ccount.functional_children(system.head, system.deprel, self.functional_of))
+        if self.specs:  # the gold sentence of each system word (the tally counts them there)
+            self.system_sentences = gold.sentence_of_chars(system.word_start)
 
     def counts(self, alignment: Alignment) -> Dict[str, Counts]:
         """Every count this counter does, by metric name (after :meth:`count_alignment_free`)."""
@@ -112,11 +116,7 @@ class CompiledCounter:
         if not self.specs:
             return counts
         gold, system = self.gold, self.system
-        mask = _ccount.pair_checks(
-            alignment.gold_idx, alignment.sys_idx, alignment.sys_to_gold,
-            gold.upos, system.upos, gold.xpos, system.xpos, gold.feats, system.feats,
-            gold.lemma, system.lemma, gold.deprel, system.deprel, gold.head, system.head,
-            self.ufeats_of, self.compared_of, self.underscore, self.children)
+        mask = self._pair_checks(alignment)
         self.children = None  # their memory goes back before the tally
         checks, specs = _ccount.CHECKS, self.specs
         required = np.array([sum(checks[c] for c in spec.columns) +
@@ -126,9 +126,28 @@ class CompiledCounter:
         filters = np.array([_ccount.FILTERS[spec.word_filter or spec.weights] for spec in specs],
                            dtype=np.uint8)
         by_sentence, totals = _ccount.tally(mask, alignment.gold_idx, gold.word_sent,
-                                            gold.sentence_of_chars(system.word_start), gold.deprel,
-                                            system.deprel, self.flags_of, required, filters,
-                                            gold.n_sentences)
+                                            self.system_sentences, gold.deprel, system.deprel,
+                                            self.flags_of, required, filters, gold.n_sentences)
         for spec, rows, total in zip(specs, by_sentence, totals.tolist()):
             counts[spec.name] = Counts(rows, tuple(total), True, spec.has_aligned_accuracy)
         return counts
+
+    def _pair_checks(self, alignment: Alignment) -> np.ndarray:
+        """:func:`conll_eval._ccount.pair_checks` of every aligned pair; on a large pair the
+        second half of the pairs in a thread (the checks of a pair are its own)."""
+        gold, system = self.gold, self.system
+        columns = (alignment.sys_to_gold,
+                   gold.upos, system.upos, gold.xpos, system.xpos, gold.feats, system.feats,
+                   gold.lemma, system.lemma, gold.deprel, system.deprel, gold.head, system.head,
+                   self.ufeats_of, self.compared_of, self.underscore, self.children)
+        gold_idx, sys_idx = alignment.gold_idx, alignment.sys_idx
+        if not self.worth_a_thread or len(gold_idx) < 2:
+            return _ccount.pair_checks(gold_idx, sys_idx, *columns)
+        half = len(gold_idx) // 2
+        later = InBackground(_ccount.pair_checks, gold_idx[half:], sys_idx[half:], *columns)
+        try:
+            first = _ccount.pair_checks(gold_idx[:half], sys_idx[:half], *columns)
+        except BaseException:
+            later.wait()  # no thread outlives the call
+            raise
+        return np.concatenate((first, later.result()))
