@@ -1,8 +1,9 @@
 """What the compiled counter (:mod:`conll_eval._ccount`) counts, in two halves around the alignment.
 
 :class:`CompiledCounter` prepares the vocabulary tables, then counts the tokens and finds each
-side's functional children, which need no alignment (compiled, without the GIL: they can run
-in a thread while the words are aligned), then checks and tallies the aligned pairs.
+side's functional children and the gold sentence of each system word, which need no alignment
+(compiled, without the GIL: they can run in a thread while the words are aligned), then checks
+and tallies the aligned pairs.
 :func:`conll_eval.metrics.compute_counts` is the reference and counts what this does not.
 """
 from __future__ import annotations
@@ -61,8 +62,9 @@ class CompiledCounter:
 
     @property
     def worth_a_thread(self) -> bool:
-        """Whether :meth:`count_alignment_free` has enough to do to run beside the alignment."""
-        return bool(self.token_names or self.functional_of is not None) and \
+        """Whether the pair is large enough for :meth:`count_alignment_free` to run beside the
+        alignment and for the pairs to be checked in two threads."""
+        return bool(self.token_names or self.specs) and \
             self.gold.n_words + self.system.n_words >= THREAD_MIN_WORDS
 
     def _tables(self, deprel: str) -> None:
