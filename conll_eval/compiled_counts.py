@@ -146,10 +146,6 @@ class CompiledCounter:
         if not self.worth_a_thread or len(gold_idx) < 2:
             return _ccount.pair_checks(gold_idx, sys_idx, *columns)
         half = len(gold_idx) // 2
-        later = InBackground(_ccount.pair_checks, gold_idx[half:], sys_idx[half:], *columns)
-        try:
+        with InBackground(_ccount.pair_checks, gold_idx[half:], sys_idx[half:], *columns) as later:
             first = _ccount.pair_checks(gold_idx[:half], sys_idx[:half], *columns)
-        except BaseException:
-            later.wait()  # no thread outlives the call
-            raise
         return np.concatenate((first, later.result()))

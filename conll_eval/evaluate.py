@@ -241,16 +241,12 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
     # the compiled counter does what it can in one pass (its alignment-free half beside the
     # alignment, on a large pair); the numpy metrics the rest
     counter = CompiledCounter(names, gold, system, settings.punct, settings.deprel)
-    beside = InBackground(counter.count_alignment_free) if counter.worth_a_thread else None
-    try:
-        alignment = align_words(gold, system)
-    except BaseException:
-        if beside is not None:
-            beside.wait()  # no thread outlives the call; the alignment's error goes up
-        raise
-    if beside is not None:
+    if counter.worth_a_thread:
+        with InBackground(counter.count_alignment_free) as beside:
+            alignment = align_words(gold, system)
         beside.result()
     else:
+        alignment = align_words(gold, system)
         counter.count_alignment_free()
     if gold.n_words + system.n_words >= TRIM_MIN_WORDS:
         release_freed_memory()  # the walk's temporaries: the metrics need the room
@@ -347,14 +343,11 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
         system = read_treebank(system_path, CONLLU, profile=profile, vocab=vocab,
                                multiple_roots=multiple_roots, collapse=collapse)
     else:
-        pending = InBackground(read_treebank, system_path, CONLLU, profile=profile, vocab=Vocab(),
-                               multiple_roots=multiple_roots, collapse=collapse)
-        try:
+        # gold's error, if any, goes up once the system's reading has ended (official order)
+        with InBackground(read_treebank, system_path, CONLLU, profile=profile, vocab=Vocab(),
+                          multiple_roots=multiple_roots, collapse=collapse) as pending:
             gold = read_treebank(gold_path, CONLLU, profile=profile, vocab=vocab,
                                  multiple_roots=multiple_roots, collapse=collapse)
-        except BaseException:
-            pending.wait()  # the system's reading ends first; gold's error goes up (official order)
-            raise
         system = pending.result().rebased(vocab, in_place=True)
     vocab.drop_reader_state()  # no other file will be read into it
     if system.text == gold.text and system.text is not gold.text:

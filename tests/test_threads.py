@@ -23,6 +23,19 @@ def test_in_background_gives_the_value_and_leaves_no_thread():
     assert threading.active_count() == before
 
 
+def test_in_background_as_a_block_waits_also_when_the_block_fails():
+    finished = []
+
+    def slow():
+        threading.Event().wait(0.05)
+        finished.append(True)
+
+    with pytest.raises(KeyError):
+        with InBackground(slow):
+            raise KeyError("the block's own error goes up")
+    assert finished == [True]  # the thread had ended when the error left the block
+
+
 def test_in_background_raises_its_exception_in_the_caller():
     def fails():
         raise ValueError("read failed")
