@@ -10,7 +10,7 @@ compare the two on every shared treebank, on generated files and on the fuzz cor
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memchr
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
 
 cimport cython
 import numpy as np
@@ -18,6 +18,70 @@ cimport numpy as cnp
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+
+cdef extern from *:
+    """
+    /* The characters (bytes other than UTF-8 continuation bytes) and the largest byte of
+       p[:n]: plain loops the compiler can vectorise. */
+    static void ce_utf8_census(const uint8_t* p, Py_ssize_t n, Py_ssize_t* count,
+                               uint8_t* largest) {
+        Py_ssize_t i, c = 0;
+        uint8_t m = 0;
+        for (i = 0; i < n; i++) {
+            c += (p[i] & 0xC0) != 0x80;
+            m = p[i] > m ? p[i] : m;
+        }
+        *count = c;
+        *largest = m;
+    }
+    /* UTF-8 p[:n] decoded into out[:capacity], characters of T (uint8/16/32) up to limit;
+       the number written, -1 for a malformed sequence or one past limit or capacity. */
+    #define CE_DECODE_UTF8(NAME, T) \
+    static Py_ssize_t NAME(const uint8_t* p, Py_ssize_t n, T* out, Py_ssize_t capacity, \
+                           uint32_t limit, uint32_t* widest) { \
+        Py_ssize_t i = 0, j = 0, k, size; \
+        uint32_t cp, top = 0; \
+        while (i < n) { \
+            uint8_t c = p[i]; \
+            if (c < 0x80) { \
+                if (j >= capacity) return -1; \
+                out[j++] = c; i++; \
+                continue; \
+            } \
+            if (c < 0xC2) return -1; \
+            if (c < 0xE0) { cp = c & 0x1F; size = 2; } \
+            else if (c < 0xF0) { cp = c & 0x0F; size = 3; } \
+            else { cp = c & 0x07; size = 4; } \
+            if (i + size > n || j >= capacity) return -1; \
+            for (k = 1; k < size; k++) { \
+                if ((p[i + k] & 0xC0) != 0x80) return -1; \
+                cp = (cp << 6) | (p[i + k] & 0x3F); \
+            } \
+            if (cp > limit) return -1; \
+            top = cp > top ? cp : top; \
+            out[j++] = (T)cp; \
+            i += size; \
+        } \
+        *widest = top; \
+        return j; \
+    }
+    CE_DECODE_UTF8(ce_decode_utf8_1, uint8_t)
+    CE_DECODE_UTF8(ce_decode_utf8_2, uint16_t)
+    CE_DECODE_UTF8(ce_decode_utf8_4, uint32_t)
+    static Py_ssize_t ce_decode_utf8(const uint8_t* p, Py_ssize_t n, void* out,
+                                     Py_ssize_t capacity, uint32_t limit, uint32_t* widest) {
+        if (limit <= 0xFF) return ce_decode_utf8_1(p, n, (uint8_t*)out, capacity, limit, widest);
+        if (limit <= 0xFFFF) return ce_decode_utf8_2(p, n, (uint16_t*)out, capacity, limit, widest);
+        return ce_decode_utf8_4(p, n, (uint32_t*)out, capacity, limit, widest);
+    }
+    """
+    void ce_utf8_census(const uint8_t* p, Py_ssize_t n, Py_ssize_t* count, uint8_t* largest) nogil
+    Py_ssize_t ce_decode_utf8(const uint8_t* p, Py_ssize_t n, void* out, Py_ssize_t capacity,
+                              uint32_t limit, uint32_t* widest) nogil
+
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void* PyUnicode_DATA(object text)
 
 cdef extern from *:
     """
@@ -431,6 +495,37 @@ def utf8_valid(const uint8_t[::1] data):
                 break
             i += 4
     return ok
+
+
+def decode_utf8(const uint8_t[::1] data):
+    """``data`` (valid UTF-8) as a ``str`` written once into its final size, or None when
+    ``data`` proves not to be valid UTF-8 (the caller then decodes it the usual way, which
+    says why).  Python's decoder widens its buffer at the first character wider than
+    what it holds (up to three buffers at once: about 3x the text's bytes for a text with
+    CJK in it); the widest character is known from the largest lead byte."""
+    cdef Py_ssize_t n = data.shape[0], count = 0, written
+    cdef uint8_t largest = 0
+    cdef uint32_t limit, widest = 0
+    if n == 0:
+        return ""
+    cdef const uint8_t* p = &data[0]
+    with nogil:
+        ce_utf8_census(p, n, &count, &largest)
+    if largest < 0x80:
+        return PyUnicode_DecodeUTF8(<const char*>p, n, NULL)  # ASCII: one buffer anyway
+    if largest < 0xC2 or largest > 0xF4:  # no lead byte, or one UTF-8 never has
+        return None
+    # the widest character's bound: leads C2-C3 start U+0080-U+00FF, C4-DF U+0100-U+07FF,
+    # E0-EF U+0800-U+FFFF, F0-F4 beyond
+    limit = 0xFF if largest < 0xC4 else 0xFFFF if largest < 0xF0 else 0x10FFFF
+    text = PyUnicode_New(count, limit)
+    cdef void* out = PyUnicode_DATA(text)
+    with nogil:
+        written = ce_decode_utf8(p, n, out, count, limit, &widest)
+    # a str must be of the narrowest kind its characters allow (equal strings compare equal)
+    if written != count or widest <= (0x7F if limit == 0xFF else 0xFF if limit == 0xFFFF else 0xFFFF):
+        return None
+    return text
 
 
 def count_newlines(const uint8_t[::1] data):

@@ -202,6 +202,44 @@ def test_utf8_check_on_random_bytes(data):
 
 
 @EXAMPLES
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_text_decoded_in_one_buffer_equals_python_s(text):
+    """The compiled decoder gives the str Python's gives, of the same (narrowest) kind: equal,
+    with the same hash and size."""
+    decoded = cscan.decode_utf8(np.frombuffer(text.encode("utf-8"), dtype=np.uint8))
+    assert decoded == text and hash(decoded) == hash(text)
+    assert sys.getsizeof(decoded) == sys.getsizeof(text)
+    assert scan_pieces.decode_text(np.frombuffer(text.encode("utf-8"), dtype=np.uint8)) == text
+
+
+@pytest.mark.parametrize("data", [b"\x80", b"a\xc3", b"\xc3(", b"\xc0\xaf", b"\xe0\x80\x80",
+                                  b"\xf5\x80\x80\x80", b"\xe4\xb8", b"\xc3\xa9\xa9"])
+def test_malformed_text_is_left_to_python_s_decoder(data):
+    """Malformed bytes (the reader checks them first) give None, and decode_text then raises
+    Python's error instead of building a wrong str."""
+    arr = np.frombuffer(data, dtype=np.uint8)
+    assert cscan.decode_utf8(arr) is None
+    with pytest.raises(UnicodeDecodeError):
+        scan_pieces.decode_text(arr)
+
+
+def test_a_file_s_index_columns_are_int32_while_read():
+    """The columns a file grows piece by piece are int32 (the treebank's type), whatever a
+    piece's scan gives: no wider copy to convert at the end."""
+    whole = scan_pieces._WholeFile(1 << 20)
+    wide = np.arange(5, dtype=np.int64)
+    whole._append("head", wide)
+    whole._append("sent_char_start", wide, "sent")
+    whole._append("tok_line", wide)  # not an index column: its own type
+    assert whole._column("head").dtype == np.int32 and whole._column("head").tolist() == list(range(5))
+    assert whole._column("sent_char_start").dtype == np.int32
+    assert whole._column("tok_line").dtype == np.int64
+    unknown_size = scan_pieces._WholeFile(None)  # offsets may pass 2**31: kept wide
+    unknown_size._append("sent_char_start", wide, "sent")
+    assert unknown_size._column("sent_char_start").dtype == np.int64
+
+
+@EXAMPLES
 @given(st.lists(st.integers(0, 3000), min_size=1), st.lists(st.integers(0, 3000), min_size=1))
 def test_distinct_codes(a, b):
     """The compiled distinct values of two code columns are numpy's."""

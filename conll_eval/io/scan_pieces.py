@@ -160,11 +160,15 @@ class _Workspace:
         return workspace
 
     def give_back(self) -> None:
-        """The file is read: keep the workspace for the next one (if small)."""
+        """The file is read: keep the workspace for the next one (if small), else free its
+        memory now, before the file's columns are joined and its text decoded (the peak)."""
         if self.keep:
             with self._lock:
                 if len(self._spare) < self.KEPT:
                     self._spare.append(self)
+            return
+        self.buffer = bytearray(0)
+        self.scratch.clear()  # the dict the scan was given: its arrays go now
 
 
 class _WholeFile:
@@ -188,7 +192,16 @@ class _WholeFile:
     #: bytes per word line, per sentence and per text byte assumed for the first capacity
     BYTES_PER_WORD, BYTES_PER_SENTENCE, BYTES_PER_CHAR = 40, 600, 4
 
+    #: index columns kept as int32 (the treebank's type: word, token and sentence indices
+    #: fit), whatever type a scan gives them, so that the file's columns take no more memory
+    #: than the treebank's and need no conversion at the end; character offsets too when the
+    #: file is known to be shorter than 2**31 bytes (see :meth:`_type`)
+    INDEX_COLUMNS = frozenset(("tok_len", "word_tok", "spaced_tok", "word_sent", "empty_sent",
+                               "empty_after", "head", "sent_word_start"))
+    CHAR_COLUMNS = frozenset(("sent_char_start", "sent_char_end"))
+
     def __init__(self, size: Optional[int]):
+        self.small = size is not None and size < 2 ** 31 - 1
         size = size or 0
         self.guess = {"word": size // self.BYTES_PER_WORD, "sent": size // self.BYTES_PER_SENTENCE,
                       "char": size // self.BYTES_PER_CHAR}
@@ -199,10 +212,19 @@ class _WholeFile:
         self.first: Optional[Piece] = None
         self.n_pieces = 0
 
-    def _append(self, name: str, values: np.ndarray, unit: str = "word") -> None:
+    def _type(self, name: str, values: np.ndarray, array: Optional[np.ndarray]) -> np.dtype:
+        """The type of column ``name``: int32 for :data:`INDEX_COLUMNS` (and
+        :data:`CHAR_COLUMNS` of a file under 2 GiB), else wide enough for every piece's."""
+        if name in self.INDEX_COLUMNS or (self.small and name in self.CHAR_COLUMNS):
+            return np.dtype(np.int32)
+        return values.dtype if array is None else np.result_type(array.dtype, values.dtype)
+
+    def _slot(self, name: str, values: np.ndarray, unit: str = "word") -> np.ndarray:
+        """Room for ``len(values)`` more items of column ``name`` (grown as needed), for the
+        caller to fill: a view of the column's end."""
         array, n = self.arrays.get(name, (None, 0))
         need = n + len(values)
-        dtype = values.dtype if array is None else np.result_type(array.dtype, values.dtype)
+        dtype = self._type(name, values, array)
         if array is None or need > len(array) or dtype != array.dtype:
             capacity = max(need, 1024, self.guess.get(unit, 0),
                            2 * len(array) if array is not None else 0)
@@ -210,8 +232,11 @@ class _WholeFile:
             if array is not None:
                 grown[:n] = array[:n]
             array = grown
-        array[n:need] = values
         self.arrays[name] = (array, need)
+        return array[n:need]
+
+    def _append(self, name: str, values: np.ndarray, unit: str = "word") -> None:
+        self._slot(name, values, unit)[:] = values
 
     def _column(self, name: str) -> np.ndarray:
         array, n = self.arrays[name]
@@ -235,11 +260,15 @@ class _WholeFile:
         c, off = piece.columns, self.offsets
         for name in self.PLAIN:
             self._append(name, getattr(c, name), "sent" if name.startswith("sent") else "word")
-        for name, unit in self.SHIFTED:
-            self._append(name, getattr(c, name) + off[unit],
-                         "sent" if name.startswith("sent") else "word")
-        self._append("head", np.where(c.head >= 0, c.head + off["word"], -1))
-        self._append("sent_word_start", c.sent_word_start[:-1] + off["word"], "sent")
+        for name, unit in self.SHIFTED:  # written in place: no temporary per column
+            values = getattr(c, name)
+            np.add(values, off[unit], out=self._slot(name, values,
+                                                     "sent" if name.startswith("sent") else "word"))
+        heads = self._slot("head", c.head)
+        np.add(c.head, off["word"], out=heads)
+        heads[c.head < 0] = -1  # the roots
+        starts = c.sent_word_start[:-1]
+        np.add(starts, off["word"], out=self._slot("sent_word_start", starts, "sent"))
         for name, values in c.cols.items():
             self._append("cols:" + name, values)
         for name, values in c.empty_cols.items():
@@ -264,7 +293,7 @@ class _WholeFile:
             piece = self.first
             out, n_sent = piece.columns, piece.n_sent
             if out.text is None:
-                out.text = codecs.utf_8_decode(piece.text_utf8)[0]
+                out.text = decode_text(piece.text_utf8)
             comment_sentence = piece.comment_sentence
             kept = {name: getattr(piece, name) for name in self.KEPT}
         else:
@@ -283,7 +312,7 @@ class _WholeFile:
         out = Columns()
         if "text" in self.arrays and self.texts:
             raise AssertionError("a file's pieces all come from one scan, compiled or numpy")
-        out.text = codecs.utf_8_decode(self._column("text"))[0] if "text" in self.arrays \
+        out.text = decode_text(self._column("text")) if "text" in self.arrays \
             else "".join(self.texts)
         self.texts = []
         self.arrays.pop("text", None)
@@ -295,6 +324,14 @@ class _WholeFile:
         out.empty_cols = {name[6:]: self._column(name) for name in self.arrays
                           if name.startswith("empty:")}
         return out
+
+
+def decode_text(utf8: np.ndarray) -> str:
+    """The compiled scan's text (UTF-8 bytes, checked) as ``str``: written once into its final
+    size where the compiled core is built (Python's decoder holds up to three widening
+    buffers, and a file's text is decoded when its columns are joined: the reading's peak)."""
+    text = _cscan.decode_utf8(utf8) if _cscan is not None else None
+    return codecs.utf_8_decode(utf8, "strict", True)[0] if text is None else text
 
 
 def _pieces_read(read: Callable[[int], bytes]):
