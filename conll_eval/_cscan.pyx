@@ -537,6 +537,25 @@ def count_newlines(const uint8_t[::1] data):
     return found
 
 
+def remap_in_place(int32_t[::1] codes, const int32_t[::1] table):
+    """``codes[i] = table[codes[i]]`` where the codes are (-1 stays -1: no string); False,
+    with ``codes`` untouched, when a code is outside ``table``."""
+    cdef Py_ssize_t i, n = codes.shape[0], size = table.shape[0]
+    cdef int32_t code
+    cdef bint inside = True
+    with nogil:
+        for i in range(n):
+            if codes[i] < -1 or codes[i] >= size:
+                inside = False
+                break
+        if inside:
+            for i in range(n):
+                code = codes[i]
+                if code >= 0:
+                    codes[i] = table[code]
+    return inside
+
+
 def translate(const int32_t[:, :] ids, tuple codes):
     """Row ``k`` of ``ids`` (ids of table ``k``; rows of a wider array do) mapped through
     ``codes[k]`` (an int32 array per table: id -> vocabulary code): one int32 array per row."""

@@ -16,6 +16,7 @@ import numpy as np
 
 from .compiled import calign as _calign  # None: the numpy path
 from .compiled import ccount as _ccount  # None: the numpy path
+from .compiled import cscan as _cscan  # None: the numpy path
 
 __all__ = ["Vocab", "Treebank", "WORD_COLUMNS", "same_offset_type"]
 
@@ -384,6 +385,9 @@ class Treebank(_StringColumns):
         def moved(codes: np.ndarray) -> np.ndarray:
             if not in_place or not codes.flags.writeable:
                 return table[codes]
+            if _cscan is not None and codes.dtype == np.int32 and codes.flags.c_contiguous and \
+                    _cscan.remap_in_place(codes, table):
+                return codes
             step = 1 << 16  # in slices: the temporaries stay small
             for lo in range(0, len(codes), step):
                 codes[lo:lo + step] = table[codes[lo:lo + step]]

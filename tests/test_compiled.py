@@ -223,6 +223,19 @@ def test_malformed_text_is_left_to_python_s_decoder(data):
         scan_pieces.decode_text(arr)
 
 
+@EXAMPLES
+@given(st.lists(st.integers(-1, 40)), st.lists(st.integers(-5, 1000), min_size=41, max_size=60))
+def test_codes_remapped_in_place_are_numpy_s(codes, table):
+    """Codes moved into another vocabulary in place equal numpy's ``table[codes]`` (-1, no
+    string, stays -1); a code outside the table leaves them untouched."""
+    codes, table = np.array(codes, dtype=np.int32), np.array(table, dtype=np.int32)
+    expected = np.where(codes >= 0, table[np.maximum(codes, 0)], -1)
+    assert cscan.remap_in_place(codes, table)
+    assert codes.tolist() == expected.tolist()
+    outside = np.array([0, len(table)], dtype=np.int32)
+    assert not cscan.remap_in_place(outside, table) and outside.tolist() == [0, len(table)]
+
+
 def test_a_file_s_index_columns_are_int32_while_read():
     """The columns a file grows piece by piece are int32 (the treebank's type), whatever a
     piece's scan gives: no wider copy to convert at the end."""
