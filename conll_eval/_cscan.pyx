@@ -17,7 +17,31 @@ import numpy as np
 cimport numpy as cnp
 
 cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
+    """
+    #include <stdint.h>
+    /* The offset of the first (lowest-address) byte of a word memcpy'd from memory whose
+       high bit is set in ``marks`` (not 0): the lowest byte of the integer on little-endian
+       machines, the highest on big-endian ones. */
+    static inline int ce_first_marked_byte(uint64_t marks) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        return __builtin_clzll(marks) >> 3;
+    #else
+        return __builtin_ctzll(marks) >> 3;
+    #endif
+    }
+    /* ce_first_marked_byte, and that byte's mark cleared from *marks. */
+    static inline int ce_pop_marked_byte(uint64_t* marks) {
+        int at = ce_first_marked_byte(*marks);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        *marks &= ~(0x80ULL << (8 * (7 - at)));
+    #else
+        *marks &= *marks - 1;
+    #endif
+        return at;
+    }
+    """
+    int ce_first_marked_byte(uint64_t marks) nogil
+    int ce_pop_marked_byte(uint64_t* marks) nogil
 
 cdef extern from *:
     """
@@ -457,14 +481,17 @@ def utf8_valid(const uint8_t[::1] data):
         while i < n:
             c = data[i]
             if c < 0x80:
-                # ASCII runs (most of a CoNLL-U file) eight bytes at a time
+                # ASCII runs (most of a CoNLL-U file) eight bytes at a time, up to the first
+                # byte that is not ASCII (not byte by byte from the word holding it)
                 while i + 8 <= n:
                     memcpy(&word, &data[i], 8)
-                    if word & 0x8080808080808080ULL:
+                    word &= 0x8080808080808080ULL
+                    if word:
+                        i += ce_first_marked_byte(word)
                         break
                     i += 8
-                if i < n and data[i] < 0x80:
-                    i += 1
+                else:
+                    i += 1  # the last bytes: one at a time
                 continue
             if c < 0xC2 or c > 0xF4:
                 ok = False
@@ -556,22 +583,24 @@ def remap_in_place(int32_t[::1] codes, const int32_t[::1] table):
     return inside
 
 
-def translate(const int32_t[:, :] ids, tuple codes):
+def translate(const int32_t[:, :] ids, tuple codes, list out=None):
     """Row ``k`` of ``ids`` (ids of table ``k``; rows of a wider array do) mapped through
-    ``codes[k]`` (an int32 array per table: id -> vocabulary code): one int32 array per row."""
+    ``codes[k]`` (an int32 array per table: id -> vocabulary code): one int32 array per row,
+    new, or written into ``out[k]`` (int32, one per row, as long as a row)."""
     cdef Py_ssize_t n = ids.shape[1], k, i
     cdef const int32_t[::1] table
     cdef int32_t[::1] row
-    out = []
+    if out is not None and (len(out) != ids.shape[0] or
+                            any(len(target) != n for target in out)):
+        raise ValueError("translate: one output row per row of ids, as long as it")
+    rows = out if out is not None else [np.empty(n, dtype=np.int32) for k in range(ids.shape[0])]
     for k in range(ids.shape[0]):
-        row_a = np.empty(n, dtype=np.int32)
-        row = row_a
+        row = rows[k]
         table = codes[k]
         with nogil:
             for i in range(n):
                 row[i] = table[ids[k, i]]
-        out.append(row_a)
-    return out
+    return rows
 
 
 #: the tables :func:`scan_piece` interns into, in this order: the word columns, the FORMs of
@@ -748,9 +777,10 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                                | word | 0x7F7F7F7F7F7F7F7FULL)
                 while found_tabs and tab_count <= 9:
                     if tab_count < 9:
-                        tab[tab_count] = k + (__builtin_ctzll(found_tabs) >> 3)
+                        tab[tab_count] = k + ce_pop_marked_byte(&found_tabs)
+                    else:
+                        found_tabs = 0  # a tenth TAB: the line is not regular anyway
                     tab_count += 1
-                    found_tabs &= found_tabs - 1
                 k += 8
             while k < end and tab_count <= 9:
                 if a[k] == TAB:

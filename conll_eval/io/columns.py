@@ -75,7 +75,14 @@ def metadata(comment: str) -> Optional[Tuple[str, str]]:
 
 
 class Piece:
-    """What a scan found in one piece of a file; indices local to it (lines absolute)."""
+    """What a scan found in one piece of a file; indices local to it (lines absolute).
+
+    ``word_ids``: None, or the compiled scan's word columns still as local ids, with each
+    row's id -> vocabulary code array (``columns.cols`` is then empty): the file translates
+    them straight into its own columns, without a translated copy per piece."""
 
     __slots__ = ("columns", "tails", "comments", "comment_sentence", "text_utf8",
-                 "n_lines", "n_sent", "n_words", "n_tokens", "n_chars")
+                 "n_lines", "n_sent", "n_words", "n_tokens", "n_chars", "word_ids")
+
+    def __init__(self):
+        self.word_ids = None

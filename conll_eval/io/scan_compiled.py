@@ -80,9 +80,10 @@ def scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, spa
     mwt_codes = codes[_cscan.TABLES.index("mwt_form")]
     c.mwt_form = (np.where(mwt_form >= 0, mwt_codes[np.maximum(mwt_form, 0)], -1).astype(np.int32)
                   if len(mwt_codes) else mwt_form)
-    word_cols = found["word_cols"]
-    c.cols = dict(zip(_cscan.WORD_COLUMNS,
-                      _cscan.translate(word_cols, tuple(codes[:len(_cscan.WORD_COLUMNS)]))))
+    word_cols, word_codes = found["word_cols"], tuple(codes[:len(_cscan.WORD_COLUMNS)])
+    # a file's first piece translates its ids (a file of one piece keeps them as they are);
+    # a later one leaves them to the file, which translates them into its columns
+    c.cols = dict(zip(_cscan.WORD_COLUMNS, _cscan.translate(word_cols, word_codes))) if own else {}
     tok_end = np.cumsum(tok_len)
     first_tok = found["sent_first_tok"]
     last_tok = np.append(first_tok[1:], n_tokens) - 1
@@ -100,6 +101,8 @@ def scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, spa
                     for k, name in enumerate(_cscan.EMPTY_COLUMNS)}
     piece = Piece()
     piece.columns = c
+    if not own:
+        piece.word_ids = (word_cols, word_codes)
     piece.tails = (found["tail_start"], found["tail_end"])
     piece.comments = (found["comment_start"], found["comment_end"])
     piece.comment_sentence = found["comment_sent"]

@@ -271,6 +271,10 @@ class _WholeFile:
         np.add(starts, off["word"], out=self._slot("sent_word_start", starts, "sent"))
         for name, values in c.cols.items():
             self._append("cols:" + name, values)
+        if piece.word_ids is not None:  # the compiled scan's ids, translated into place
+            ids, codes = piece.word_ids
+            _cscan.translate(ids, codes, [self._slot("cols:" + name, ids[k])
+                                          for k, name in enumerate(_cscan.WORD_COLUMNS)])
         for name, values in c.empty_cols.items():
             self._append("empty:" + name, values, "empty")
         for name in self.KEPT:
