@@ -113,7 +113,8 @@ class CompiledCounter:
             self.system_sentences = gold.sentence_of_chars(system.word_start)
 
     def counts(self, alignment: Alignment) -> Dict[str, Counts]:
-        """Every count this counter does, by metric name (after :meth:`count_alignment_free`)."""
+        """Every count this counter does, by metric name (after :meth:`count_alignment_free`;
+        once: the working arrays go as they are used)."""
         counts = dict(self.done)
         if not self.specs:
             return counts
@@ -130,6 +131,8 @@ class CompiledCounter:
         by_sentence, totals = _ccount.tally(mask, alignment.gold_idx, gold.word_sent,
                                             self.system_sentences, gold.deprel, system.deprel,
                                             self.flags_of, required, filters, gold.n_sentences)
+        del mask
+        self.system_sentences = None  # its memory goes back before the other metrics
         for spec, rows, total in zip(specs, by_sentence, totals.tolist()):
             counts[spec.name] = Counts(rows, tuple(total), True, spec.has_aligned_accuracy)
         return counts

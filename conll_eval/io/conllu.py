@@ -192,10 +192,11 @@ def _codes(vocab: Vocab, values) -> np.ndarray:
 def build_treebank(c: Columns, path: str, vocab: Vocab) -> Treebank:
     # character offsets: int32 unless the text is too long (half the memory of int64)
     offset_type = np.int32 if len(c.text) < 2 ** 31 else np.int64
-    tok_len: np.ndarray = np.asarray(c.tok_len, dtype=offset_type)
-    tok_end: np.ndarray = np.cumsum(tok_len, dtype=offset_type)
-    tok_start = tok_end - tok_len
-    del tok_len
+    # the tokens' text is their FORMs one after another: a token starts where the one before
+    # it ends, so starts and ends are two views of one array of bounds
+    bounds = np.zeros(len(c.tok_len) + 1, dtype=offset_type)
+    np.cumsum(c.tok_len, dtype=offset_type, out=bounds[1:])
+    tok_start, tok_end = bounds[:-1], bounds[1:]
     columns: Dict[str, Any] = {name: values if isinstance(values, LazyCodes) else _codes(vocab, values)
                                for name, values in c.cols.items()}
     word_is_mwt = np.asarray(c.word_is_mwt, dtype=bool)
