@@ -564,6 +564,72 @@ def count_newlines(const uint8_t[::1] data):
     return found
 
 
+def word_tail_starts(const uint8_t[::1] data):
+    """Where the DEPS field (after the eighth TAB) of every word line of a regular CoNLL-U
+    text starts, in order (int64): word lines are those neither blank nor comments whose ID
+    (before the first TAB) has no '-' (a multi-word token's range) and no '.' (an empty
+    node).  A line with fewer than eight TABs (not regular) gives -1."""
+    cdef Py_ssize_t n = data.shape[0], at = 0, end, k, tabs, found = 0
+    cdef bint word
+    cdef const void* hit
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    cdef const uint8_t* p = &data[0]
+    cdef Py_ssize_t n_lines
+    with nogil:
+        n_lines = ce_count_newlines(p, n) + 1
+    starts_a = np.empty(n_lines, dtype=np.int64)
+    cdef int64_t[::1] starts = starts_a
+    with nogil:
+        while at < n:
+            hit = memchr(p + at, NEWLINE, n - at)
+            end = n if hit == NULL else <const uint8_t*>hit - p
+            if end > at and p[at] != 35:  # not blank, not a comment ('#')
+                word = True
+                k = at
+                while k < end and p[k] != TAB:
+                    if p[k] == 45 or p[k] == 46:  # '-', '.'
+                        word = False
+                    k += 1
+                if word:
+                    tabs = 0
+                    while k < end:
+                        if p[k] == TAB:
+                            tabs += 1
+                            if tabs == 8:
+                                break
+                        k += 1
+                    starts[found] = k + 1 if tabs == 8 else -1
+                    found += 1
+            at = end + 1
+    return starts_a[:found].copy()
+
+
+def line_ends(const uint8_t[::1] data, starts):
+    """The position of the first newline at or after each of ``starts`` (int32 or int64
+    positions in ``data``), or ``len(data)`` where there is none: where a field that runs to
+    the end of its line ends."""
+    starts_a = np.ascontiguousarray(starts, dtype=np.int64)
+    cdef const int64_t[::1] at = starts_a
+    ends_a = np.empty(len(starts_a), dtype=np.int64)
+    cdef int64_t[::1] ends = ends_a
+    cdef Py_ssize_t i, n = data.shape[0], start
+    cdef const void* hit
+    if n == 0:
+        ends_a.fill(0)
+        return ends_a
+    cdef const uint8_t* p = &data[0]
+    with nogil:
+        for i in range(at.shape[0]):
+            start = at[i]
+            if start < 0 or start >= n:
+                ends[i] = n
+                continue
+            hit = memchr(p + start, NEWLINE, n - start)
+            ends[i] = n if hit == NULL else <const uint8_t*>hit - p
+    return ends_a
+
+
 def remap_in_place(int32_t[::1] codes, const int32_t[::1] table):
     """``codes[i] = table[codes[i]]`` where the codes are (-1 stays -1: no string); False,
     with ``codes`` untouched, when a code is outside ``table``."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Dict, List, Tuple
 
 import numpy as np
@@ -23,28 +24,42 @@ __all__ = ["Alignment", "check_characters", "align_words", "span_matches"]
 
 @dataclass(frozen=True, eq=False)
 class Alignment:
-    """Aligned word pairs: ``gold_idx[k]`` <-> ``sys_idx[k]`` (both increasing, one-to-one).
+    """Aligned word pairs: ``gold_idx[k]`` <-> ``sys_idx[k]`` (both increasing, one-to-one),
+    between ``n_gold`` gold and ``n_sys`` system words.
 
-    ``sys_to_gold`` / ``gold_to_sys`` give the partner of each word, -1 where unaligned.
+    ``sys_to_gold`` / ``gold_to_sys`` give the partner of each word, -1 where unaligned
+    (made when first asked for, then kept; :meth:`partners` makes one without keeping it).
     """
 
     gold_idx: np.ndarray
     sys_idx: np.ndarray
-    sys_to_gold: np.ndarray
-    gold_to_sys: np.ndarray
+    n_gold: int
+    n_sys: int
 
     @classmethod
     def from_pairs(cls, gold_idx: np.ndarray, sys_idx: np.ndarray, n_gold: int, n_sys: int) -> "Alignment":
         # int32 unless the files are huge: half the memory of intp, and the compiled
         # counters take them as they are (a numpy index of int32 is cast where it is used)
         index = np.int32 if max(n_gold, n_sys) < 2 ** 31 else np.intp
-        gold_idx = np.asarray(gold_idx, dtype=index)
-        sys_idx = np.asarray(sys_idx, dtype=index)
-        sys_to_gold = np.full(n_sys, -1, dtype=index)
-        gold_to_sys = np.full(n_gold, -1, dtype=index)
-        sys_to_gold[sys_idx] = gold_idx
-        gold_to_sys[gold_idx] = sys_idx
-        return cls(gold_idx, sys_idx, sys_to_gold, gold_to_sys)
+        return cls(np.asarray(gold_idx, dtype=index), np.asarray(sys_idx, dtype=index),
+                   n_gold, n_sys)
+
+    def partners(self, side: str) -> np.ndarray:
+        """A new array: the partner of each word of ``side`` ("gold" or "system"), -1 where
+        unaligned."""
+        mine, theirs, n = ((self.gold_idx, self.sys_idx, self.n_gold) if side == "gold"
+                           else (self.sys_idx, self.gold_idx, self.n_sys))
+        partner = np.full(n, -1, dtype=self.gold_idx.dtype)
+        partner[mine] = theirs
+        return partner
+
+    @cached_property
+    def sys_to_gold(self) -> np.ndarray:
+        return self.partners("system")
+
+    @cached_property
+    def gold_to_sys(self) -> np.ndarray:
+        return self.partners("gold")
 
     def __len__(self) -> int:
         return len(self.gold_idx)

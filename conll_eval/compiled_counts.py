@@ -141,7 +141,7 @@ class CompiledCounter:
         """:func:`conll_eval._ccount.pair_checks` of every aligned pair; on a large pair the
         second half of the pairs in a thread (the checks of a pair are its own)."""
         gold, system = self.gold, self.system
-        columns = (alignment.sys_to_gold,
+        columns = (alignment.partners("system"),  # not kept: scoring needs it only here
                    gold.upos, system.upos, gold.xpos, system.xpos, gold.feats, system.feats,
                    gold.lemma, system.lemma, gold.deprel, system.deprel, gold.head, system.head,
                    self.ufeats_of, self.compared_of, self.underscore, self.children)

@@ -188,8 +188,7 @@ def _deps_bytes(tb: Treebank) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarr
     tails = lazy.tails
     if tails.joined is None:
         source = tails.source if tails.file is None else read_unchanged(tails.file)
-        return (source, np.asarray(tails.start, dtype=np.int64),
-                np.asarray(tails.end, dtype=np.int64))
+        return (source, *tails.ranges(source))
     joined = tails.joined  # newline-terminated fields
     end = np.flatnonzero(joined == NEWLINE).astype(np.int64)
     start = np.concatenate([np.zeros(min(1, len(end)), np.int64), end[:-1] + 1])

@@ -318,8 +318,6 @@ class EvaluationContext(_DerivedColumns):
         self.vocab = gold.vocab
         self._cache: Dict[Tuple[str, str], np.ndarray] = {}
         self.n_sentences = gold.n_sentences
-        self.ga = alignment.gold_idx
-        self.sa = alignment.sys_idx
         self.tallies: dict = {}  # shared per-sentence tallies of the index arrays below
         #: how ELAS/EULAS count (``official`` or ``set``) and the enhanced switches
         self.enhanced_mode = "set"
@@ -332,6 +330,16 @@ class EvaluationContext(_DerivedColumns):
             self._cache[(side, "enhanced")] = enhanced_graph(
                 self.gold if side == "gold" else self.system, self.enhanced_options)
         return self._cache[(side, "enhanced")]
+
+    @property
+    def ga(self) -> np.ndarray:
+        """The gold word of each aligned pair."""
+        return self.alignment.gold_idx
+
+    @property
+    def sa(self) -> np.ndarray:
+        """The system word of each aligned pair."""
+        return self.alignment.sys_idx
 
     @cached_property
     def sys_word_sent(self) -> np.ndarray:

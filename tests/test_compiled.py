@@ -236,6 +236,50 @@ def test_codes_remapped_in_place_are_numpy_s(codes, table):
     assert not cscan.remap_in_place(outside, table) and outside.tolist() == [0, len(table)]
 
 
+@EXAMPLES
+@given(st.lists(st.sampled_from([b"a", b"\t", b"\n", b"\xc3\xa9"]), max_size=40),
+       st.lists(st.integers(-2, 45), max_size=10))
+def test_line_ends_are_numpy_s(parts, starts):
+    """The compiled end of each field that runs to the end of its line is the numpy path's
+    (the first newline at or after its start; the end of the bytes without one)."""
+    from conll_eval.io import lazy_fields
+    data = np.frombuffer(b"".join(parts), dtype=np.uint8)
+    starts = np.array([s for s in starts if 0 <= s <= len(data)], dtype=np.int32)
+    newlines = np.flatnonzero(data == 10)
+    expected = np.append(newlines, len(data))[np.searchsorted(newlines, starts)]
+    assert cscan.line_ends(data, starts).tolist() == expected.tolist()
+    fields = lazy_fields.FieldBytes(source=data, start=starts)
+    assert fields.ranges(data)[1].tolist() == expected.tolist()
+    compiled, lazy_fields._cscan = lazy_fields._cscan, None  # the numpy path's own
+    try:
+        assert lazy_fields.line_ends(data, starts).tolist() == expected.tolist()
+    finally:
+        lazy_fields._cscan = compiled
+
+
+@EXAMPLES
+@given(st.integers(0, 2 ** 32))
+def test_word_tails_found_again_are_where_the_scan_found_them(seed):
+    """What a file read again keeps of DEPS/MISC is nothing: their starts found again in its
+    bytes (compiled, and the numpy path's) are the scan's, word line for word line."""
+    from conll_eval.io import lazy_fields
+    for text in generate_pair(random.Random(seed)):
+        data = text.encode("utf-8")
+        columns = scan.scan(data, _space_pattern("conll18"), Vocab())
+        if columns is None:  # not regular: the exact parser keeps the bytes themselves
+            continue
+        tails = columns.cols["misc"].tails
+        arr = np.frombuffer(data, dtype=np.uint8)
+        assert cscan.word_tail_starts(arr).tolist() == tails.start.tolist()
+        compiled, lazy_fields._cscan = lazy_fields._cscan, None
+        try:
+            assert lazy_fields.word_tail_starts(arr).tolist() == tails.start.tolist()
+        finally:
+            lazy_fields._cscan = compiled
+        found_again = lazy_fields.FieldBytes(source=arr)()
+        assert found_again.tolist() == tails().tolist()
+
+
 def test_a_file_s_index_columns_are_int32_while_read():
     """The columns a file grows piece by piece are int32 (the treebank's type), whatever a
     piece's scan gives: no wider copy to convert at the end."""

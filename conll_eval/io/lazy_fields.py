@@ -10,11 +10,12 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
+from ..compiled import cscan as _cscan  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from ..errors import FormatError, Location
 from ..treebank import Vocab
-from .columns import NEWLINE, metadata
+from .columns import NEWLINE, TAB, metadata
 
-__all__ = ["gather", "split_fields", "FieldBytes", "file_identity", "read_unchanged", "LazyCodes",
+__all__ = ["gather", "split_fields", "line_ends", "word_tail_starts", "FieldBytes", "file_identity", "read_unchanged", "LazyCodes",
            "LazyMetadata"]
 
 
@@ -50,9 +51,40 @@ def split_fields(joined: np.ndarray) -> List[bytes]:
 
 
 
+def line_ends(source: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """The first newline at or after each of ``start`` in ``source`` (``len(source)`` where
+    none): the end of a field that runs to the end of its line."""
+    if _cscan is not None:
+        return _cscan.line_ends(source, start)
+    newlines = np.flatnonzero(source == NEWLINE)
+    found = np.searchsorted(newlines, start)
+    return np.append(newlines, len(source))[found]
+
+
+def word_tail_starts(source: np.ndarray) -> np.ndarray:
+    """Where the DEPS field of every word line of a regular CoNLL-U text starts (after its
+    eighth TAB), in order: word lines are neither blank nor comments, with an ID that has
+    no '-' (multi-word token) and no '.' (empty node)."""
+    if _cscan is not None:
+        return _cscan.word_tail_starts(source)
+    newlines = np.flatnonzero(source == NEWLINE)
+    line_start = np.concatenate(([0], newlines[:-1] + 1)) if len(newlines) else newlines
+    line_start = line_start[(newlines > line_start) & (source[np.minimum(line_start, len(source) - 1)]
+                                                       != ord("#"))]
+    tabs = np.flatnonzero(source == TAB)
+    first_tab = np.searchsorted(tabs, line_start)
+    marks = np.flatnonzero((source == ord("-")) | (source == ord(".")))
+    mark = np.append(marks, len(source))[np.searchsorted(marks, line_start)]
+    words = mark > tabs[first_tab]  # no '-' or '.' before the line's first TAB
+    return tabs[first_tab[words] + 7].astype(np.int64) + 1
+
+
 class FieldBytes:
     """Byte ranges ``[start, end)`` of fields, materialised on demand as newline-terminated
-    fields (see :func:`gather`).
+    fields (see :func:`gather`); ``end`` None: each field runs to the end of its line;
+    ``start`` None as well: the fields are the DEPS and MISC of every word line (see
+    :func:`word_tail_starts`), found again in the bytes when first used (what the reader
+    keeps of them for a file it can read again: nothing per word).
 
     The bytes come from ``joined`` (already materialised), from an in-memory ``source``
     array, or from a ``file`` = (path, size, mtime_ns, inode) read again on first use: columns
@@ -68,9 +100,16 @@ class FieldBytes:
     def __call__(self) -> np.ndarray:
         if self.joined is None:
             source = self.source if self.file is None else read_unchanged(self.file)
-            self.joined = gather(source, self.start, self.end)[0]
+            self.joined = gather(source, *self.ranges(source))[0]
             self.source = self.start = self.end = self.file = None
         return self.joined
+
+    def ranges(self, source: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """``(start, end)`` of the fields in ``source`` (the bytes they are ranges of; not
+        materialised yet), as int64."""
+        start = word_tail_starts(source) if self.start is None else self.start
+        end = line_ends(source, start) if self.end is None else self.end
+        return np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
 
     def __reduce__(self):
         return (FieldBytes, (self(),))

@@ -92,7 +92,8 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
     if not whole.n_pieces:
         return None
     if file is not None:
-        return whole.columns(lambda kept: FieldBytes(start=kept[0], end=kept[1], file=file))
+        return whole.columns(lambda kept: FieldBytes(file=file, start=kept[0] if kept else None,
+                                                     end=kept[1] if len(kept) > 1 else None))
     return whole.columns(lambda kept: FieldBytes(joined=kept[0]))
 
 
@@ -114,9 +115,13 @@ def _scan_blocks(blocks, whole: "_WholeFile", position_type, ranges: bool, space
             return False
         for name in _WholeFile.KEPT:  # the ranges move into the file (or their bytes are copied)
             start, end = getattr(piece, name)
-            setattr(piece, name, ((start + offset).astype(position_type),
-                                  (end + offset).astype(position_type))
-                    if ranges else (gather(arr, start, end)[0],))
+            if not ranges:
+                setattr(piece, name, (gather(arr, start, end)[0],))
+            elif name in _WholeFile.TO_LINE_END:  # found again in the file when first used
+                setattr(piece, name, ())
+            else:
+                setattr(piece, name, ((start + offset).astype(position_type),
+                                      (end + offset).astype(position_type)))
         whole.add(piece)  # the piece's columns go into the file's: pieces never pile up
         line_offset += piece.n_lines
         offset += size
@@ -189,6 +194,9 @@ class _WholeFile:
                ("empty_after", "word"))
     #: a piece's attributes holding a tuple of arrays (ranges or bytes) for :class:`FieldBytes`
     KEPT = ("tails", "comments")
+    #: those of them that a file read again keeps nothing of: DEPS and MISC, the last fields
+    #: of every word line, are found again in it (see :func:`~.lazy_fields.word_tail_starts`)
+    TO_LINE_END = ("tails",)
     #: bytes per word line, per sentence and per text byte assumed for the first capacity
     BYTES_PER_WORD, BYTES_PER_SENTENCE, BYTES_PER_CHAR = 40, 600, 4
 
