@@ -253,6 +253,8 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
     if weights is None and settings.weights_file is not None:
         weights = load_weights(settings.weights_file)
     done = counter.counts(alignment)
+    if gold.n_words + system.n_words >= TRIM_MIN_WORDS:
+        release_freed_memory()  # the pair checks' and the tally's: the other metrics' room
     ctx = None
     counts = {}
     for name in names:
