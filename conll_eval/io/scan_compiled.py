@@ -76,10 +76,10 @@ def scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, spa
     c.word_line = found["word_line"]
     c.word_sent = word_sent
     c.head = head  # word indices in the piece (-1: the root), as the numpy scan's
-    mwt_form = found["mwt_form"]
-    mwt_codes = codes[_cscan.TABLES.index("mwt_form")]
-    c.mwt_form = (np.where(mwt_form >= 0, mwt_codes[np.maximum(mwt_form, 0)], -1).astype(np.int32)
-                  if len(mwt_codes) else mwt_form)
+    mwt_form = found["mwt_form"]  # the piece's own array, or a view of the scan's: rewritable
+    if not _cscan.remap_in_place(mwt_form, codes[_cscan.TABLES.index("mwt_form")]):
+        raise AssertionError("the scan gave an id its table does not have")
+    c.mwt_form = mwt_form
     word_cols, word_codes = found["word_cols"], tuple(codes[:len(_cscan.WORD_COLUMNS)])
     # a file's first piece translates its ids (a file of one piece keeps them as they are);
     # a later one leaves them to the file, which translates them into its columns
