@@ -18,7 +18,7 @@ from .metrics import (CLAS17_ZERO_WEIGHT, CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, M
                       _udeprel_v1, _ufeats)
 from .stats import Counts
 from .treebank import Treebank, _distinct, same_offset_type
-from .workers import InBackground
+from .background import InBackground
 
 __all__ = ["CompiledCounter", "compiled_counts", "THREAD_MIN_WORDS"]
 

@@ -22,7 +22,7 @@ from .metrics import (DEPREL_POLICIES, ENHANCED_METRICS, ENHANCEMENT_DIGITS, Enh
                       profile_metrics)
 from .stats import Counts, Score
 from .treebank import Treebank, Vocab
-from .workers import InBackground, usable_cpus
+from .background import InBackground, usable_cpus
 
 if TYPE_CHECKING:
     from .validate import ValidationIncident

@@ -1,5 +1,4 @@
-"""Run numbered tasks in worker processes, results handed back as they come; and one call in a
-thread (:class:`InBackground`).
+"""Run numbered tasks in worker processes, results handed back as they come.
 
 :func:`run_tasks` calls ``function(k)`` for every task number ``k`` in up to ``jobs``
 worker processes, giving each worker its next task as soon as it finishes one, and calls
@@ -35,6 +34,8 @@ import threading
 import traceback
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from .background import InBackground, usable_cpus  # re-exported: they were defined here
+
 __all__ = ["run_tasks", "fork_available", "usable_cpus", "RemoteTraceback", "InBackground"]
 
 _TASK = struct.Struct("<q")
@@ -47,57 +48,6 @@ class RemoteTraceback(Exception):
 
     def __str__(self) -> str:
         return self.args[0]
-
-
-class InBackground:
-    """``function(*args, **kwargs)`` running in a thread of its own from construction on;
-    :meth:`result` waits for it and returns its value or raises its exception.  As a context
-    manager it is waited for when the block ends, also by an exception, which then goes up
-    (no thread outlives the block).  A plain thread: importing :mod:`concurrent.futures`
-    (with :mod:`logging`) would add ~4 ms to the start-up of every pair large enough to be
-    read in two threads."""
-
-    def __init__(self, function: Callable[..., Any], *args: Any, **kwargs: Any):
-        self._outcome: Optional[tuple] = None
-
-        def run() -> None:
-            try:
-                self._outcome = (True, function(*args, **kwargs))
-            except BaseException as exc:  # raised again by result(), in the caller's thread
-                self._outcome = (False, exc)
-
-        self._thread = threading.Thread(target=run, name="conll_eval-background", daemon=True)
-        self._thread.start()
-
-    def __enter__(self) -> "InBackground":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.wait()
-
-    def wait(self) -> None:
-        """Until the function has returned or raised (neither its value nor its exception)."""
-        self._thread.join()
-
-    def result(self) -> Any:
-        """The function's value, once it has returned (its exception, once it has raised)."""
-        self._thread.join()
-        assert self._outcome is not None
-        done, value = self._outcome
-        if done:
-            return value
-        raise value
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (``taskset``, cpusets), not all the machine has."""
-    counter = getattr(os, "process_cpu_count", None)  # Python 3.13
-    if counter is not None:
-        return counter() or 1
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):  # no affinity masks here (macOS, Windows)
-        return os.cpu_count() or 1
 
 
 def fork_available() -> bool:

@@ -13,7 +13,7 @@ from ..report.suite import (pairing_notes, suite_delimited, suite_json, suite_ma
                             suite_text, tira_prototext, tira_stderr, tira_stdout)
 from ..suite import (SuiteEvaluation, find_pairs, rank, read_pair_list, require_paths,
                      score_entries)
-from ..workers import usable_cpus
+from ..background import usable_cpus
 from .compare import (DEFAULT_METRICS as SIGNIFICANCE_METRICS,
                       check_resampling_options, format_comparison, significance_signature,
                       small_sample_note)

@@ -2,7 +2,6 @@
 (percent, like the tables) and Markdown."""
 from __future__ import annotations
 
-import json
 from typing import List, Mapping, Optional, Tuple
 
 from ..stats import Score
@@ -57,6 +56,7 @@ def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signatu
     }
     if files:
         document["files"] = dict(files)
+    import json  # here: only JSON output needs it (start-up time of every other call)
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
