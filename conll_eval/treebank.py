@@ -114,9 +114,11 @@ class Vocab:
         """Codes of many strings as an int32 array (new strings are interned in order).
         ``distinct``: no string is there twice (saves a pass)."""
         index = self._index
+        if distinct:
+            return self._encode_distinct(strings)
         # the loops run in C (filterfalse, update, fromiter): a file's new strings are many
         unseen = itertools.filterfalse(index.__contains__, strings)
-        new: Collection[str] = list(unseen) if distinct else dict.fromkeys(unseen)
+        new: Collection[str] = dict.fromkeys(unseen)
         first = len(self.strings)
         if new:
             index.update(zip(new, range(first, first + len(new))))
@@ -124,6 +126,21 @@ class Vocab:
             if len(new) == len(strings):  # all new and distinct: codes in order
                 return np.arange(first, first + len(new), dtype=np.int32)
         return np.fromiter(map(index.__getitem__, strings), dtype=np.int32, count=len(strings))
+
+    def _encode_distinct(self, strings: Sequence[str]) -> np.ndarray:
+        """:meth:`encode` of strings none of which is there twice: one lookup each (in C),
+        then the missing ones interned in order."""
+        codes = np.fromiter(map(self._index.get, strings, itertools.repeat(-1)), dtype=np.int32,
+                            count=len(strings))
+        missing = np.flatnonzero(codes < 0)
+        if len(missing):
+            first = len(self.strings)
+            new = list(strings) if len(missing) == len(strings) else \
+                [strings[k] for k in missing.tolist()]
+            self._index.update(zip(new, range(first, first + len(new))))
+            self.strings.extend(new)
+            codes[missing] = np.arange(first, first + len(new), dtype=np.int32)
+        return codes
 
     def encode_bytes(self, items: Sequence[bytes]) -> np.ndarray:
         """Codes of UTF-8 byte strings (decoded once per distinct value)."""
