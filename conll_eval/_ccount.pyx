@@ -180,36 +180,65 @@ def tally(const uint16_t[::1] mask, const index_t[::1] ga, const int32_t[::1] g_
     code]`` has a bit per filter: FLAG_CONTENT, FLAG_CLAS17); a kept aligned pair (kept by
     its gold word) is correct when its ``mask`` has every bit of ``required[m]``.  Gold words
     count in ``g_sent``, system words in ``s_sent`` (the gold sentence of their first
-    character)."""
-    cdef Py_ssize_t n_metrics = required.shape[0], n = mask.shape[0], k, m, w, sent
-    cdef Py_ssize_t metric_stride = n_sent * 4
+    character).  :func:`tally_part` and :func:`tally_totals` do the same in parts."""
+    out_a, per_filter_a = tally_arrays(required.shape[0], n_sent)
+    tally_part(out_a, per_filter_a, mask, ga, g_sent, s_sent, g_deprel, s_deprel, flags_of,
+               required, filters, 0, mask.shape[0], 0, g_sent.shape[0], 0, s_sent.shape[0],
+               0, n_sent)
+    return out_a, tally_totals(out_a, per_filter_a, filters)
+
+
+def tally_arrays(Py_ssize_t n_metrics, Py_ssize_t n_sent):
+    """The zeroed arrays :func:`tally_part` adds to: (metrics, sentences, 4) and the words
+    per side, filter and sentence (2, 3, sentences)."""
+    return (np.zeros((n_metrics, n_sent, 4), dtype=np.int32),
+            np.zeros((2, 3, n_sent), dtype=np.int32))
+
+
+def tally_part(int32_t[:, :, ::1] out, int32_t[:, :, ::1] per_filter,
+               const uint16_t[::1] mask, const index_t[::1] ga, const int32_t[::1] g_sent,
+               const int32_t[::1] s_sent, const int32_t[::1] g_deprel, const int32_t[::1] s_deprel,
+               const uint8_t[::1] flags_of, const uint16_t[::1] required, const uint8_t[::1] filters,
+               Py_ssize_t pair_lo, Py_ssize_t pair_hi, Py_ssize_t gold_lo, Py_ssize_t gold_hi,
+               Py_ssize_t sys_lo, Py_ssize_t sys_hi, Py_ssize_t sent_lo, Py_ssize_t sent_hi):
+    """:func:`tally`'s counting for the aligned pairs ``pair_lo:pair_hi``, gold words
+    ``gold_lo:gold_hi`` and system words ``sys_lo:sys_hi``, added to ``out`` and
+    ``per_filter`` (see :func:`tally_arrays`) without the GIL.  Two parts whose words all
+    fall in disjoint sentence ranges ``sent_lo:sent_hi`` write disjoint rows and may run at
+    once; False (nothing counted past that point) when a word falls outside its range."""
+    cdef Py_ssize_t n_metrics = required.shape[0], k, m, w, sent
+    cdef Py_ssize_t metric_stride = out.shape[1] * 4
     cdef uint8_t keep, kept
     cdef uint16_t bits, need
     cdef int32_t* row
-    out_a = np.zeros((n_metrics, n_sent, 4), dtype=np.int32)
-    totals_a = np.zeros((n_metrics, 4), dtype=np.int64)
-    per_filter_a = np.zeros((2, 3, n_sent), dtype=np.int32)  # gold|system, filter, sentence
-    cdef int32_t[:, :, ::1] out = out_a
-    cdef int64_t[:, ::1] totals = totals_a
-    cdef int32_t[:, :, ::1] per_filter = per_filter_a
-    if n_metrics == 0 or n_sent == 0:
-        return out_a, totals_a
+    cdef bint inside = True
+    if n_metrics == 0 or out.shape[1] == 0:
+        return True
     with nogil:
-        for w in range(g_sent.shape[0]):
+        for w in range(gold_lo, gold_hi):
             sent = g_sent[w]
+            if sent < sent_lo or sent >= sent_hi:
+                inside = False
+                break
             keep = 1 | (flags_of[g_deprel[w]] << 1)
             per_filter[0, 0, sent] += 1
             per_filter[0, 1, sent] += (keep >> 1) & 1
             per_filter[0, 2, sent] += (keep >> 2) & 1
-        for w in range(s_sent.shape[0]):
+        for w in range(sys_lo, sys_hi if inside else sys_lo):
             sent = s_sent[w]
+            if sent < sent_lo or sent >= sent_hi:
+                inside = False
+                break
             keep = 1 | (flags_of[s_deprel[w]] << 1)
             per_filter[1, 0, sent] += 1
             per_filter[1, 1, sent] += (keep >> 1) & 1
             per_filter[1, 2, sent] += (keep >> 2) & 1
-        for k in range(n):  # without branches: which pairs pass is unpredictable
+        for k in range(pair_lo, pair_hi if inside else pair_lo):  # without branches: which pairs pass is unpredictable
             w = ga[k]
             sent = g_sent[w]
+            if sent < sent_lo or sent >= sent_hi:
+                inside = False
+                break
             keep = 1 | (flags_of[g_deprel[w]] << 1)
             bits = mask[k]
             row = &out[0, sent, 0]
@@ -219,13 +248,24 @@ def tally(const uint16_t[::1] mask, const index_t[::1] ga, const int32_t[::1] g_
                 row[3] += kept
                 row[0] += kept & ((bits & need) == need)
                 row += metric_stride
+    return inside
+
+
+def tally_totals(int32_t[:, :, ::1] out, const int32_t[:, :, ::1] per_filter,
+                 const uint8_t[::1] filters):
+    """Completes ``out`` of :func:`tally_part` (each metric's gold and system words from
+    ``per_filter``) and returns the totals over the sentences, int64 (metrics, 4)."""
+    cdef Py_ssize_t n_metrics = out.shape[0], n_sent = out.shape[1], m, sent, k
+    totals_a = np.zeros((n_metrics, 4), dtype=np.int64)
+    cdef int64_t[:, ::1] totals = totals_a
+    with nogil:
         for m in range(n_metrics):
             for sent in range(n_sent):
                 out[m, sent, 1] = per_filter[0, filters[m], sent]
                 out[m, sent, 2] = per_filter[1, filters[m], sent]
                 for k in range(4):
                     totals[m, k] += out[m, sent, k]
-    return out_a, totals_a
+    return totals_a
 
 
 #: character offsets: int32, or int64 for a text of 2**31 characters or more

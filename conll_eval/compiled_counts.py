@@ -120,7 +120,6 @@ class CompiledCounter:
         counts = dict(self.done)
         if not self.specs:
             return counts
-        gold, system = self.gold, self.system
         mask = self._pair_checks(alignment)
         self.children = None  # their memory goes back before the tally
         checks, specs = _ccount.CHECKS, self.specs
@@ -130,14 +129,45 @@ class CompiledCounter:
                              for spec in specs], dtype=np.uint16)
         filters = np.array([_ccount.FILTERS[spec.word_filter or spec.weights] for spec in specs],
                            dtype=np.uint8)
-        by_sentence, totals = _ccount.tally(mask, alignment.gold_idx, gold.word_sent,
-                                            self.system_sentences, gold.deprel, system.deprel,
-                                            self.flags_of, required, filters, gold.n_sentences)
+        by_sentence, totals = self._tally(mask, alignment.gold_idx, required, filters)
         del mask
         self.system_sentences = None  # its memory goes back before the other metrics
         for spec, rows, total in zip(specs, by_sentence, totals.tolist()):
             counts[spec.name] = Counts(rows, tuple(total), True, spec.has_aligned_accuracy)
         return counts
+
+    def _tally(self, mask: np.ndarray, gold_idx: np.ndarray, required: np.ndarray,
+               filters: np.ndarray) -> tuple:
+        """:func:`conll_eval._ccount.tally` of the checked pairs; on a large pair in two
+        threads, each counting the words of its own sentences (the first half of the pairs'
+        sentences, the rest): they add to rows of their own."""
+        gold, system = self.gold, self.system
+        columns = (mask, gold_idx, gold.word_sent, self.system_sentences, gold.deprel,
+                   system.deprel, self.flags_of, required, filters)
+        n_pairs = len(gold_idx)
+        if not self.worth_a_thread or n_pairs < 2:
+            return _ccount.tally(*columns, gold.n_sentences)
+        word_sent, half = gold.word_sent, n_pairs // 2
+        split = int(word_sent[gold_idx[half]])  # the second part's first sentence
+        # its first pair: the pairs before are in sentence order, one sentence is short
+        start = half
+        while True:
+            start = max(0, start - 4096)
+            before = word_sent[gold_idx[start:half + 1]]
+            if before[0] < split or start == 0:
+                break
+        pair_at = start + int(np.searchsorted(before, split))
+        gold_at = int(np.searchsorted(word_sent, split))
+        sys_at = int(np.searchsorted(self.system_sentences, split))
+        out, per_filter = _ccount.tally_arrays(len(required), gold.n_sentences)
+        with InBackground(_ccount.tally_part, out, per_filter, *columns, pair_at, n_pairs,
+                          gold_at, len(word_sent), sys_at, len(self.system_sentences),
+                          split, gold.n_sentences) as later:
+            first = _ccount.tally_part(out, per_filter, *columns, 0, pair_at, 0, gold_at,
+                                       0, sys_at, 0, split)
+        if not (first and later.result()):  # not in sentence order after all: count again
+            return _ccount.tally(*columns, gold.n_sentences)
+        return out, _ccount.tally_totals(out, per_filter, filters)
 
     def _pair_checks(self, alignment: Alignment) -> np.ndarray:
         """:func:`conll_eval._ccount.pair_checks` of every aligned pair; on a large pair the

@@ -3,6 +3,7 @@ counter's alignment-free half running while the words are aligned (large pairs).
 import random
 import threading
 
+import numpy as np
 import pytest
 
 from conll_eval import compiled_counts as counting
@@ -74,3 +75,19 @@ def test_counts_beside_the_alignment_equal_counts_after_it(monkeypatch, profile)
         monkeypatch.setattr(InBackground, "__init__", original)
         assert beside == inline
     assert threads, "the alignment-free half never ran in a thread"
+    assert ccount.tally_part in threads, "the tally never ran in two parts"
+
+
+@pytest.mark.skipif(ccount is None, reason="the compiled counter is not built (or CONLL_EVAL_PURE)")
+def test_a_tally_part_refuses_words_outside_its_sentences():
+    """A part given a word of a sentence outside its range counts no further and says so
+    (the counter then tallies in one pass): two parts never add to one row."""
+    out, per_filter = ccount.tally_arrays(1, 4)
+    one = np.ones(3, dtype=np.uint16)
+    sentences = np.array([0, 1, 3], dtype=np.int32)  # the last word is in sentence 3
+    index = np.arange(3, dtype=np.int32)
+    deprel = np.zeros(3, dtype=np.int32)
+    args = (one, index, sentences, sentences, deprel, deprel, np.zeros(1, dtype=np.uint8),
+            np.ones(1, dtype=np.uint16), np.zeros(1, dtype=np.uint8))
+    assert not ccount.tally_part(out, per_filter, *args, 0, 3, 0, 3, 0, 3, 0, 2)
+    assert ccount.tally_part(out, per_filter, *args, 0, 3, 0, 3, 0, 3, 0, 4)
