@@ -565,11 +565,13 @@ def count_newlines(const uint8_t[::1] data):
 
 
 def word_tail_starts(const uint8_t[::1] data):
-    """Where the DEPS field (after the eighth TAB) of every word line of a regular CoNLL-U
-    text starts, in order (int64): word lines are those neither blank nor comments whose ID
-    (before the first TAB) has no '-' (a multi-word token's range) and no '.' (an empty
-    node).  A line with fewer than eight TABs (not regular) gives -1."""
-    cdef Py_ssize_t n = data.shape[0], at = 0, end, k, tabs, found = 0
+    """Where the DEPS field of every word line of a regular CoNLL-U text starts, in order
+    (int64): word lines are those neither blank nor comments whose ID (before the first TAB)
+    has no '-' (a multi-word token's range) and no '.' (an empty node).  A regular line has
+    exactly nine TABs, so DEPS starts after the last TAB but one, found from the line's end
+    (DEPS and MISC are short, FORM to DEPREL are not); -1 for a line with fewer than two TABs
+    after its ID."""
+    cdef Py_ssize_t n = data.shape[0], at = 0, end, k, id_end, tabs, found = 0
     cdef bint word
     cdef const void* hit
     if n == 0:
@@ -586,20 +588,21 @@ def word_tail_starts(const uint8_t[::1] data):
             end = n if hit == NULL else <const uint8_t*>hit - p
             if end > at and p[at] != 35:  # not blank, not a comment ('#')
                 word = True
-                k = at
-                while k < end and p[k] != TAB:
-                    if p[k] == 45 or p[k] == 46:  # '-', '.'
+                id_end = at
+                while id_end < end and p[id_end] != TAB:
+                    if p[id_end] == 45 or p[id_end] == 46:  # '-', '.'
                         word = False
-                    k += 1
+                    id_end += 1
                 if word:
                     tabs = 0
-                    while k < end:
+                    k = end - 1
+                    while k > id_end:
                         if p[k] == TAB:
                             tabs += 1
-                            if tabs == 8:
+                            if tabs == 2:
                                 break
-                        k += 1
-                    starts[found] = k + 1 if tabs == 8 else -1
+                        k -= 1
+                    starts[found] = k + 1 if tabs == 2 else -1
                     found += 1
             at = end + 1
     return starts_a[:found].copy()
