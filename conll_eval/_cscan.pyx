@@ -490,8 +490,9 @@ def utf8_valid(const uint8_t[::1] data):
                         i += ce_first_marked_byte(word)
                         break
                     i += 8
-                else:
-                    i += 1  # the last bytes: one at a time
+                else:  # the last bytes (under eight): one at a time
+                    if i < n and data[i] < 0x80:
+                        i += 1
                 continue
             if c < 0xC2 or c > 0xF4:
                 ok = False
