@@ -13,10 +13,10 @@ import numpy as np
 from ..compiled import cscan as _cscan  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from ..errors import FormatError, Location
 from ..treebank import Vocab
-from .columns import NEWLINE, TAB, metadata
+from .columns import DASH, DOT, HASH, NEWLINE, TAB, metadata
 
-__all__ = ["gather", "split_fields", "line_ends", "word_tail_starts", "FieldBytes", "file_identity", "read_unchanged", "LazyCodes",
-           "LazyMetadata"]
+__all__ = ["gather", "split_fields", "line_ends", "word_tail_starts", "FieldBytes",
+           "file_identity", "read_unchanged", "LazyCodes", "LazyMetadata"]
 
 
 def gather(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -69,11 +69,11 @@ def word_tail_starts(source: np.ndarray) -> np.ndarray:
         return _cscan.word_tail_starts(source)
     newlines = np.flatnonzero(source == NEWLINE)
     line_start = np.concatenate(([0], newlines[:-1] + 1)) if len(newlines) else newlines
-    line_start = line_start[(newlines > line_start) & (source[np.minimum(line_start, len(source) - 1)]
-                                                       != ord("#"))]
+    first_byte = source[np.minimum(line_start, len(source) - 1)]
+    line_start = line_start[(newlines > line_start) & (first_byte != HASH)]
     tabs = np.flatnonzero(source == TAB)
     first_tab = np.searchsorted(tabs, line_start)
-    marks = np.flatnonzero((source == ord("-")) | (source == ord(".")))
+    marks = np.flatnonzero((source == DASH) | (source == DOT))
     mark = np.append(marks, len(source))[np.searchsorted(marks, line_start)]
     words = mark > tabs[first_tab]  # no '-' or '.' before the line's first TAB
     return tabs[first_tab[words] + 7].astype(np.int64) + 1
