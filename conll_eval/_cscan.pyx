@@ -587,11 +587,11 @@ def word_tail_starts(const uint8_t[::1] data):
         while at < n:
             hit = memchr(p + at, NEWLINE, n - at)
             end = n if hit == NULL else <const uint8_t*>hit - p
-            if end > at and p[at] != 35:  # not blank, not a comment ('#')
+            if end > at and p[at] != HASH:  # not blank, not a comment
                 word = True
                 id_end = at
                 while id_end < end and p[id_end] != TAB:
-                    if p[id_end] == 45 or p[id_end] == 46:  # '-', '.'
+                    if p[id_end] == DASH or p[id_end] == DOT:
                         word = False
                     id_end += 1
                 if word:

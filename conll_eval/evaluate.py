@@ -222,7 +222,8 @@ def scored_metrics(settings: Settings, weights: bool) -> List[str]:
     return names + [m for m in settings.extra_metrics if m not in names]
 
 
-#: From this many words (gold + system) the memory freed after aligning is given back
+#: From this many words (gold + system) the memory freed after aligning and after counting
+#: is given back
 TRIM_MIN_WORDS = 200_000
 
 
@@ -248,12 +249,13 @@ def evaluate(gold: Treebank, system: Treebank, settings: Settings = Settings(),
     else:
         alignment = align_words(gold, system)
         counter.count_alignment_free()
-    if gold.n_words + system.n_words >= TRIM_MIN_WORDS:
+    large = gold.n_words + system.n_words >= TRIM_MIN_WORDS
+    if large:
         release_freed_memory()  # the walk's temporaries: the metrics need the room
     if weights is None and settings.weights_file is not None:
         weights = load_weights(settings.weights_file)
     done = counter.counts(alignment)
-    if gold.n_words + system.n_words >= TRIM_MIN_WORDS:
+    if large:
         release_freed_memory()  # the pair checks' and the tally's: the other metrics' room
     ctx = None
     counts = {}

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conll_eval import ConllEvalError, align, metrics, scan, treebank
-from conll_eval.io import scan_pieces, utf8
+from conll_eval.io import lazy_fields, scan_pieces, utf8
 from conll_eval.compiled import calign, ccount, core_description, cscan
 from conll_eval import compiled_counts as counting
 from conll_eval.compiled_counts import compiled_counts
@@ -255,7 +255,6 @@ def test_codes_remapped_in_place_are_numpy_s(codes, table):
 def test_line_ends_are_numpy_s(parts, starts):
     """The compiled end of each field that runs to the end of its line is the numpy path's
     (the first newline at or after its start; the end of the bytes without one)."""
-    from conll_eval.io import lazy_fields
     data = np.frombuffer(b"".join(parts), dtype=np.uint8)
     starts = np.array([s for s in starts if 0 <= s <= len(data)], dtype=np.int32)
     newlines = np.flatnonzero(data == 10)
@@ -275,7 +274,6 @@ def test_line_ends_are_numpy_s(parts, starts):
 def test_word_tails_found_again_are_where_the_scan_found_them(seed):
     """What a file read again keeps of DEPS/MISC is nothing: their starts found again in its
     bytes (compiled, and the numpy path's) are the scan's, word line for word line."""
-    from conll_eval.io import lazy_fields
     for text in generate_pair(random.Random(seed)):
         data = text.encode("utf-8")
         columns = scan.scan(data, _space_pattern("conll18"), Vocab())

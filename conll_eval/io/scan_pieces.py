@@ -117,7 +117,7 @@ def _scan_blocks(blocks, whole: "_WholeFile", position_type, ranges: bool, space
             start, end = getattr(piece, name)
             if not ranges:
                 setattr(piece, name, (gather(arr, start, end)[0],))
-            elif name in _WholeFile.TO_LINE_END:  # found again in the file when first used
+            elif name in _WholeFile.FOUND_AGAIN:
                 setattr(piece, name, ())
             else:
                 setattr(piece, name, ((start + offset).astype(position_type),
@@ -196,7 +196,7 @@ class _WholeFile:
     KEPT = ("tails", "comments")
     #: those of them that a file read again keeps nothing of: DEPS and MISC, the last fields
     #: of every word line, are found again in it (see :func:`~.lazy_fields.word_tail_starts`)
-    TO_LINE_END = ("tails",)
+    FOUND_AGAIN = ("tails",)
     #: bytes per word line, per sentence and per text byte assumed for the first capacity
     BYTES_PER_WORD, BYTES_PER_SENTENCE, BYTES_PER_CHAR = 40, 600, 4
 
