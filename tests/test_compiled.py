@@ -152,6 +152,35 @@ def test_random_pieces(parts, profile):
     assert_same_reading(b"".join(parts) + b"\n\n", profile)
 
 
+@EXAMPLES
+@given(st.lists(st.tuples(st.integers(1, 40), st.integers(0, 40), st.sampled_from([9, 9, 9, 8, 10])),
+                min_size=1, max_size=10))
+def test_line_tabs_found_with_the_line_end(lines):
+    """The scan finds a line's TABs and its end in one pass (16 bytes a step with SSE2): lines
+    of every length around the step, with eight, nine or ten TABs; the next line's TABs in
+    the same step are not the line's."""
+    body = b""
+    for k, (form, misc, tabs) in enumerate(lines, start=1):
+        fields = [str(k).encode(), b"a" * form, b"_", b"X", b"_", b"_", b"0" if k == 1 else b"1",
+                  b"root" if k == 1 else b"dep", b"_", b"b" * misc + b"\t" * (tabs - 9)]
+        body += b"\t".join(fields[:tabs + 1] if tabs < 9 else fields) + b"\n"
+    assert_same_reading(body + b"\n", "conll18")
+
+
+@EXAMPLES
+@given(st.lists(st.text(alphabet="a \u00a0\u00e9\u0436\u4e2d\u3000\u3001\u2009\u202f\u1680\u2010",
+                        min_size=1, max_size=9), min_size=1, max_size=6),
+       st.sampled_from(PROFILES))
+def test_short_forms_copied_whole(forms, profile):
+    """FORMs of up to 16 bytes are copied 16 bytes at once unless a byte may start a space
+    separator: spaces, every Zs, and characters that share a Zs's lead byte, at every place,
+    in both profiles' space sets; the characters counted as the byte-by-byte copy does."""
+    line = "{}\t{}\t_\tX\t_\t_\t{}\t{}\t_\t_\n"
+    body = "".join(line.format(k, form, 0 if k == 1 else 1, "root" if k == 1 else "dep")
+                   for k, form in enumerate(forms, start=1))
+    assert_same_reading((body + "\n").encode("utf-8"), profile)
+
+
 def test_spaces_in_forms_and_empty_nodes():
     """FORMs with every kind of space, a FORM of spaces only, empty nodes, multi-word tokens."""
     line = "{}\t{}\t_\tX\t_\t_\t{}\tdep\t_\t_\n"
@@ -198,10 +227,10 @@ def test_utf8_check_is_python_s(data):
 
 
 @EXAMPLES
-@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40), st.binary(max_size=6))
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=70), st.binary(max_size=6))
 def test_utf8_check_after_ascii_runs(ascii_text, tail):
-    """The check's ASCII runs (eight bytes a step) end exactly where the bytes they skip stop
-    being ASCII, also in the last few bytes."""
+    """The check's ASCII runs (16 bytes a step with SSE2, else 8) end exactly where the bytes
+    they skip stop being ASCII, also in the last few bytes."""
     data = ascii_text.encode("ascii") + tail
     expected = _python_decodes(data)
     assert cscan.utf8_valid(np.frombuffer(data, dtype=np.uint8)) == expected if data else True
