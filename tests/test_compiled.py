@@ -226,21 +226,50 @@ def test_utf8_check_is_python_s(data):
     assert scan.utf8_valid_numpy(data, np.frombuffer(data, dtype=np.uint8)) == expected
 
 
+def _compiled_checks(data: bytes) -> set:
+    """What the compiled UTF-8 check says of ``data``, 16 bytes a step (where the CPU can) and
+    a sequence at a time."""
+    arr = np.frombuffer(data, dtype=np.uint8)
+    return {cscan.utf8_valid(arr), cscan.utf8_valid(arr, False)} if data else {True}
+
+
 @EXAMPLES
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=70), st.binary(max_size=6))
 def test_utf8_check_after_ascii_runs(ascii_text, tail):
-    """The check's ASCII runs (16 bytes a step with SSE2, else 8) end exactly where the bytes
-    they skip stop being ASCII, also in the last few bytes."""
+    """ASCII runs (skipped 16 bytes a step) end exactly where the bytes stop being ASCII,
+    also in the last few bytes."""
     data = ascii_text.encode("ascii") + tail
-    expected = _python_decodes(data)
-    assert cscan.utf8_valid(np.frombuffer(data, dtype=np.uint8)) == expected if data else True
+    assert _compiled_checks(data) == {_python_decodes(data)}
 
 
 @EXAMPLES
 @given(st.binary(max_size=64))
 def test_utf8_check_on_random_bytes(data):
-    expected = _python_decodes(data)
-    assert cscan.utf8_valid(np.frombuffer(data, dtype=np.uint8)) == expected if data else True
+    assert _compiled_checks(data) == {_python_decodes(data)}
+
+
+@EXAMPLES
+@given(st.lists(st.sampled_from("a\u00e9\u07ff\u0800\u4e2d\uffff\U00010000\U0001f600\U0010ffff"),
+                max_size=40), st.integers(0, 200), st.integers(0, 255))
+def test_utf8_check_on_text_with_one_byte_changed(chars, where, byte):
+    """Valid text of every sequence length across 16-byte blocks, and with one byte changed
+    (a broken, overlong, surrogate or too large sequence, or a valid one)."""
+    data = "".join(chars).encode("utf-8")
+    assert _compiled_checks(data) == {True}
+    if data:
+        changed = bytearray(data)
+        changed[where % len(data)] = byte
+        assert _compiled_checks(bytes(changed)) == {_python_decodes(bytes(changed))}
+
+
+def test_utf8_check_of_every_byte_pair_across_a_block_boundary():
+    """Every two bytes, at the end of the first 16-byte block and straddling the next: the
+    vector check classifies each byte with the one before it."""
+    for before in (b"x" * 14, b"x" * 15):
+        for first in range(256):
+            for second in range(256):
+                data = before + bytes((first, second))
+                assert _compiled_checks(data) == {_python_decodes(data)}, data
 
 
 @EXAMPLES
