@@ -68,25 +68,34 @@ def functional_children(const int32_t[::1] head, const int32_t[::1] deprel,
     """CSR lists (offsets, children) of each word's children whose relation is functional
     (``functional_of[deprel code]``), children in word order."""
     cdef Py_ssize_t n = head.shape[0], w, total = 0
+    cdef int32_t functional
     offsets_a = np.zeros(n + 1, dtype=np.int32)
     cdef int32_t[::1] offsets = offsets_a
+    # without branches (whether a relation is functional is not predictable): a root
+    # (head -1) adds 0 at index 0, a word that is not a functional child adds 0
     with nogil:
         for w in range(n):
-            if head[w] >= 0 and functional_of[deprel[w]]:
-                offsets[head[w] + 1] += 1
+            offsets[head[w] + 1] += (head[w] >= 0) & (functional_of[deprel[w]] != 0)
         for w in range(n):
             offsets[w + 1] += offsets[w]
         total = offsets[n]
-    children_a = np.empty(total, dtype=np.int32)
-    cursor_a = offsets_a[:n].copy()
+    # cursor[h + 1]: where head h's next child goes; the other words (and the roots, at
+    # cursor[0]) are written to the slot after the children, which is dropped
+    children_a = np.empty(total + 1, dtype=np.int32)
+    cursor_a = np.empty(n + 1, dtype=np.int32)
     cdef int32_t[::1] children = children_a
     cdef int32_t[::1] cursor = cursor_a
+    cdef int32_t at
     with nogil:
+        cursor[0] = <int32_t>total
         for w in range(n):
-            if head[w] >= 0 and functional_of[deprel[w]]:
-                children[cursor[head[w]]] = <int32_t>w
-                cursor[head[w]] += 1
-    return offsets_a, children_a
+            cursor[w + 1] = offsets[w]
+        for w in range(n):
+            functional = (head[w] >= 0) & (functional_of[deprel[w]] != 0)
+            at = cursor[head[w] + 1]
+            children[at if functional else total] = <int32_t>w
+            cursor[head[w] + 1] = at + functional
+    return offsets_a, children_a[:total]
 
 
 #: word indices of an alignment: int32, or int64 for huge files

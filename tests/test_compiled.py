@@ -366,6 +366,22 @@ def test_a_file_s_index_columns_are_int32_while_read():
 
 
 @EXAMPLES
+@given(st.lists(st.tuples(st.integers(-1, 30), st.integers(0, 4)), max_size=30))
+def test_functional_children_are_each_head_s_in_word_order(words):
+    """The CSR lists of functional children (written without branches: roots and other
+    words go to a slot that is dropped) are each head's functional dependents in order."""
+    n = len(words)
+    head = np.array([h if h < n else -1 for h, _ in words], dtype=np.int32)
+    deprel = np.array([r for _, r in words], dtype=np.int32)
+    functional_of = np.array([0, 1, 0, 1, 1], dtype=np.int8)
+    offsets, children = ccount.functional_children(head, deprel, functional_of)
+    expected = [[w for w in range(n) if head[w] == h and functional_of[deprel[w]]]
+                for h in range(n)]
+    assert [children[offsets[h]:offsets[h + 1]].tolist() for h in range(n)] == expected
+    assert len(children) == sum(map(len, expected))
+
+
+@EXAMPLES
 @given(st.lists(st.integers(0, 3000), min_size=1), st.lists(st.integers(0, 3000), min_size=1))
 def test_distinct_codes(a, b):
     """The compiled distinct values of two code columns are numpy's."""
