@@ -45,22 +45,73 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
     /* The characters (bytes other than UTF-8 continuation bytes) and the largest byte of
-       p[:n]: plain loops the compiler can vectorise. */
+       p[:n]: 16 bytes a step with SSE2 (the compiler does not vectorise the loop at -O2). */
     static void ce_utf8_census(const uint8_t* p, Py_ssize_t n, Py_ssize_t* count,
                                uint8_t* largest) {
-        Py_ssize_t i, c = 0;
+        Py_ssize_t i = 0, c = 0;
         uint8_t m = 0;
-        for (i = 0; i < n; i++) {
+    #if defined(__SSE2__)
+        const __m128i top2 = _mm_set1_epi8((char)0xC0), continuation = _mm_set1_epi8((char)0x80);
+        __m128i widest = _mm_setzero_si128();
+        for (; i + 16 <= n; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i*)(p + i));
+            unsigned cont = (unsigned)_mm_movemask_epi8(
+                _mm_cmpeq_epi8(_mm_and_si128(v, top2), continuation));
+            c += 16 - __builtin_popcount(cont);
+            widest = _mm_max_epu8(widest, v);
+        }
+        uint8_t lanes[16];
+        _mm_storeu_si128((__m128i*)lanes, widest);
+        for (int k = 0; k < 16; k++) m = lanes[k] > m ? lanes[k] : m;
+    #endif
+        for (; i < n; i++) {
             c += (p[i] & 0xC0) != 0x80;
             m = p[i] > m ? p[i] : m;
         }
         *count = c;
         *largest = m;
     }
+    #if defined(__SSE2__)
+    /* 16 ASCII bytes widened into 16 characters of 1, 2 or 4 bytes. */
+    static inline void ce_widen_1(uint8_t* out, __m128i v) { _mm_storeu_si128((__m128i*)out, v); }
+    static inline void ce_widen_2(uint16_t* out, __m128i v) {
+        const __m128i zero = _mm_setzero_si128();
+        _mm_storeu_si128((__m128i*)out, _mm_unpacklo_epi8(v, zero));
+        _mm_storeu_si128((__m128i*)(out + 8), _mm_unpackhi_epi8(v, zero));
+    }
+    static inline void ce_widen_4(uint32_t* out, __m128i v) {
+        const __m128i zero = _mm_setzero_si128();
+        __m128i low = _mm_unpacklo_epi8(v, zero), high = _mm_unpackhi_epi8(v, zero);
+        _mm_storeu_si128((__m128i*)out, _mm_unpacklo_epi16(low, zero));
+        _mm_storeu_si128((__m128i*)(out + 4), _mm_unpackhi_epi16(low, zero));
+        _mm_storeu_si128((__m128i*)(out + 8), _mm_unpacklo_epi16(high, zero));
+        _mm_storeu_si128((__m128i*)(out + 12), _mm_unpackhi_epi16(high, zero));
+    }
+    /* ASCII runs 16 bytes a step (SSE2), while the bytes and the room last; a step that
+       meets a byte that is not ASCII takes the ASCII before it. */
+    #define CE_ASCII_RUN(WIDEN) \
+        while (i + 16 <= n && j + 16 <= capacity) { \
+            __m128i v = _mm_loadu_si128((const __m128i*)(p + i)); \
+            unsigned high = (unsigned)_mm_movemask_epi8(v); \
+            if (high) { \
+                for (k = __builtin_ctz(high); k > 0; k--) out[j++] = p[i++]; \
+                break; \
+            } \
+            WIDEN(out + j, v); \
+            i += 16; j += 16; \
+        } \
+        if (i >= n) break; \
+        c = p[i];
+    #else
+    #define CE_ASCII_RUN(WIDEN)
+    #endif
     /* UTF-8 p[:n] decoded into out[:capacity], characters of T (uint8/16/32) up to limit;
        the number written, -1 for a malformed sequence or one past limit or capacity. */
-    #define CE_DECODE_UTF8(NAME, T) \
+    #define CE_DECODE_UTF8(NAME, T, WIDEN) \
     static Py_ssize_t NAME(const uint8_t* p, Py_ssize_t n, T* out, Py_ssize_t capacity, \
                            uint32_t limit, uint32_t* widest) { \
         Py_ssize_t i = 0, j = 0, k, size; \
@@ -68,9 +119,12 @@ cdef extern from *:
         while (i < n) { \
             uint8_t c = p[i]; \
             if (c < 0x80) { \
-                if (j >= capacity) return -1; \
-                out[j++] = c; i++; \
-                continue; \
+                CE_ASCII_RUN(WIDEN) \
+                if (c < 0x80) { \
+                    if (j >= capacity) return -1; \
+                    out[j++] = c; i++; \
+                    continue; \
+                } \
             } \
             if (c < 0xC2) return -1; \
             if (c < 0xE0) { cp = c & 0x1F; size = 2; } \
@@ -89,9 +143,9 @@ cdef extern from *:
         *widest = top; \
         return j; \
     }
-    CE_DECODE_UTF8(ce_decode_utf8_1, uint8_t)
-    CE_DECODE_UTF8(ce_decode_utf8_2, uint16_t)
-    CE_DECODE_UTF8(ce_decode_utf8_4, uint32_t)
+    CE_DECODE_UTF8(ce_decode_utf8_1, uint8_t, ce_widen_1)
+    CE_DECODE_UTF8(ce_decode_utf8_2, uint16_t, ce_widen_2)
+    CE_DECODE_UTF8(ce_decode_utf8_4, uint32_t, ce_widen_4)
     static Py_ssize_t ce_decode_utf8(const uint8_t* p, Py_ssize_t n, void* out,
                                      Py_ssize_t capacity, uint32_t limit, uint32_t* widest) {
         if (limit <= 0xFF) return ce_decode_utf8_1(p, n, (uint8_t*)out, capacity, limit, widest);
@@ -500,13 +554,13 @@ cdef inline int64_t _parse_uint(const uint8_t* a, Py_ssize_t start, Py_ssize_t e
     return value
 
 
-cdef bint _sentence_ok(int64_t* head, Py_ssize_t first, Py_ssize_t last,
+cdef bint _sentence_ok(int32_t* head, Py_ssize_t first, Py_ssize_t last,
                        uint8_t* state) noexcept nogil:
     """Words ``first .. last - 1`` of a sentence (HEADs 0 = root, else 1-based): every HEAD
     within the sentence, exactly one root, no cycle.  ``state``: scratch, one byte a word."""
     cdef Py_ssize_t n = last - first, i, j, k
     cdef Py_ssize_t roots = 0
-    cdef int64_t h
+    cdef int32_t h
     for i in range(first, last):
         h = head[i]
         if h > n:
@@ -860,30 +914,14 @@ def remap_in_place(int32_t[::1] codes, const int32_t[::1] table):
     return inside
 
 
-def translate(const int32_t[:, :] ids, tuple codes, list out=None):
-    """Row ``k`` of ``ids`` (ids of table ``k``; rows of a wider array do) mapped through
-    ``codes[k]`` (an int32 array per table: id -> vocabulary code): one int32 array per row,
-    new, or written into ``out[k]`` (int32, one per row, as long as a row)."""
-    cdef Py_ssize_t n = ids.shape[1], k, i
-    cdef const int32_t[::1] table
-    cdef int32_t[::1] row
-    if out is not None and (len(out) != ids.shape[0] or
-                            any(len(target) != n for target in out)):
-        raise ValueError("translate: one output row per row of ids, as long as it")
-    rows = out if out is not None else [np.empty(n, dtype=np.int32) for k in range(ids.shape[0])]
-    for k in range(ids.shape[0]):
-        row = rows[k]
-        table = codes[k]
-        with nogil:
-            for i in range(n):
-                row[i] = table[ids[k, i]]
-    return rows
-
-
 #: the tables :func:`scan_piece` interns into, in this order: the word columns, the FORMs of
 #: words inside multi-word tokens, every column of the empty nodes, the FORMs (as written) of
 #: tokens that lost space characters
 TABLES = WORD_COLUMNS + ("mwt_form", "empty", "spaced_tok_form")
+#: the per-token and per-word columns :func:`scan_piece` can write straight into its file's
+#: (``into``), in this order; then the word columns' ids (:data:`WORD_COLUMNS`)
+INTO_COLUMNS = ("tok_len", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt", "word_line",
+                "word_sent", "head", "mwt_form")
 
 
 def scratch_array(dict scratch, str name, shape, dtype):
@@ -908,16 +946,22 @@ cdef inline object _kept(object view, bint own):
 
 def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t line_offset,
                tuple tables, bint unicode_spaces, dict scratch=None, TagCombos combos=None,
-               bint own=True):
+               bint own=True, tuple into=None, int32_t word_shift=0, int32_t tok_shift=0,
+               int32_t sent_shift=0, Py_ssize_t newlines=-1):
     """Scan ``arr[lo:hi]`` (whole sentences, ending with a blank line); None when it is not
     regular (the numpy scan's rules, see :func:`conll_eval.scan.scan`), else a dict of arrays
     (positions absolute in ``arr``, lines numbered from ``line_offset + 1``, strings as local
     ids of the ``tables``, one per name of :data:`TABLES`; ``scratch`` holds the working
     arrays its file's pieces share, and with ``own`` False the arrays returned are views of
     them, good until the next scan with the same ``scratch``, else the piece's own copies;
-    HEADs as word indices in the piece, -1 for the root).  The tokens' text loses its space
-    characters: every Unicode space separator with ``unicode_spaces`` (conll18's ``\\p{Zs}``),
-    else ASCII spaces (conll17)."""
+    HEADs as word indices in the piece, -1 for the root).  ``into``: arrays the columns of
+    :data:`INTO_COLUMNS` and then the word columns' ids are written into from their start
+    (each as long as the piece's lines at least; their dtypes as the scratch's), the word,
+    token and sentence indices in them shifted by ``word_shift``, ``tok_shift`` and
+    ``sent_shift`` (a file's columns, the pieces before filling them); returned as views.
+    ``newlines``: the piece's newlines if the caller counted them (:func:`count_newlines`).
+    The tokens' text loses its space characters: every Unicode space separator with
+    ``unicode_spaces`` (conll18's ``\\p{Zs}``), else ASCII spaces (conll17)."""
     cdef const uint8_t* a = &arr[0] if arr.shape[0] else NULL
     cdef const uint8_t* limit = a + arr.shape[0]  # hashing may read up to here
     cdef Py_ssize_t n_lines = 0, i
@@ -926,25 +970,26 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
         return None
     scratch = {} if scratch is None else scratch
     # upper bound of every per-line array: the number of lines
-    with nogil:
-        n_lines = ce_count_newlines(a + lo, hi - lo)
+    if newlines >= 0:
+        n_lines = newlines
+    else:
+        with nogil:
+            n_lines = ce_count_newlines(a + lo, hi - lo)
     if n_lines == 0:
         return None
     cap = n_lines
-    # tokens
-    tok_line_a = scratch_array(scratch, "tok_line_a", cap, np.int32)
-    tok_is_mwt_a = scratch_array(scratch, "tok_is_mwt_a", cap, np.bool_)
+    # tokens and words: into the file's columns, or the scratch arrays (copied if ``own``)
+    cdef bint copied = own and into is None
+    if into is None:
+        into = tuple(scratch_array(scratch, name, cap, np.bool_ if name.endswith("is_mwt") else np.int32)
+                     for name in INTO_COLUMNS + WORD_COLUMNS)
+    elif len(into) != len(INTO_COLUMNS) + N_WORD_COLUMNS or any(len(column) < cap for column in into):
+        raise ValueError("scan_piece: into is one array per column, as long as the piece's lines")
+    tok_len_a, tok_line_a, tok_is_mwt_a, word_tok_a, word_is_mwt_a, word_line_a, word_sent_a, \
+        head_a, mwt_form_a = into[:len(INTO_COLUMNS)]
+    word_cols_a = into[len(INTO_COLUMNS):]
     tok_form_start_a = scratch_array(scratch, "tok_form_start_a", cap, np.int64)
     tok_form_end_a = scratch_array(scratch, "tok_form_end_a", cap, np.int64)
-    tok_char_len_a = scratch_array(scratch, "tok_char_len_a", cap, np.int64)
-    # words
-    word_tok_a = scratch_array(scratch, "word_tok_a", cap, np.int32)
-    word_is_mwt_a = scratch_array(scratch, "word_is_mwt_a", cap, np.bool_)
-    word_line_a = scratch_array(scratch, "word_line_a", cap, np.int32)
-    word_sent_a = scratch_array(scratch, "word_sent_a", cap, np.int32)
-    head_a = scratch_array(scratch, "head_a", cap, np.int64)
-    mwt_form_a = scratch_array(scratch, "mwt_form_a", cap, np.int32)
-    word_cols_a = scratch_array(scratch, "word_cols_a", (N_WORD_COLUMNS, cap), np.int32)  # a row per column
     tail_start_a = scratch_array(scratch, "tail_start_a", cap, np.int64)
     tail_end_a = scratch_array(scratch, "tail_end_a", cap, np.int64)
     # sentences
@@ -967,14 +1012,18 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     cdef cnp.npy_bool[::1] tok_is_mwt = tok_is_mwt_a
     cdef int64_t[::1] tok_form_start = tok_form_start_a
     cdef int64_t[::1] tok_form_end = tok_form_end_a
-    cdef int64_t[::1] tok_char_len = tok_char_len_a
+    cdef int32_t[::1] tok_char_len = tok_len_a
     cdef int32_t[::1] word_tok = word_tok_a
     cdef cnp.npy_bool[::1] word_is_mwt = word_is_mwt_a
     cdef int32_t[::1] word_line = word_line_a
     cdef int32_t[::1] word_sent = word_sent_a
-    cdef int64_t[::1] head = head_a
+    cdef int32_t[::1] head = head_a
     cdef int32_t[::1] mwt_form = mwt_form_a
-    cdef int32_t[:, ::1] word_cols = word_cols_a
+    cdef int32_t[::1] lemma_ids = word_cols_a[0]
+    cdef int32_t[::1] upos_ids = word_cols_a[1]
+    cdef int32_t[::1] xpos_ids = word_cols_a[2]
+    cdef int32_t[::1] feats_ids = word_cols_a[3]
+    cdef int32_t[::1] deprel_ids = word_cols_a[4]
     cdef int64_t[::1] tail_start = tail_start_a
     cdef int64_t[::1] tail_end = tail_end_a
     cdef int64_t[::1] sent_word_start = sent_word_start_a
@@ -1020,7 +1069,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                     ok = False
                     break
                 for k in range(sent_first_word, n_word):  # HEADs as word indices, -1: root
-                    head[k] = head[k] - 1 + sent_first_word if head[k] > 0 else -1
+                    head[k] = head[k] - 1 + <int32_t>sent_first_word + word_shift if head[k] > 0 else -1
                 sent_end_line[n_sent] = <int32_t>(line + line_offset)
                 n_sent += 1
                 sent_word_start[n_sent] = n_word
@@ -1139,21 +1188,21 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
             if value < 0:
                 ok = False
                 break
-            head[n_word] = value
-            word_tok[n_word] = <int32_t>(n_tok - 1)
+            head[n_word] = <int32_t>value
+            word_tok[n_word] = <int32_t>(n_tok - 1) + tok_shift
             word_is_mwt[n_word] = is_mwt_word
             word_line[n_word] = <int32_t>(line + line_offset)
-            word_sent[n_word] = <int32_t>n_sent
-            word_cols[0, n_word] = <int32_t>lemma_table.intern(a + tab[1] + 1, tab[2] - tab[1] - 1, limit)
+            word_sent[n_word] = <int32_t>n_sent + sent_shift
+            lemma_ids[n_word] = <int32_t>lemma_table.intern(a + tab[1] + 1, tab[2] - tab[1] - 1, limit)
             if not combos.lookup(a + tab[2] + 1, tab[5] - tab[2] - 1, tag_ids, upos_table,
                                  xpos_table, feats_table, tab[3] - tab[2] - 1,
                                  tab[4] - tab[2] - 1, limit):
                 ok = False
                 break
-            word_cols[1, n_word] = tag_ids[0]
-            word_cols[2, n_word] = tag_ids[1]
-            word_cols[3, n_word] = tag_ids[2]
-            word_cols[4, n_word] = <int32_t>deprel_table.intern(a + tab[6] + 1, tab[7] - tab[6] - 1, limit)
+            upos_ids[n_word] = tag_ids[0]
+            xpos_ids[n_word] = tag_ids[1]
+            feats_ids[n_word] = tag_ids[2]
+            deprel_ids[n_word] = <int32_t>deprel_table.intern(a + tab[6] + 1, tab[7] - tab[6] - 1, limit)
             tail_start[n_word] = tab[7] + 1
             tail_end[n_word] = end
             n_word += 1
@@ -1185,7 +1234,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                 plain = ce_copy_plain_form(a + f_start, f_end - f_start, &text[text_at],
                                            unicode_spaces)
                 if plain >= 0:
-                    tok_char_len[i] = plain
+                    tok_char_len[i] = <int32_t>plain
                     text_at += f_end - f_start
                     continue
             removed = 0
@@ -1208,7 +1257,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                     text[text_at] = c
                     text_at += 1
                     k += 1
-            tok_char_len[i] = (text_at - token_start) - continuation
+            tok_char_len[i] = <int32_t>((text_at - token_start) - continuation)
             if removed:
                 if tok_char_len[i] == 0:  # a FORM of spaces only
                     ok = False
@@ -1222,12 +1271,13 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
         "text": text_a[:text_at], "spaced_tok": spaced_a[:n_spaced],
         "spaced_tok_form": spaced_form_a[:n_spaced],
         "n_lines": line, "n_sent": n_sent, "n_words": n_word, "n_tokens": n_tok,
-        "tok_line": _kept(tok_line_a[:n_tok], own), "tok_is_mwt": _kept(tok_is_mwt_a[:n_tok], own),
-        "tok_char_len": _kept(tok_char_len_a[:n_tok], own),
-        "word_tok": _kept(word_tok_a[:n_word], own), "word_is_mwt": _kept(word_is_mwt_a[:n_word], own),
-        "word_line": _kept(word_line_a[:n_word], own), "word_sent": _kept(word_sent_a[:n_word], own),
-        "head": _kept(head_a[:n_word], own), "mwt_form": _kept(mwt_form_a[:n_word], own),
-        "word_cols": _kept(word_cols_a[:, :n_word], own), "tail_start": _kept(tail_start_a[:n_word], own),
+        "tok_line": _kept(tok_line_a[:n_tok], copied), "tok_is_mwt": _kept(tok_is_mwt_a[:n_tok], copied),
+        "tok_char_len": _kept(tok_len_a[:n_tok], copied),
+        "word_tok": _kept(word_tok_a[:n_word], copied), "word_is_mwt": _kept(word_is_mwt_a[:n_word], copied),
+        "word_line": _kept(word_line_a[:n_word], copied), "word_sent": _kept(word_sent_a[:n_word], copied),
+        "head": _kept(head_a[:n_word], copied), "mwt_form": _kept(mwt_form_a[:n_word], copied),
+        "word_cols": tuple(_kept(ids[:n_word], copied) for ids in word_cols_a),
+        "tail_start": _kept(tail_start_a[:n_word], own),
         "tail_end": _kept(tail_end_a[:n_word], own),
         "sent_word_start": _kept(sent_word_start_a[:n_sent + 1], own),
         "sent_first_line": _kept(sent_first_line_a[:n_sent], own), "sent_end_line": _kept(sent_end_line_a[:n_sent], own),

@@ -273,10 +273,13 @@ def test_utf8_check_of_every_byte_pair_across_a_block_boundary():
 
 
 @EXAMPLES
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40) |
+       st.lists(st.sampled_from(["a", "abcdefghijklmnopq", "x" * 33, "\u00e9", "\u00ff",
+                                 "\u0100", "\u4e2d", "\U0001f600"]), max_size=12).map("".join))
 def test_text_decoded_in_one_buffer_equals_python_s(text):
-    """The compiled decoder gives the str Python's gives, of the same (narrowest) kind: equal,
-    with the same hash and size."""
+    """The compiled decoder (and its census) gives the str Python's gives, of the same
+    (narrowest) kind: equal, with the same hash and size; ASCII runs (16 bytes a step) of
+    every length between characters of every width."""
     decoded = cscan.decode_utf8(np.frombuffer(text.encode("utf-8"), dtype=np.uint8))
     assert decoded == text and hash(decoded) == hash(text)
     assert sys.getsizeof(decoded) == sys.getsizeof(text)

@@ -77,12 +77,12 @@ def metadata(comment: str) -> Optional[Tuple[str, str]]:
 class Piece:
     """What a scan found in one piece of a file; indices local to it (lines absolute).
 
-    ``word_ids``: None, or the compiled scan's word columns still as local ids, with each
-    row's id -> vocabulary code array (``columns.cols`` is then empty): the file translates
-    them straight into its own columns, without a translated copy per piece."""
+    ``in_file``: the compiled scan wrote the token and word columns straight into the file's
+    (:data:`~conll_eval.io.scan_compiled.INTO_FILE`: their indices are the file's, and
+    ``columns.cols`` is empty); the piece's columns of them are views of the file's."""
 
     __slots__ = ("columns", "tails", "comments", "comment_sentence", "text_utf8",
-                 "n_lines", "n_sent", "n_words", "n_tokens", "n_chars", "word_ids")
+                 "n_lines", "n_sent", "n_words", "n_tokens", "n_chars", "in_file")
 
     def __init__(self):
-        self.word_ids = None
+        self.in_file = False

@@ -38,9 +38,21 @@ class _LocalCodes:
         return self.codes
 
 
+#: the file's columns (see :class:`~.scan_pieces._WholeFile`) the scan writes straight into,
+#: in the order of ``_cscan.INTO_COLUMNS`` and then the word columns: (name, dtype, unit)
+INTO_FILE = tuple((name, np.bool_ if name.endswith("is_mwt") else np.int32,
+                   "tok" if name.startswith("tok") else "word")
+                  for name in _cscan.INTO_COLUMNS) + \
+    tuple(("cols:" + name, np.int32, "word") for name in _cscan.WORD_COLUMNS) \
+    if _cscan is not None else ()
+
+
 def scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
                          vocab: Vocab, known: dict) -> Optional[Piece]:
-    """:func:`~conll_eval.io.scan_numpy.scan_piece_numpy`'s result from the compiled pass (``_cscan.scan_piece``)."""
+    """:func:`~conll_eval.io.scan_numpy.scan_piece_numpy`'s result from the compiled pass
+    (``_cscan.scan_piece``).  With ``known["file"]`` (the file's columns being joined) its
+    token and word columns (:data:`INTO_FILE`) are written straight into the file's, and the
+    piece says so (``in_file``)."""
     shared = known.setdefault("vocabulary", {})  # what stays with ``vocab`` (see _LocalCodes)
     local = shared.get("compiled")
     if local is None:
@@ -49,45 +61,50 @@ def scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, spa
     unicode_spaces = {r"\p{Zs}": True, " ": False}.get(space.pattern)
     if unicode_spaces is None:  # a space pattern the compiled scan does not know
         return scan_piece_numpy(arr, lo, hi, line_offset, space, vocab, known)
-    # a file's first piece owns its arrays (a file of one piece keeps them as its columns);
-    # later ones are views of the scratch arrays, copied into the file's before the next scan
-    own = not known.get("scanned")
-    known["scanned"] = True
-    found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces, scratch,
-                              local.tag_combos, own)
+    whole = known.get("file")
+    if whole is None:  # the piece's own arrays
+        found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces, scratch,
+                                  local.tag_combos, True)
+    else:  # the other arrays are views of the scratch ones, copied by the file before the next scan
+        newlines = _cscan.count_newlines(arr[lo:hi])  # at most one token or word a line
+        into = whole.room(INTO_FILE, newlines)
+        offsets = whole.offsets
+        found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces, scratch,
+                                  local.tag_combos, False, into, offsets["word"], offsets["tok"],
+                                  offsets["sent"], newlines)
     if found is None:
         return None
+    return _piece(found, local.update(vocab), whole is not None)
+
+
+def _piece(found: dict, codes: List[np.ndarray], in_file: bool) -> Piece:
+    """The Piece of what ``_cscan.scan_piece`` found, its ids turned into vocabulary ``codes``
+    (per table: local id -> code) where they are."""
     tok_len = found["tok_char_len"]
-    codes = local.update(vocab)
-    spaced_tok = found["spaced_tok"]
     spaced_tok_form = codes[_cscan.TABLES.index("spaced_tok_form")][found["spaced_tok_form"]]
     n_sent, n_words, n_tokens = found["n_sent"], found["n_words"], found["n_tokens"]
-    word_sent = found["word_sent"]
-    sent_word_start = found["sent_word_start"]
-    head = found["head"]
     c = Columns()
     c.text = None  # decoded once per file (_WholeFile): the UTF-8 is ``piece.text_utf8``
     c.tok_len = tok_len
     c.tok_line = found["tok_line"]
     c.tok_is_mwt = found["tok_is_mwt"]
     c.word_tok = found["word_tok"]
-    c.spaced_tok, c.spaced_tok_form = spaced_tok, spaced_tok_form
+    c.spaced_tok, c.spaced_tok_form = found["spaced_tok"], spaced_tok_form
     c.word_is_mwt = found["word_is_mwt"]
     c.word_line = found["word_line"]
-    c.word_sent = word_sent
-    c.head = head  # word indices in the piece (-1: the root), as the numpy scan's
-    mwt_form = found["mwt_form"]  # the piece's own array, or a view of the scan's: rewritable
-    if not _cscan.remap_in_place(mwt_form, codes[_cscan.TABLES.index("mwt_form")]):
-        raise AssertionError("the scan gave an id its table does not have")
-    c.mwt_form = mwt_form
-    word_cols, word_codes = found["word_cols"], tuple(codes[:len(_cscan.WORD_COLUMNS)])
-    # a file's first piece translates its ids (a file of one piece keeps them as they are);
-    # a later one leaves them to the file, which translates them into its columns
-    c.cols = dict(zip(_cscan.WORD_COLUMNS, _cscan.translate(word_cols, word_codes))) if own else {}
+    c.word_sent = found["word_sent"]
+    c.head = found["head"]  # word indices (-1: the root), as the numpy scan's
+    for ids, table in zip((found["mwt_form"],) + found["word_cols"],
+                          (codes[_cscan.TABLES.index("mwt_form")],) +
+                          tuple(codes[:len(_cscan.WORD_COLUMNS)])):
+        if not _cscan.remap_in_place(ids, table):  # the piece's or the file's: rewritable
+            raise AssertionError("the scan gave an id its table does not have")
+    c.mwt_form = found["mwt_form"]
+    c.cols = {} if in_file else dict(zip(_cscan.WORD_COLUMNS, found["word_cols"]))
     tok_end = np.cumsum(tok_len)
     first_tok = found["sent_first_tok"]
     last_tok = np.append(first_tok[1:], n_tokens) - 1
-    c.sent_word_start = sent_word_start
+    c.sent_word_start = found["sent_word_start"]
     c.sent_char_start = tok_end[first_tok] - tok_len[first_tok]
     c.sent_char_end = tok_end[last_tok]
     c.sent_first_line = found["sent_first_line"]
@@ -101,8 +118,7 @@ def scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, spa
                     for k, name in enumerate(_cscan.EMPTY_COLUMNS)}
     piece = Piece()
     piece.columns = c
-    if not own:
-        piece.word_ids = (word_cols, word_codes)
+    piece.in_file = in_file
     piece.tails = (found["tail_start"], found["tail_end"])
     piece.comments = (found["comment_start"], found["comment_end"])
     piece.comment_sentence = found["comment_sent"]

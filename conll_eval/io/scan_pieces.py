@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import codecs
 import threading
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from ..reserve import reserve
 from ..treebank import Vocab
 from .columns import LAZY_COLUMNS, Columns, Piece
 from .lazy_fields import FieldBytes, LazyCodes, LazyMetadata, gather
-from .scan_compiled import scan_piece_compiled
+from .scan_compiled import INTO_FILE, scan_piece_compiled
 from .scan_numpy import scan_piece_numpy
 
 __all__ = ["SCAN_PIECE_BYTES", "scan", "scan_stream", "scan_piece"]
@@ -49,7 +49,7 @@ def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
     whole = _WholeFile(len(data))
     lo = line_offset = 0
     with vocab.reader_state() as shared:
-        known: dict = {"vocabulary": shared}
+        known: dict = {"vocabulary": shared, "file": whole}
         while lo < len(data):
             cut = data.find(b"\n\n", lo + SCAN_PIECE_BYTES)
             hi = len(data) if cut < 0 else cut + 2
@@ -85,7 +85,8 @@ def scan_stream(read: Callable[[int], bytes], space, vocab: Vocab,
                   else _pieces_read(read))
         with vocab.reader_state() as shared:
             if not _scan_blocks(blocks, whole, position_type, file is not None, space, vocab,
-                                {"vocabulary": shared, "scratch": workspace.scratch}, is_utf8):
+                                {"vocabulary": shared, "scratch": workspace.scratch, "file": whole},
+                                is_utf8):
                 return None
     finally:
         workspace.give_back()
@@ -207,6 +208,8 @@ class _WholeFile:
     INDEX_COLUMNS = frozenset(("tok_len", "word_tok", "spaced_tok", "word_sent", "empty_sent",
                                "empty_after", "head", "sent_word_start"))
     CHAR_COLUMNS = frozenset(("sent_char_start", "sent_char_end"))
+    #: the columns a compiled scan writes straight into (see :data:`INTO_FILE`)
+    IN_FILE = frozenset(name for name, _, _ in INTO_FILE)
 
     def __init__(self, size: Optional[int]):
         self.small = size is not None and size < 2 ** 31 - 1
@@ -231,8 +234,15 @@ class _WholeFile:
         """Room for ``len(values)`` more items of column ``name`` (grown as needed), for the
         caller to fill: a view of the column's end."""
         array, n = self.arrays.get(name, (None, 0))
-        need = n + len(values)
-        dtype = self._type(name, values, array)
+        view = self._room(name, len(values), self._type(name, values, array), unit)
+        self.arrays[name] = (self.arrays[name][0], n + len(values))
+        return view
+
+    def _room(self, name: str, count: int, dtype, unit: str) -> np.ndarray:
+        """A view of room for ``count`` more items of column ``name`` after its end (grown as
+        needed; its length stays as it is)."""
+        array, n = self.arrays.get(name, (None, 0))
+        need = n + count
         if array is None or need > len(array) or dtype != array.dtype:
             capacity = max(need, 1024, self.guess.get(unit, 0),
                            2 * len(array) if array is not None else 0)
@@ -240,8 +250,14 @@ class _WholeFile:
             if array is not None:
                 grown[:n] = array[:n]
             array = grown
-        self.arrays[name] = (array, need)
+        self.arrays[name] = (array, n)
         return array[n:need]
+
+    def room(self, columns, count: int) -> Tuple[np.ndarray, ...]:
+        """Room for ``count`` more items of each of ``columns`` ((name, dtype, unit): "tok" or
+        "word"), for a compiled scan to write into; the piece it then gives :meth:`add` says
+        how many it wrote (``in_file``)."""
+        return tuple(self._room(name, count, np.dtype(dtype), "word") for name, dtype, _ in columns)
 
     def _append(self, name: str, values: np.ndarray, unit: str = "word") -> None:
         self._slot(name, values, unit)[:] = values
@@ -252,8 +268,13 @@ class _WholeFile:
 
     def add(self, piece: Piece) -> None:
         """Take a piece's columns; the first is kept as it is until a second one comes (a file
-        of one piece, most treebanks, is never copied).  A later piece's arrays may be views
-        of the compiled scan's working arrays: they are copied here, before the next scan."""
+        of one piece, most treebanks, is never copied).  A compiled scan's arrays may be
+        views of its working arrays: they are copied here, before the next scan; its token
+        and word columns are already in the file's (``in_file``)."""
+        if piece.in_file:
+            self._copy(piece)
+            self.n_pieces += 1
+            return
         if self.n_pieces == 0:
             self.first = piece
             self.n_pieces = 1
@@ -266,23 +287,27 @@ class _WholeFile:
 
     def _copy(self, piece: Piece) -> None:
         c, off = piece.columns, self.offsets
+        if piece.in_file:  # written there by the scan: the file's columns grow by them
+            for name, _, unit in INTO_FILE:
+                array, n = self.arrays[name]
+                self.arrays[name] = (array, n + (piece.n_tokens if unit == "tok" else piece.n_words))
         for name in self.PLAIN:
-            self._append(name, getattr(c, name), "sent" if name.startswith("sent") else "word")
+            if not (piece.in_file and name in self.IN_FILE):
+                self._append(name, getattr(c, name), "sent" if name.startswith("sent") else "word")
         for name, unit in self.SHIFTED:  # written in place: no temporary per column
+            if piece.in_file and name in self.IN_FILE:
+                continue
             values = getattr(c, name)
             np.add(values, off[unit], out=self._slot(name, values,
                                                      "sent" if name.startswith("sent") else "word"))
-        heads = self._slot("head", c.head)
-        np.add(c.head, off["word"], out=heads)
-        heads[c.head < 0] = -1  # the roots
+        if not piece.in_file:
+            heads = self._slot("head", c.head)
+            np.add(c.head, off["word"], out=heads)
+            heads[c.head < 0] = -1  # the roots
         starts = c.sent_word_start[:-1]
         np.add(starts, off["word"], out=self._slot("sent_word_start", starts, "sent"))
         for name, values in c.cols.items():
             self._append("cols:" + name, values)
-        if piece.word_ids is not None:  # the compiled scan's ids, translated into place
-            ids, codes = piece.word_ids
-            _cscan.translate(ids, codes, [self._slot("cols:" + name, ids[k])
-                                          for k, name in enumerate(_cscan.WORD_COLUMNS)])
         for name, values in c.empty_cols.items():
             self._append("empty:" + name, values, "empty")
         for name in self.KEPT:
@@ -301,7 +326,7 @@ class _WholeFile:
     def columns(self, fields: Callable[[tuple], "FieldBytes"]) -> Columns:
         """The file's columns; ``fields`` makes a :class:`FieldBytes` of what the pieces kept
         of their DEPS/MISC fields, and of their comments."""
-        if self.n_pieces == 1:  # the piece's own columns
+        if self.first is not None:  # a file of one piece: the piece's own columns
             piece = self.first
             out, n_sent = piece.columns, piece.n_sent
             if out.text is None:
