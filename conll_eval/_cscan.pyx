@@ -478,6 +478,29 @@ cdef class StringTable:
 
 
 
+def encode_strings(StringTable table, Py_ssize_t since, dict index, list strings):
+    """Vocabulary codes (int32) of ``table``'s strings from local id ``since`` on, decoded as
+    ``str`` (valid UTF-8: the file was checked), in the vocabulary whose ``index`` (str ->
+    code) and ``strings`` (code -> str) are given: each looked up once and, when new,
+    interned at the end, as :meth:`conll_eval.treebank.Vocab.encode` does with distinct
+    strings, without a Python loop."""
+    cdef Py_ssize_t n = max(table.count - since, 0), i, start
+    codes_a = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] codes = codes_a
+    cdef object text, code
+    for i in range(n):
+        start = table.offset[since + i]
+        text = PyUnicode_DecodeUTF8(<char*>table.data + start, table.offset[since + i + 1] - start,
+                                    NULL)
+        code = index.get(text)
+        if code is None:
+            code = len(strings)
+            index[text] = code
+            strings.append(text)
+        codes[i] = code
+    return codes_a
+
+
 @cython.final
 cdef class TagCombos:
     """The UPOS, XPOS and FEATS fields of a word line are one span (``UPOS\tXPOS\tFEATS``),

@@ -142,6 +142,12 @@ class Vocab:
             codes[missing] = np.arange(first, first + len(new), dtype=np.int32)
         return codes
 
+    def encode_table(self, table, since: int = 0) -> np.ndarray:
+        """:meth:`encode` (``distinct``) of the strings of a compiled string table
+        (``_cscan.StringTable``: distinct) from local id ``since`` on, decoded and interned
+        in one compiled loop."""
+        return _cscan.encode_strings(table, since, self._index, self.strings)
+
     def encode_bytes(self, items: Sequence[bytes]) -> np.ndarray:
         """Codes of UTF-8 byte strings (decoded once per distinct value)."""
         return np.fromiter(map(self._bytes_index.__getitem__, items), dtype=np.int32, count=len(items))

@@ -385,6 +385,27 @@ def test_functional_children_are_each_head_s_in_word_order(words):
 
 
 @EXAMPLES
+@given(st.lists(st.text(alphabet="ab\u00e9\u4e2d ", min_size=1, max_size=4), min_size=1, unique=True),
+       st.lists(st.text(alphabet="ab\u00e9\u4e2d ", max_size=4), max_size=8), st.integers(0, 5))
+def test_a_table_s_strings_encoded_as_vocab_encode_does(lemmas, known, since):
+    """A string table's strings (here a scanned file's LEMMAs) from ``since`` on get the codes
+    ``Vocab.encode`` gives them: the known ones theirs, the new ones the next codes, in the
+    table's order."""
+    line = "{}\t_\t{}\tX\t_\t_\t{}\tdep\t_\t_\n"
+    data = ("".join(line.format(k, lemma, 0 if k == 1 else 1)
+                    for k, lemma in enumerate(lemmas, start=1)) + "\n").encode("utf-8")
+    tables = tuple(cscan.StringTable() for _ in cscan.TABLES)
+    assert cscan.scan_piece(np.frombuffer(data, dtype=np.uint8), 0, len(data), 0, tables, True)
+    lemma_table = tables[cscan.TABLES.index("lemma")]
+    ours, reference = Vocab(), Vocab()
+    for vocab in (ours, reference):
+        vocab.encode(known)
+    expected = reference.encode(lemma_table.decoded(since), distinct=True)
+    assert ours.encode_table(lemma_table, since).tolist() == expected.tolist()
+    assert ours.strings == reference.strings
+
+
+@EXAMPLES
 @given(st.lists(st.integers(0, 3000), min_size=1), st.lists(st.integers(0, 3000), min_size=1))
 def test_distinct_codes(a, b):
     """The compiled distinct values of two code columns are numpy's."""

@@ -33,8 +33,8 @@ class _LocalCodes:
         per table: local id -> code."""
         for k, table in enumerate(self.tables):
             if len(table) > len(self.codes[k]):
-                new = table.decoded(len(self.codes[k]))
-                self.codes[k] = np.concatenate([self.codes[k], vocab.encode(new, distinct=True)])
+                self.codes[k] = np.concatenate([self.codes[k],
+                                                vocab.encode_table(table, len(self.codes[k]))])
         return self.codes
 
 
