@@ -261,15 +261,17 @@ def tally_part(int32_t[:, :, ::1] out, int32_t[:, :, ::1] per_filter,
 
 
 def tally_totals(int32_t[:, :, ::1] out, const int32_t[:, :, ::1] per_filter,
-                 const uint8_t[::1] filters):
+                 const uint8_t[::1] filters, Py_ssize_t sent_lo=0, Py_ssize_t sent_hi=-1):
     """Completes ``out`` of :func:`tally_part` (each metric's gold and system words from
-    ``per_filter``) and returns the totals over the sentences, int64 (metrics, 4)."""
-    cdef Py_ssize_t n_metrics = out.shape[0], n_sent = out.shape[1], m, sent, k
+    ``per_filter``) for the sentences ``sent_lo:sent_hi`` (-1: to the last) and returns
+    their totals, int64 (metrics, 4); two disjoint ranges may be done at once."""
+    cdef Py_ssize_t n_metrics = out.shape[0], m, sent, k
+    cdef Py_ssize_t n_sent = out.shape[1] if sent_hi < 0 else min(sent_hi, out.shape[1])
     totals_a = np.zeros((n_metrics, 4), dtype=np.int64)
     cdef int64_t[:, ::1] totals = totals_a
     with nogil:
         for m in range(n_metrics):
-            for sent in range(n_sent):
+            for sent in range(sent_lo, n_sent):
                 out[m, sent, 1] = per_filter[0, filters[m], sent]
                 out[m, sent, 2] = per_filter[1, filters[m], sent]
                 for k in range(4):

@@ -1249,15 +1249,25 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     cdef int32_t[::1] spaced_form = spaced_form_a
     cdef Py_ssize_t text_at = 0, n_spaced = 0, removed, skip, token_start, continuation, plain
     cdef Py_ssize_t size = arr.shape[0]
+    # each sentence's first character (in the piece's text): the characters before it
+    sent_char_start_a = np.empty(n_sent, dtype=np.int64)
+    cdef int64_t[::1] sent_char_start = sent_char_start_a
+    cdef int64_t n_chars = 0
+    cdef Py_ssize_t sent = 0, next_first = sent_first_tok[0] if n_sent else -1
     cdef uint8_t c
     with nogil:
         for i in range(n_tok):
+            if i == next_first:  # a sentence's first token (each has one at least)
+                sent_char_start[sent] = n_chars
+                sent += 1
+                next_first = sent_first_tok[sent] if sent < n_sent else -1
             f_start, f_end = tok_form_start[i], tok_form_end[i]
             if f_end - f_start <= 16 and f_start + 16 <= size:  # most FORMs: one copy
                 plain = ce_copy_plain_form(a + f_start, f_end - f_start, &text[text_at],
                                            unicode_spaces)
                 if plain >= 0:
                     tok_char_len[i] = <int32_t>plain
+                    n_chars += plain
                     text_at += f_end - f_start
                     continue
             removed = 0
@@ -1281,6 +1291,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
                     text_at += 1
                     k += 1
             tok_char_len[i] = <int32_t>((text_at - token_start) - continuation)
+            n_chars += tok_char_len[i]
             if removed:
                 if tok_char_len[i] == 0:  # a FORM of spaces only
                     ok = False
@@ -1291,6 +1302,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     if not ok:
         return None
     return {
+        "n_chars": n_chars, "sent_char_start": sent_char_start_a,
         "text": text_a[:text_at], "spaced_tok": spaced_a[:n_spaced],
         "spaced_tok_form": spaced_form_a[:n_spaced],
         "n_lines": line, "n_sent": n_sent, "n_words": n_word, "n_tokens": n_tok,
@@ -1304,7 +1316,6 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
         "tail_end": _kept(tail_end_a[:n_word], own),
         "sent_word_start": _kept(sent_word_start_a[:n_sent + 1], own),
         "sent_first_line": _kept(sent_first_line_a[:n_sent], own), "sent_end_line": _kept(sent_end_line_a[:n_sent], own),
-        "sent_first_tok": _kept(sent_first_tok_a[:n_sent], own),
         "empty_sent": _kept(empty_sent_a[:n_empty], own), "empty_after": _kept(empty_after_a[:n_empty], own),
         "empty_line": _kept(empty_line_a[:n_empty], own), "empty_cols": _kept(empty_cols_a[:, :n_empty], own),
         "comment_start": _kept(comment_start_a[:n_comment], own), "comment_end": _kept(comment_end_a[:n_comment], own),

@@ -160,14 +160,15 @@ class CompiledCounter:
         gold_at = int(np.searchsorted(word_sent, split))
         sys_at = int(np.searchsorted(self.system_sentences, split))
         out, per_filter = _ccount.tally_arrays(len(required), gold.n_sentences)
-        with InBackground(_ccount.tally_part, out, per_filter, *columns, pair_at, n_pairs,
-                          gold_at, len(word_sent), sys_at, len(self.system_sentences),
-                          split, gold.n_sentences) as later:
-            first = _ccount.tally_part(out, per_filter, *columns, 0, pair_at, 0, gold_at,
-                                       0, sys_at, 0, split)
-        if not (first and later.result()):  # not in sentence order after all: count again
+        with InBackground(_tally_range, out, per_filter, columns, pair_at, n_pairs, gold_at,
+                          len(word_sent), sys_at, len(self.system_sentences), split,
+                          gold.n_sentences) as later:
+            first = _tally_range(out, per_filter, columns, 0, pair_at, 0, gold_at, 0, sys_at,
+                                 0, split)
+        second = later.result()
+        if first is None or second is None:  # not in sentence order after all: count again
             return _ccount.tally(*columns, gold.n_sentences)
-        return out, _ccount.tally_totals(out, per_filter, filters)
+        return out, first + second
 
     def _pair_checks(self, alignment: Alignment) -> np.ndarray:
         """:func:`conll_eval._ccount.pair_checks` of every aligned pair; on a large pair the
@@ -184,3 +185,14 @@ class CompiledCounter:
         with InBackground(_ccount.pair_checks, gold_idx[half:], sys_idx[half:], *columns) as later:
             first = _ccount.pair_checks(gold_idx[:half], sys_idx[:half], *columns)
         return np.concatenate((first, later.result()))
+
+
+def _tally_range(out: np.ndarray, per_filter: np.ndarray, columns: tuple, pair_lo: int,
+                 pair_hi: int, gold_lo: int, gold_hi: int, sys_lo: int, sys_hi: int,
+                 sent_lo: int, sent_hi: int) -> Optional[np.ndarray]:
+    """One thread's part of :meth:`CompiledCounter._tally`: ``_ccount.tally_part`` of its
+    pairs and words, then the totals of its sentences (None: a word outside them)."""
+    if not _ccount.tally_part(out, per_filter, *columns, pair_lo, pair_hi, gold_lo, gold_hi,
+                              sys_lo, sys_hi, sent_lo, sent_hi):
+        return None
+    return _ccount.tally_totals(out, per_filter, columns[-1], sent_lo, sent_hi)

@@ -75,7 +75,7 @@ def test_counts_beside_the_alignment_equal_counts_after_it(monkeypatch, profile)
         monkeypatch.setattr(InBackground, "__init__", original)
         assert beside == inline
     assert threads, "the alignment-free half never ran in a thread"
-    assert ccount.tally_part in threads, "the tally never ran in two parts"
+    assert counting._tally_range in threads, "the tally never ran in two parts"
 
 
 @pytest.mark.skipif(ccount is None, reason="the compiled counter is not built (or CONLL_EVAL_PURE)")
@@ -91,3 +91,23 @@ def test_a_tally_part_refuses_words_outside_its_sentences():
             np.ones(1, dtype=np.uint16), np.zeros(1, dtype=np.uint8))
     assert not ccount.tally_part(out, per_filter, *args, 0, 3, 0, 3, 0, 3, 0, 2)
     assert ccount.tally_part(out, per_filter, *args, 0, 3, 0, 3, 0, 3, 0, 4)
+
+
+@pytest.mark.skipif(ccount is None, reason="the compiled counter is not built (or CONLL_EVAL_PURE)")
+def test_totals_of_two_sentence_ranges_are_the_whole_s():
+    """Each tally thread totals its own sentences: the two ranges' totals add up to the
+    totals of all of them, and the rows they complete are the one-pass tally's."""
+    rng = np.random.default_rng(7)
+    n = 40
+    sentences = np.sort(rng.integers(0, 6, n)).astype(np.int32)
+    args = (rng.integers(0, 4, n).astype(np.uint16), np.arange(n, dtype=np.int32), sentences,
+            sentences, rng.integers(0, 3, n).astype(np.int32), rng.integers(0, 3, n).astype(np.int32),
+            np.array([0, 1, 3], dtype=np.uint8), np.array([1, 3], dtype=np.uint16),
+            np.array([0, 1], dtype=np.uint8))
+    whole_rows, whole_totals = ccount.tally(*args, 6)
+    out, per_filter = ccount.tally_arrays(2, 6)
+    assert ccount.tally_part(out, per_filter, *args, 0, n, 0, n, 0, n, 0, 6)
+    parts = ccount.tally_totals(out, per_filter, args[-1], 0, 3) + \
+        ccount.tally_totals(out, per_filter, args[-1], 3, 6)
+    assert parts.tolist() == whole_totals.tolist()
+    assert out.tolist() == whole_rows.tolist()

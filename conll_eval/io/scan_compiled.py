@@ -101,12 +101,10 @@ def _piece(found: dict, codes: List[np.ndarray], in_file: bool) -> Piece:
             raise AssertionError("the scan gave an id its table does not have")
     c.mwt_form = found["mwt_form"]
     c.cols = {} if in_file else dict(zip(_cscan.WORD_COLUMNS, found["word_cols"]))
-    tok_end = np.cumsum(tok_len)
-    first_tok = found["sent_first_tok"]
-    last_tok = np.append(first_tok[1:], n_tokens) - 1
+    n_chars = found["n_chars"]
     c.sent_word_start = found["sent_word_start"]
-    c.sent_char_start = tok_end[first_tok] - tok_len[first_tok]
-    c.sent_char_end = tok_end[last_tok]
+    c.sent_char_start = found["sent_char_start"]  # a sentence ends where the next one starts
+    c.sent_char_end = np.append(c.sent_char_start[1:], n_chars)
     c.sent_first_line = found["sent_first_line"]
     c.sent_end_line = found["sent_end_line"]
     c.empty_sent = found["empty_sent"]
@@ -124,5 +122,5 @@ def _piece(found: dict, codes: List[np.ndarray], in_file: bool) -> Piece:
     piece.comment_sentence = found["comment_sent"]
     piece.text_utf8 = found["text"]
     piece.n_lines, piece.n_sent, piece.n_words = found["n_lines"], n_sent, n_words
-    piece.n_tokens, piece.n_chars = n_tokens, int(tok_end[-1]) if n_tokens else 0
+    piece.n_tokens, piece.n_chars = n_tokens, int(n_chars)
     return piece
