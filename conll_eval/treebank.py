@@ -146,6 +146,8 @@ class Vocab:
         """:meth:`encode` (``distinct``) of the strings of a compiled string table
         (``_cscan.StringTable``: distinct) from local id ``since`` on, decoded and interned
         in one compiled loop."""
+        if _cscan is None:  # tables come from the compiled scan; the contract holds without it
+            return self.encode(table.decoded(since), distinct=True)
         return _cscan.encode_strings(table, since, self._index, self.strings)
 
     def encode_bytes(self, items: Sequence[bytes]) -> np.ndarray:

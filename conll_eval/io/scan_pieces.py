@@ -185,7 +185,9 @@ class _WholeFile:
     (:func:`~conll_eval.reserve.reserve`), so it costs address space, not memory.  What a
     piece keeps of its DEPS/MISC fields and comments (:data:`KEPT`: byte ranges or copies)
     and the UTF-8 of its text from the compiled scan grow the same way: nothing a piece
-    leaves behind stays scattered on the heap between the pieces that come after it."""
+    leaves behind stays scattered on the heap between the pieces that come after it.  The
+    compiled scan writes its token and word columns (the bulk) straight into the file's
+    (:meth:`room`), shifted there; only the numpy scan's are copied."""
 
     #: columns copied as they are, and columns shifted by the count of what comes before
     PLAIN = ("tok_len", "tok_line", "tok_is_mwt", "word_is_mwt", "mwt_form", "word_line",
@@ -267,10 +269,10 @@ class _WholeFile:
         return array[:n]
 
     def add(self, piece: Piece) -> None:
-        """Take a piece's columns; the first is kept as it is until a second one comes (a file
-        of one piece, most treebanks, is never copied).  A compiled scan's arrays may be
-        views of its working arrays: they are copied here, before the next scan; its token
-        and word columns are already in the file's (``in_file``)."""
+        """Take a piece's columns.  A compiled scan's token and word columns are in the
+        file's already (``in_file``); its other arrays are views of its working arrays,
+        copied here before the next scan.  A numpy scan's first piece is kept as it is until
+        a second one comes (a file of one piece is never copied)."""
         if piece.in_file:
             self._copy(piece)
             self.n_pieces += 1
