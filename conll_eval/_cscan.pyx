@@ -29,19 +29,8 @@ cdef extern from *:
         return __builtin_ctzll(marks) >> 3;
     #endif
     }
-    /* ce_first_marked_byte, and that byte's mark cleared from *marks. */
-    static inline int ce_pop_marked_byte(uint64_t* marks) {
-        int at = ce_first_marked_byte(*marks);
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        *marks &= ~(0x80ULL << (8 * (7 - at)));
-    #else
-        *marks &= *marks - 1;
-    #endif
-        return at;
-    }
     """
     int ce_first_marked_byte(uint64_t marks) nogil
-    int ce_pop_marked_byte(uint64_t* marks) nogil
 
 cdef extern from *:
     """
@@ -656,7 +645,6 @@ cdef extern from *:
        a truncated last sequence is "too short". */
     #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
     #include <tmmintrin.h>
-    #define CE_UTF8_SSSE3 1
     enum {
         CE_TOO_SHORT = 1 << 0,    /* a lead or ASCII, then a lead or ASCII after a lead */
         CE_TOO_LONG = 1 << 1,     /* ASCII, then a continuation */
