@@ -115,7 +115,7 @@ def test_many_distinct_paths(tmp_path):
     r = random.Random(5)
     lines = []
     for s in range(700):
-        lines.append(f"1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_")
+        lines.append("1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_")
         lines.append(f"2\tb\tb\tX\t_\t_\t1\tobl\t1:obl:x{r.randrange(5000)}|"
                      f"1:conj:{s}>nmod:y{s % 37}\t_")
         lines.append("")
