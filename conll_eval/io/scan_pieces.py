@@ -258,7 +258,8 @@ class _WholeFile:
     def room(self, columns, count: int) -> Tuple[np.ndarray, ...]:
         """Room for ``count`` more items of each of ``columns`` ((name, dtype, unit): "tok" or
         "word"), for a compiled scan to write into; the piece it then gives :meth:`add` says
-        how many it wrote (``in_file``)."""
+        how many it wrote (``in_file``).  The first capacity is the words' guess for both
+        units (a file has about as many tokens as words)."""
         return tuple(self._room(name, count, np.dtype(dtype), "word") for name, dtype, _ in columns)
 
     def _append(self, name: str, values: np.ndarray, unit: str = "word") -> None:
@@ -289,20 +290,21 @@ class _WholeFile:
 
     def _copy(self, piece: Piece) -> None:
         c, off = piece.columns, self.offsets
+        in_file = self.IN_FILE if piece.in_file else frozenset()
         if piece.in_file:  # written there by the scan: the file's columns grow by them
             for name, _, unit in INTO_FILE:
                 array, n = self.arrays[name]
                 self.arrays[name] = (array, n + (piece.n_tokens if unit == "tok" else piece.n_words))
         for name in self.PLAIN:
-            if not (piece.in_file and name in self.IN_FILE):
+            if name not in in_file:
                 self._append(name, getattr(c, name), "sent" if name.startswith("sent") else "word")
         for name, unit in self.SHIFTED:  # written in place: no temporary per column
-            if piece.in_file and name in self.IN_FILE:
+            if name in in_file:
                 continue
             values = getattr(c, name)
             np.add(values, off[unit], out=self._slot(name, values,
                                                      "sent" if name.startswith("sent") else "word"))
-        if not piece.in_file:
+        if "head" not in in_file:
             heads = self._slot("head", c.head)
             np.add(c.head, off["word"], out=heads)
             heads[c.head < 0] = -1  # the roots
