@@ -1,7 +1,7 @@
 # conll_eval developer targets
 PYTHON ?= python
 
-.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare bench-enhanced bench-validate golden example clean
+.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare bench-enhanced bench-validate bench-scaling golden example clean
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -46,3 +46,7 @@ example:
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis
+
+# hostile input shapes at a size and twice it: time (and memory where it was quadratic) grows <= 2.5x
+bench-scaling:
+	$(PYTHON) bench/bench_scaling.py
