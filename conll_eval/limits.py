@@ -1,0 +1,33 @@
+"""The documented limits on input that keep work and memory bounded on hostile files (issue 40):
+the longest line, the largest decompressed stream and its largest expansion ratio.
+
+Each limit is a constant here, read once from an environment variable of the same name
+(``CONLL_EVAL_MAX_LINE_BYTES``, ...) when that is set to a positive integer, so that a user with a
+legitimately larger file can raise it; docs/security.md lists them with the errors they give.
+"""
+from __future__ import annotations
+
+import os
+
+__all__ = ["MAX_LINE_BYTES", "MAX_DECOMPRESSED_BYTES", "MAX_COMPRESSION_RATIO",
+           "RATIO_CHECK_FROM_BYTES"]
+
+
+def _setting(name: str, default: int) -> int:
+    """``$CONLL_EVAL_<name>`` when it is a positive integer, else ``default``."""
+    value = os.environ.get(f"CONLL_EVAL_{name}", "")
+    return int(value) if value.isdigit() and int(value) > 0 else default
+
+
+#: the longest line (bytes, without its newline) of any text input; a longer one is an error
+#: ([line-too-long]).  The longest lines of real treebanks (``# text`` of a long sentence, a
+#: word's MISC) are a few kB; 1 MiB leaves three orders of magnitude.
+MAX_LINE_BYTES = _setting("MAX_LINE_BYTES", 1 << 20)
+#: the most bytes a compressed input may expand to ([decompressed-too-large]); the largest UD
+#: treebank file is about 0.4 GB
+MAX_DECOMPRESSED_BYTES = _setting("MAX_DECOMPRESSED_BYTES", 4 << 30)
+#: the largest ratio of decompressed to compressed bytes ([compression-ratio]); CoNLL-U compresses
+#: about 5-12x (gzip to xz), a file of newlines over 1000x
+MAX_COMPRESSION_RATIO = _setting("MAX_COMPRESSION_RATIO", 100)
+#: the ratio is checked only once this many bytes came out (small files may compress better)
+RATIO_CHECK_FROM_BYTES = _setting("RATIO_CHECK_FROM_BYTES", 16 << 20)
