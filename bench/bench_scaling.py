@@ -55,6 +55,7 @@ def measure(runner, env, case, n, repeat, tmp):
     the case does not expect is a problem (its stderr's last line is kept)."""
     directory = tempfile.mkdtemp(dir=tmp)
     argv = case.build(directory, n)
+    env = {**env, **(case.env or {})}
     runs = [runner.measured([sys.executable, "-m", "conll_eval", *argv], env=env, cwd=directory)
             for _ in range(repeat)]
     bad = [r for r in runs if r["rc"] not in case.exit_codes]

@@ -7,7 +7,7 @@ on it; the bench runs it at ``n`` and ``2n`` and checks the growth (issue 40: at
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, List, Mapping, Optional, Sequence
 
 __all__ = ["Case"]
 
@@ -18,7 +18,8 @@ class Case:
     lines: the case's own unit) under ``directory`` and returns the argv after ``python -m
     conll_eval``; ``sizes`` are the smaller sizes, each run also at twice its value.  The run's
     exit code must be in ``exit_codes``.  ``memory``: also check peak memory's growth (for cases
-    whose memory, not only time, was quadratic)."""
+    whose memory, not only time, was quadratic).  ``env``: variables set for the runs (the numpy
+    path, a raised limit)."""
 
     name: str
     issue_point: str
@@ -28,3 +29,4 @@ class Case:
     memory: bool = False
     unit: str = "words"
     note: Optional[str] = None
+    env: Optional[Mapping[str, str]] = None
