@@ -314,7 +314,7 @@ cdef void _sentence_end(Sentence* st, Work* w) noexcept nogil:
             return
     for k in range(1, n + 1):
         w.parent[w.word_token[k]] = w.word_token[w.head[k]] if w.head[k] else -1
-    if not _projective(w.head, n, w.lo, w.hi, w.size):
+    if not _projective(w.head, n, w.lo, w.hi, w.size, w.queue):
         st.flags |= NONPROJECTIVE
 
 
