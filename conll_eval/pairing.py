@@ -46,6 +46,15 @@ class Pairing:
     entries: Tuple[SuiteEntry, ...]
     unpaired_system: Tuple[str, ...] = ()
     source: str = "directory"
+    #: the file the pairs were read from (metadata.json, a pair list), if any: an input too
+    listing: Optional[str] = None
+
+    def files(self) -> Tuple[str, ...]:
+        """Every file this pairing names: the listing, gold and system files (present or
+        not), the unpaired system files; none of them may be an output."""
+        return (*([self.listing] if self.listing else []),
+                *(e.gold for e in self.entries), *(e.system for e in self.entries if e.system),
+                *self.unpaired_system)
 
 
 def _language(name: str) -> str:
@@ -184,7 +193,7 @@ def read_metadata(path: str, system_dir: str) -> Pairing:
     listed = {os.path.normpath(e.system) for e in entries}
     others = _conllu_files(system_dir) if os.path.isdir(system_dir) else {}
     unpaired = tuple(p for _, p in sorted(others.items()) if os.path.normpath(p) not in listed)
-    return Pairing(tuple(entries), unpaired, "metadata")
+    return Pairing(tuple(entries), unpaired, "metadata", listing=path)
 
 
 def read_pair_list(path: str) -> Pairing:
@@ -213,7 +222,7 @@ def read_pair_list(path: str) -> Pairing:
                               f"treebank name {name!r} is used twice (give a third field)")
         seen.add(name)
         entries.append(SuiteEntry(name, gold, system, _language(name)))
-    return Pairing(tuple(entries), (), "list")
+    return Pairing(tuple(entries), (), "list", listing=path)
 
 
 def require_paths(paths: Sequence[str]) -> None:

@@ -21,7 +21,7 @@ from ..report.word_alignment import (alignment_delimited, alignment_markdown, al
                                      alignment_text)
 from .compare import check_resampling_options, significance_signature, small_sample_note
 from .common import (DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
-                     add_options, write_atomically)
+                     add_options, named_inputs, write_atomically)
 
 __all__ = ["build_alignment_parser", "alignment_command"]
 
@@ -136,9 +136,7 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     else:
         text = alignment_text(evaluation, signature, pts, comparison, args.per_sentence)
     if args.output:
-        inputs = [args.gold, *paths, *(p for p in (args.source, args.target) if p),
-                  *(args.pts or [])]
-        write_atomically(args.output, text, inputs)
+        write_atomically(args.output, text, [*named_inputs(args), *paths])
     else:
         stdout.write(text)
     return EXIT_OK

@@ -13,7 +13,7 @@ import os
 from typing import List, TextIO
 
 from ..analyze.options import EvaluationFileError, MaltEvalUsageError, parse_args
-from ..analyze.run import Aborted, run
+from ..analyze.run import UNIVERSAL, Aborted, run
 from ..errors import UsageError, printable
 from ..report.malteval import format_items, format_result_files, items_as_data
 from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, write_atomically
@@ -94,7 +94,8 @@ def _analyze(argv: List[str], notes: List[str]) -> str:
     if settings.viewer:  # MaltEval's Swing tree viewer: the HTML report's sentence browser
         from .report import viewer_html, viewer_path  # here: only -v 1 builds the page
         path = viewer_path(formatting.output)
-        write_atomically(path, viewer_html(settings), _inputs(settings))
+        write_atomically(path, viewer_html(settings), _inputs(settings),
+                         chosen_name=path != formatting.output)
         return f"conll_eval analyze: the tree viewer (-v 1) is in {path}\n"
     if settings.selection_file is not None:
         raise _unsupported("-f (selection file)")
@@ -106,7 +107,8 @@ def _analyze(argv: List[str], notes: List[str]) -> str:
     elif formatting.output != "STDOUT" and os.path.isdir(formatting.output):
         stdout_text, files = format_result_files(items, settings.echo, formatting)
         for name, content in files.items():
-            write_atomically(os.path.join(formatting.output, name), content, _inputs(settings))
+            write_atomically(os.path.join(formatting.output, name), content, _inputs(settings),
+                             chosen_name=True)
         return stdout_text
     else:
         text = format_items(items, settings.echo, formatting)
@@ -117,6 +119,8 @@ def _analyze(argv: List[str], notes: List[str]) -> str:
 
 
 def _inputs(settings) -> List[str]:
-    """Files an output must never replace."""
+    """Files an output must never replace: the gold and system files (those of a directory
+    given to -s/-g too), the -e evaluation file, the --postag and --deprel tag lists."""
+    deprel_file = None if settings.deprel_file == UNIVERSAL else settings.deprel_file
     return [*settings.gold_files, *settings.system_files,
-            *(p for p in (settings.eval_file, settings.postag_file, settings.deprel_file) if p)]
+            *(p for p in (settings.eval_file, settings.postag_file, deprel_file) if p)]

@@ -19,7 +19,7 @@ from ..report.relations import (TABLES, errors_record, errors_rows, errors_text,
 from ..report.tables import delimited, markdown_table
 from ..suite import find_pairs, missing_system_file, read_pair_list
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, Parser, add_options, below,
-                     thresholds, write_atomically)
+                     named_inputs, thresholds, write_atomically)
 
 
 def build_breakdown_parser() -> argparse.ArgumentParser:
@@ -161,8 +161,7 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     else:
         text = _tables_output(rows, tables, fmt, signature, names[0])
     if args.output:
-        write_atomically(args.output, text, [e.gold for e in pairing.entries]
-                         + [e.system for e in pairing.entries if e.system])
+        write_atomically(args.output, text, named_inputs(args, pairing))
     elif not args.quiet:
         stdout.write(text)
     if not args.quiet and fmt in DELIMITERS:  # the table stays a plain table

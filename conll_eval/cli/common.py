@@ -1,12 +1,12 @@
 """What the subcommands share: the exit codes, an argparse that raises instead of exiting,
-the scoring options, metric lists and bars, progress lines and atomic output files.
+the scoring options, metric lists and bars, progress lines, the inputs an output must not
+replace (the output files themselves: :mod:`.output`).
 
 Nothing here prints except the progress line a subcommand asks for."""
 from __future__ import annotations
 
 import argparse
 import os
-import stat
 import sys
 from typing import Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
@@ -19,28 +19,12 @@ from ..metrics import (DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES,
                        profile_metrics)
 from ..report.tables import percent
 from ..treebank import Vocab
+# the output files' rules live in .output; the commands take them from here with the rest
+from .output import OutputFailed, input_named, os_reason, refuse_inputs, write_atomically  # noqa: F401
 
 #: 0 done, 1 invalid input / failed verdict, 2 usage, 3 internal error, 4 the results could not
 #: be written (``-o`` path, disk full, closed stdout); 130 interrupted
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 3, 4
-
-
-class OutputFailed(Exception):
-    """The results could not be written to ``target`` (what the user named: a path or stdout)."""
-
-    def __init__(self, target: str, reason: str):
-        self.target = target
-        self.reason = reason
-        super().__init__(f"cannot write {target}: {reason}")
-
-    def message(self) -> str:
-        return f"conll_eval: error [write-failed] cannot write the results to {self.target}: " \
-               f"{self.reason}\n"
-
-
-def os_reason(exc: OSError) -> str:
-    """``No such file or directory`` for an OSError, without errno or file name."""
-    return exc.strerror or str(exc)
 
 
 class GuardedOutput:
@@ -394,54 +378,26 @@ def evaluate_systems(gold_path: str, system_paths: Sequence[str], settings: Sett
             for source in sources[1:]]
 
 
-def write_atomically(path: str, text: str, inputs: List[str], errors: str = "strict") -> None:
-    """Write ``text`` to ``path`` via a temporary file renamed over it (a reader never sees
-    half a report; a failed write leaves the old file).  The file gets the mode an ordinary
-    ``open`` would give it (an existing file's mode, else 0666 less the umask).  Devices and
-    pipes (``/dev/stdout``, a FIFO) are written directly: renaming over them would replace
-    the device node.  Raises :class:`OutputFailed` naming ``path`` as given (never the
-    temporary file) when it cannot be written, :class:`UsageError` for an input's path.
-    ``errors="surrogateescape"`` writes back the undecodable bytes of text read that way."""
-    target = os.path.realpath(path)
-    for name in inputs:
-        if name != "-" and os.path.exists(name) and os.path.realpath(name) == target:
-            raise UsageError(f"refusing to write the output into the input file {name}")
-    directory = os.path.dirname(target) or "."
-    if not os.path.isdir(directory):
-        raise OutputFailed(path, f"the directory {os.path.dirname(path) or '.'} does not exist")
-    try:
-        _replace_file(path, target, directory, text, errors)
-    except OSError as exc:
-        raise OutputFailed(path, os_reason(exc)) from exc
+#: argparse dests that name files a command reads (GOLD, SYSTEM, -w, --pairs, --metadata,
+#: tagger's --train, alignment's --source/--target/--pts, suite's PATHs): never an output
+INPUT_DESTS = ("gold", "system", "systems", "paths", "weights", "pairs", "metadata", "train",
+               "source", "target", "pts")
 
 
-def _replace_file(path: str, target: str, directory: str, text: str, errors: str) -> None:
-    try:
-        existing = os.stat(path)  # follows links: /dev/stdout may be a pipe with no path
-    except OSError:
-        existing = None
-    if existing is not None and not stat.S_ISREG(existing.st_mode):
-        with open(path, "w", encoding="utf-8", errors=errors) as handle:
-            handle.write(text)
-        return
-    if existing is not None:
-        mode = stat.S_IMODE(existing.st_mode)
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    import tempfile  # here: ~3 ms of start-up that printing to stdout does not need
-
-    fd, tmp = tempfile.mkstemp(prefix=".conll_eval-", dir=directory)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", errors=errors) as handle:
-            handle.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def named_inputs(args: argparse.Namespace, *pairings) -> List[str]:
+    """Every file the command line ``args`` names as an input, and every file of the
+    ``pairings`` (:class:`conll_eval.pairing.Pairing`: metadata.json or the pair list, gold
+    and system files): what :func:`write_atomically` must never replace."""
+    names: List[str] = []
+    for dest in INPUT_DESTS:
+        value = getattr(args, dest, None)
+        if isinstance(value, str):
+            names.append(value)
+        elif value:
+            names += [v for v in value if isinstance(v, str)]
+    for pairing in pairings:
+        names += pairing.files()
+    return names
 
 
 #: the delimited formats and their delimiters

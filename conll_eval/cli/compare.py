@@ -8,7 +8,7 @@ from typing import List, Sequence, TextIO
 from ..naming import system_names
 from .common import (ENHANCED_OPTIONS, DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
                      add_options, evaluate_systems, known_metrics, scoring_request,
-                     write_atomically)
+                     named_inputs, write_atomically)
 
 DEFAULT_METRICS = ("LAS", "MLAS", "BLEX", "CLAS")
 
@@ -106,7 +106,7 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     signature = significance_signature(settings.signature(), args, metrics)
     text = format_comparison(comparison, signature, args.format)
     if args.output:
-        write_atomically(args.output, text, [args.gold, *args.systems])
+        write_atomically(args.output, text, named_inputs(args))
     else:
         stdout.write(text)
     if args.format in SIGNATURE_ON_STDERR:  # the CSV stays a plain table

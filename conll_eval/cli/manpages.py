@@ -187,5 +187,6 @@ def man_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     wanted = [args.command] if args.command else [
         None, *(name for name in specs if name not in ("score", "help"))]
     for command in wanted:
-        write_atomically(os.path.join(args.output, page_name(command)), man_page(command, specs), [])
+        write_atomically(os.path.join(args.output, page_name(command)), man_page(command, specs), [],
+                         chosen_name=True)
     return EXIT_OK

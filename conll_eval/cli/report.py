@@ -16,7 +16,7 @@ from ..report.html import render_page, treebank_data
 from ..treebank import Vocab
 from .compare import DEFAULT_METRICS, check_resampling_options, significance_signature
 from .common import (ENHANCED_OPTIONS, EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, evaluate_systems,
-                     known_metrics, scoring_request, write_atomically)
+                     known_metrics, scoring_request, named_inputs, write_atomically)
 
 
 def build_report_parser() -> argparse.ArgumentParser:
@@ -90,7 +90,7 @@ def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     text = render_page(args.title or f"conll_eval report: {name}", [record],
                        settings.signature())
     if args.output:
-        write_atomically(args.output, text, [args.gold, *args.systems])
+        write_atomically(args.output, text, named_inputs(args))
     else:
         stdout.write(text)
     return EXIT_OK

@@ -12,7 +12,7 @@ from ..report import counts_table, default_lines, to_delimited, to_json, to_mark
 from ..report.machine import annotation_note, exact_match_lines
 from .common import (DELIMITERS, ENHANCED_OPTIONS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
                      add_options, below, fraction_warning, known_metrics, meaningless_bar,
-                     scoring_request, scoring_settings, write_atomically)
+                     scoring_request, scoring_settings, named_inputs, write_atomically)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,7 +114,7 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if shown and args.format != "json" and not args.quiet:  # the official layouts stay as they are
         stderr.write(annotation_note(shown))
     if args.output:
-        write_atomically(args.output, text, [args.gold, args.system])
+        write_atomically(args.output, text, named_inputs(args))
     elif not args.quiet:
         stdout.write(text)
         stdout.flush()

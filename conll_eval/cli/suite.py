@@ -21,7 +21,7 @@ from .common import (ENHANCED_OPTIONS, BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_
                      RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser, add_options, below,
                      fraction_warning, known_metrics, meaningless_bar, metric_list,
                      progress_reporter, scoring_request,
-                     write_atomically)
+                     named_inputs, refuse_inputs, write_atomically)
 
 
 def build_suite_parser() -> argparse.ArgumentParser:
@@ -248,7 +248,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                          "treebank lacks from metadata.json ('enhancements' per entry): give "
                          "a GOLD directory with one, or --metadata")
     entries = [entry for pairing in pairings for entry in pairing.entries]
-    inputs = [e.gold for e in entries] + [e.system for e in entries if e.system]  # never overwritten
+    inputs = named_inputs(args, *pairings)  # never overwritten
     results = score_entries(entries, settings, args.jobs,
                             progress=None if args.quiet else progress_reporter(stderr), debug=args.debug,
                             sentence_metrics=tested, qualitative=args.qualitative)
@@ -266,10 +266,13 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(f"conll_eval suite: --rank-by {rank_by}: {exc}") from exc
 
     significance = None
+    for output in (args.output, args.html):  # refused before --tira writes anything
+        if output:
+            refuse_inputs(output, inputs)
     if args.tira:
         os.makedirs(args.tira, exist_ok=True)
         write_atomically(os.path.join(args.tira, "evaluation.prototext"), tira_prototext(suites[0]),
-                          inputs)
+                         inputs, chosen_name=True)
         text, tira_errors = tira_stdout(suites[0]), tira_stderr(suites[0])
     else:
         tira_errors = ""

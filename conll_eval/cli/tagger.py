@@ -14,7 +14,7 @@ from ..analyze.tagger.comparison import compare_items
 from ..analyze.tagger.native import XML, format_label, format_request, read_items
 from ..analyze.tagger.options import PROGRAM, parse_command_line
 from ..report.mooteval import error_lines, listing, summary
-from .common import EXIT_INPUT, write_atomically
+from .common import EXIT_INPUT, input_named, write_atomically
 from .tagger_conllu import choose_mode, conllu_tagger_command
 
 __all__ = ["tagger_command", "native_tagger_command", "tagger_banner", "TAGGER_HELP"]
@@ -115,10 +115,8 @@ def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
     to_file = options.output is not None and options.output != "-"
     if to_file:
         problem = _output_problem(options.output)
-        if problem is None and any(
-                name != "-" and os.path.exists(name)
-                and os.path.realpath(name) == os.path.realpath(options.output)
-                for name in options.inputs[:2]):
+        if problem is None and input_named(options.output, [*options.inputs[:2],
+                                                            *options.rc_files]) is not None:
             problem = "it is an input file (not overwritten)"
         if problem is not None:
             stderr.write(f"{PROGRAM}: open failed for output-file '{options.output}': "
@@ -149,7 +147,8 @@ def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
                     (first, evaluated_second), PROGRAM)
     text = listing(result.steps) + block
     if to_file:
-        write_atomically(options.output, text, list(names), errors="surrogateescape")
+        write_atomically(options.output, text, [*names, *options.rc_files],
+                         errors="surrogateescape")
         if verbose >= 1:
             _write_bytes_safe(stderr, block)
     else:

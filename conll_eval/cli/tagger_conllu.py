@@ -15,7 +15,8 @@ from ..io.formats import CONLLU, MOOT, TAGGER, detect_format
 from ..io.read import read_treebank
 from ..report.tagger import tagger_listing, tagger_markdown, tagger_record, tagger_rows, tagger_text
 from ..treebank import Vocab
-from .common import DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, write_atomically
+from .common import (DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, named_inputs,
+                     write_atomically)
 
 __all__ = ["Mode", "choose_mode", "wants_conllu", "conllu_tagger_command",
            "build_tagger_conllu_parser"]
@@ -197,8 +198,7 @@ def conllu_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
                  f"columns:{','.join(columns)}" + ("|train:file" if args.train else ""))
     text = _render(args, evaluation, signature)
     if args.output and args.output != "-":
-        write_atomically(args.output, text, [args.gold, args.system] +
-                         ([args.train] if args.train else []))
+        write_atomically(args.output, text, named_inputs(args))
     else:
         stdout.write(text)
     if args.signature and args.format in SIGNATURE_ON_STDERR:

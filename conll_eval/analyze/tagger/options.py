@@ -41,6 +41,8 @@ class MootevalOptions:
     action: str = "run"
     messages: List[str] = field(default_factory=list)
     given: dict = field(default_factory=dict)
+    #: the rc files read (``-c``), in order: inputs that ``-o`` must never replace
+    rc_files: List[str] = field(default_factory=list)
 
     @property
     def evaluated(self) -> Tuple[bool, bool]:
@@ -104,6 +106,7 @@ def _read_rc_file(options: MootevalOptions, name: str, depth: int) -> None:
         options.messages.append(f"{PROGRAM}: warning: open failed for rc-file '{path}': "
                                 f"{os.strerror(exc.errno or 0)}\n")
         return
+    options.rc_files.append(path)
     if depth > _RC_DEPTH:
         options.messages.append(f"{PROGRAM}: warning: rc-file '{path}' nested too deeply; "
                                 "not read\n")
