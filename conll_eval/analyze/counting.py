@@ -20,7 +20,9 @@ import numpy as np
 from ..align import Alignment
 from ..metrics import universal_deprel as cut
 from ..treebank import Treebank
+from . import tree_arrays
 from .positional import relative_word_position, sentence_and_token
+from .tree_arrays import depth_and_root
 
 __all__ = [
     "METRICS", "METRIC_ALIASES", "GROUPINGS", "Side", "AnalysisPair",
@@ -168,17 +170,8 @@ def _arc_direction(side: Side) -> np.ndarray:
 
 
 def _arc_depth(side: Side) -> np.ndarray:
-    """Arcs from each word up to the root (the root word: 0), by following heads level by
-    level (as many array steps as the deepest chain is long; the reader rejects cycles)."""
-    head = side.head
-    depth = np.zeros(len(head), dtype=np.int64)
-    ancestor = head.copy()
-    while True:
-        alive = ancestor >= 0
-        if not alive.any():
-            return depth
-        depth += alive
-        ancestor[alive] = head[ancestor[alive]]
+    """Arcs from each word up to the root (the root word: 0)."""
+    return depth_and_root(side.head)[0]
 
 
 def _branching_factor(side: Side) -> np.ndarray:
@@ -186,45 +179,17 @@ def _branching_factor(side: Side) -> np.ndarray:
     return np.bincount(head[head >= 0], minlength=len(head)).astype(np.int64)
 
 
-def _ancestor_table(head: np.ndarray) -> List[np.ndarray]:
-    """Binary lifting: ``table[b][w]`` is the ``2**b``-th ancestor of ``w`` (-1 above the root)."""
-    table = [head]
-    while (table[-1] >= 0).any():
-        up = table[-1]
-        table.append(np.where(up >= 0, up[np.maximum(up, 0)], -1))
-    return table
-
-
 _PROJECTIVITY = ("Proj", "Non-proj")
 
 
 def non_projective_arcs(side: Side, malteval: bool = False) -> np.ndarray:
     """Per word: 1 when its arc is non-projective -- some word strictly between the word and
-    its head is not a descendant of the head -- else 0 (the root word's arc too).  Every (arc,
-    word between) pair is checked at once: the word is lifted to the head's depth and compared
-    with it.  ``malteval=True`` repeats MaltEval's off-by-one: for a head on the left, the
-    word just before the dependent is not checked (so its ArcProjectivity differs on some
-    arcs; its sentence-level projectivity is right)."""
-    head = side.head
-    arcs = np.flatnonzero(head >= 0)
-    governor_of_arc = head[arcs]
-    low = np.minimum(arcs, governor_of_arc)
-    between = np.abs(arcs - governor_of_arc) - 1
-    if malteval:
-        between = np.where(governor_of_arc < arcs, np.maximum(between - 1, 0), between)
-    owner = np.repeat(np.arange(len(arcs)), between)
-    offset = np.arange(len(owner)) - np.repeat(np.cumsum(between) - between, between)
-    word = low[owner] + 1 + offset
-    governor = governor_of_arc[owner]
-    depth = _arc_depth(side)
-    steps = depth[word] - depth[governor]
-    lifted = np.where(steps > 0, word, -1)  # a word no deeper than the head is no descendant
-    for bit, up in enumerate(_ancestor_table(head)):
-        move = (lifted >= 0) & ((steps >> bit) & 1 == 1)
-        lifted[move] = up[lifted[move]]
-    non_projective = np.zeros(len(head), dtype=np.int64)
-    non_projective[arcs[np.unique(owner[lifted != governor])]] = 1
-    return non_projective
+    its head is not a descendant of the head -- else 0 (the root word's arc too), in time and
+    memory linear in the words (:func:`conll_eval.analyze.tree_arrays.non_projective_arcs`).
+    ``malteval=True`` repeats MaltEval's off-by-one: for a head on the left, the word just
+    before the dependent is not checked (so its ArcProjectivity differs on some arcs; its
+    sentence-level projectivity is right)."""
+    return tree_arrays.non_projective_arcs(side.head, malteval)
 
 
 def _arc_projectivity(side: Side) -> np.ndarray:
