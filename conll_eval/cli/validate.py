@@ -8,7 +8,7 @@ import os
 import sys
 from typing import List, TextIO
 
-from ..errors import ConllEvalError, FormatError, InputError, Location, UsageError
+from ..errors import ConllEvalError, FormatError, InputError, Location, UsageError, printable
 from .common import EXIT_INPUT, EXIT_OK, Parser, add_options, is_terminal
 
 
@@ -186,7 +186,7 @@ class _Writer:
         for inc in incidents:
             if inc.klass == "INPUT":
                 where = inc.path if inc.line is None else f"{inc.path}:{inc.line}"
-                yield (f"{where}: error [{inc.testid}] {inc.message}",)
+                yield (printable(f"{where}: error [{inc.testid}] {inc.message}"),)
             else:
                 yield inc
 
@@ -194,7 +194,7 @@ class _Writer:
         from ..report.validation import incident_dict  # start-up time (as above)
         out = self.stdout
         out.write('{"files": %s, "level": %d, "incidents": [' % (
-            json.dumps(self.files, ensure_ascii=False), self.args.level))
+            json.dumps(list(map(printable, self.files)), ensure_ascii=False), self.args.level))
         separator = "\n "
         for inc in incidents:
             out.write(separator + json.dumps(incident_dict(inc), ensure_ascii=False))
@@ -215,7 +215,7 @@ class _Writer:
             out.write(separator + json.dumps(sarif_result(inc), ensure_ascii=False))
             separator = ",\n "
         invocation = {"executionSuccessful": True, "exitCode": 1 if tally.errors else 0,
-                      "arguments": ["--level", str(self.args.level)] + self.files}
+                      "arguments": ["--level", str(self.args.level), *map(printable, self.files)]}
         out.write('\n], "tool": %s, "invocations": [%s]}]}\n' % (
             json.dumps(sarif_tool(rules, __version__), ensure_ascii=False),
             json.dumps(invocation, ensure_ascii=False)))
@@ -298,6 +298,6 @@ def _file_progress(stderr: TextIO, path: str):
             stderr.write("\r\033[K")
         else:  # a compressed file reads more bytes than it has: no percentage then
             of = f" of {total / 1e6:.0f} MB ({100 * done / total:.0f}%)" if done <= total else ""
-            stderr.write(f"\r\033[K{path}: {done / 1e6:.0f} MB{of}")
+            stderr.write(f"\r\033[K{printable(path)}: {done / 1e6:.0f} MB{of}")
         stderr.flush()
     return show

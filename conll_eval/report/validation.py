@@ -29,8 +29,10 @@
   unchanged.  ``max_err <= 0`` means no limit.  Count the summary on the unlimited list, as
   udtools does.
 
-The text lines spell out what a terminal would act on (:func:`conll_eval.errors.printable`:
-``\\x1b``, ``\\t``, bidi overrides); JSON keeps the text as read (its own escapes).
+Every format spells out what a terminal would act on (:func:`conll_eval.errors.printable`:
+``\\x1b``, ``\\t``, ``\\n``, bidi overrides, ``\\xff`` for a byte of a file name that is not
+UTF-8), in paths as in messages: a line stays one line, JSON and SARIF stay valid UTF-8, a
+SARIF URI percent-encodes the path's bytes.
 """
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ import urllib.parse
 from typing import Dict, Iterable, Iterator, Optional, Set, Tuple, Union
 
 from ..errors import printable
+from .escape import spelt_out
 from ..validate import CLASS_ORDER, ValidationIncident
 
 __all__ = ["format_incident", "format_udtools", "format_github", "sarif_result", "sarif_tool",
@@ -84,8 +87,9 @@ def _github_escape(text: str, property_value: bool = False) -> str:
 
 
 def format_github(inc: ValidationIncident) -> str:
-    """A GitHub Actions annotation: ``::error file=F,line=N,title=[L3 SYNTAX id]::message``."""
-    where = f"file={_github_escape(inc.path, True)}"
+    """A GitHub Actions annotation: ``::error file=F,line=N,title=[L3 SYNTAX id]::message``
+    (the path spelt out, then GitHub's escapes)."""
+    where = f"file={_github_escape(printable(inc.path), True)}"
     if inc.line is not None:
         where += f",line={inc.line}"
     title = _github_escape(f"[L{inc.level} {inc.klass} {inc.testid}]", True)
@@ -98,7 +102,8 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def sarif_result(inc: ValidationIncident) -> dict:
-    """One SARIF 2.1.0 result: rule id = test id, level error/warning, file and line."""
+    """One SARIF 2.1.0 result: rule id = test id, level error/warning, file and line; its
+    strings spelt out (:func:`printable`)."""
     location: dict = {"artifactLocation": {"uri": _sarif_uri(inc.path)}}
     if inc.line is not None and inc.line >= 1:
         location["region"] = {"startLine": inc.line}
@@ -107,16 +112,18 @@ def sarif_result(inc: ValidationIncident) -> dict:
         properties["sentId"] = inc.sent_id
     if inc.hint:
         properties["hint"] = inc.hint
-    return {"ruleId": inc.testid, "level": "warning" if inc.severity == "warning" else "error",
-            "message": {"text": inc.message}, "locations": [{"physicalLocation": location}],
-            "properties": properties}
+    return spelt_out({"ruleId": inc.testid,
+                      "level": "warning" if inc.severity == "warning" else "error",
+                      "message": {"text": inc.message},
+                      "locations": [{"physicalLocation": location}], "properties": properties})
 
 
 def _sarif_uri(path: str) -> str:
-    """A relative URI reference for a path as given ('-' is standard input)."""
+    """A relative URI reference for a path as given ('-' is standard input): its bytes
+    percent-encoded (an undecodable byte read with ``surrogateescape`` as itself, ``%FF``)."""
     if path == "-":
         return "stdin"
-    return urllib.parse.quote(path.replace(os.sep, "/"), safe="/")
+    return urllib.parse.quote(path.replace(os.sep, "/"), safe="/", errors="surrogateescape")
 
 
 def sarif_tool(rules: Dict[str, Tuple[int, str]], version: str) -> dict:
@@ -169,9 +176,10 @@ def summary(incidents: Iterable[Item]) -> str:
 
 
 def incident_dict(inc: ValidationIncident) -> dict:
-    return {"level": inc.level, "class": inc.klass, "testid": inc.testid, "path": inc.path,
-            "line": inc.line, "sent_id": inc.sent_id, "message": inc.message,
-            "severity": inc.severity, "hint": inc.hint}
+    """The JSON object of one incident, its strings spelt out (:func:`printable`)."""
+    return spelt_out({"level": inc.level, "class": inc.klass, "testid": inc.testid,
+                      "path": inc.path, "line": inc.line, "sent_id": inc.sent_id,
+                      "message": inc.message, "severity": inc.severity, "hint": inc.hint})
 
 
 def to_json(incidents: Iterable[Item]) -> str:

@@ -1,0 +1,97 @@
+"""How text from the inputs (file and directory names, paths, treebank codes, messages that
+quote them) is shown in each output: one rule, :func:`conll_eval.errors.printable`, then
+what the output's own syntax needs.  Formatting only.
+
+* plain text, TSV/CSV, the official and TIRA layouts: :func:`printable` (control characters,
+  bidi overrides, line breaks and undecodable bytes spelt out: ``\\n``, ``\\x1b``,
+  ``\\u202e``, ``\\xff``), so a name is one line and can never be a workflow command
+  (``::add-mask::``) or drive a terminal;
+* Markdown (pull-request comments, ``$GITHUB_STEP_SUMMARY``): :func:`markdown_text`, the
+  same and then every character Markdown or HTML would act on escaped;
+* HTML: :func:`html_text`; JSON: :func:`json_text` (every string spelt out), or for a large
+  document that quotes FORMs on purpose :func:`valid_json_text` (valid UTF-8 whatever the
+  strings hold).
+
+>>> markdown_text("<img src=x>|[a](b)")
+'&lt;img src=x&gt;\\\\|\\\\[a\\\\](b)'
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import printable
+
+__all__ = ["printable", "markdown_text", "html_text", "spelt_out", "json_text",
+           "valid_json_text"]
+
+#: Markdown's inline syntax (code, emphasis, links and images, table cells, strikethrough,
+#: GitHub's math) and the escape character itself: escaped wherever they stand
+_MARKDOWN_INLINE = re.compile(r"[\\`*\[\]|~$]")
+#: ``_`` emphasises unless it stands between two letters or digits (``en_ewt`` stays as is)
+_LOOSE_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+#: what starts a block at the head of a line (a heading, a list, a quote: ``>`` is an entity
+#: by then) or a setext underline; escaped there only
+_BLOCK_START = re.compile(r"^(\s*(?:\d+)?)([#+\-=]|(?<=\d)[.)])")
+_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+#: :func:`html.escape` with ``quote=True`` (that module costs start-up time: html.entities)
+_HTML_QUOTED = str.maketrans({**_HTML, '"': "&quot;", "'": "&#x27;"})
+
+
+def markdown_text(text: str) -> str:
+    """``text`` as literal GitHub Markdown, safe in a table cell, a list item or a paragraph:
+    spelt out by :func:`printable` (one line, no control characters), ``&``, ``<`` and ``>``
+    as HTML entities (no tag, no autolink), and a backslash before every character that
+    would start Markdown syntax (`` ` ``, ``*``, ``_`` but between letters, ``[``, ``]``,
+    ``|``, ``~``, ``$``, ``\\``; ``#``, ``+``, ``-``, ``=`` and ``1.`` at the start).
+
+    No code span holds input text: a backtick fence can be outrun, escapes cannot.
+    """
+    text = _MARKDOWN_INLINE.sub(r"\\\g<0>", printable(text))
+    text = _LOOSE_UNDERSCORE.sub(r"\\_", text)
+    text = "".join(_HTML.get(char, char) for char in text) if re.search("[&<>]", text) else text
+    return _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text, count=1)
+
+
+def html_text(value: object) -> str:
+    """``value`` as HTML text or a quoted attribute value: spelt out by :func:`printable`,
+    then ``& < > " '`` as entities (as :func:`html.escape`)."""
+    return printable(str(value)).translate(_HTML_QUOTED)
+
+
+def spelt_out(value: Any) -> Any:
+    """``value`` (JSON data: dicts, lists, strings, numbers) with every string, keys too,
+    through :func:`printable`."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {spelt_out(key): spelt_out(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [spelt_out(item) for item in value]
+    return value
+
+
+def json_text(document: Any, ensure_ascii: bool = False, **options: Any) -> str:
+    """``json.dumps(document, ensure_ascii=ensure_ascii, **options)`` with every string of the
+    document spelt out (:func:`spelt_out`): a name holds no control character, not even
+    JSON-escaped, and the text is valid UTF-8 (an undecodable byte reads ``\\xff``)."""
+    import json  # here: only the JSON outputs need it (start-up time of every other call)
+    return json.dumps(spelt_out(document), ensure_ascii=ensure_ascii, **options)
+
+
+#: what a JSON text keeps raw that :func:`printable` spells out (``json.dumps`` escapes
+#: C0 controls itself): C1 controls and DEL, bidi controls, line separators, lone surrogates
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
+
+
+def valid_json_text(document: Any, **options: Any) -> str:
+    """``json.dumps(document, ensure_ascii=False, **options)`` for a large document whose
+    strings quote the input on purpose (FORMs) and whose names were spelt out where it was
+    built: valid UTF-8 and free of bidi and C1 controls all the same, as when a string holds
+    one (an undecodable byte's surrogate, ``\\u202e``) every string is spelt out.  One scan
+    of the text in the usual case."""
+    import json  # here: only the JSON outputs need it (start-up time of every other call)
+    text = json.dumps(document, ensure_ascii=False, **options)
+    if _RAW_IN_JSON.search(text) is None:
+        return text
+    return json.dumps(spelt_out(document), ensure_ascii=False, **options)
