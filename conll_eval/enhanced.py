@@ -10,7 +10,8 @@ scripts' per-word rules, applied only when asked for.
 
 Counting (:func:`enhanced_counts`): ``official`` is the scripts' nested count -- for each
 aligned pair, every gold edge against every system edge, so a duplicated system edge counts
-twice -- with no aligned accuracy; ``set`` scores each side's distinct edges (no
+twice -- with no aligned accuracy (counted in O(E log E): an edge key found on both sides counts
+the product of its multiplicities); ``set`` scores each side's distinct edges (no
 over-counting) and has an aligned accuracy (correct / distinct gold edges of aligned words).
 """
 from __future__ import annotations
@@ -437,12 +438,19 @@ def enhanced_counts(universal: bool, gold: Treebank, system: Treebank, gold_grap
         own = edge_keys(system_graph.word, s_head, s_label, system.n_words, labels)
         _, s_first, _ = _unique(own)
         return Counts.from_parts(n, g_sent[g_at], g_sent, s_sent_all[s_first], a_sent)
+    # every gold edge against every system edge of its word: an edge key on both sides counts
+    # the product of its multiplicities (summed per sentence, not repeated: that is quadratic)
     g_u, g_first, g_count = _unique(g_keys)
     s_u, _, s_count = _unique(s_keys)
     _, g_at, s_at = _intersect(g_u, s_u)
-    pairs = g_count[g_at] * s_count[s_at]
-    correct_sent = np.repeat(g_sent_all[g_first][g_at], pairs)
-    return Counts.from_parts(n, correct_sent, g_sent_all, s_sent_all, has_aligned_accuracy=False)
+    correct = np.zeros(n, dtype=np.int64)
+    np.add.at(correct, g_sent_all[g_first][g_at], g_count[g_at].astype(np.int64) * s_count[s_at])
+    counts = Counts.from_parts(n, np.zeros(0, np.int64), g_sent_all, s_sent_all,
+                               has_aligned_accuracy=False)
+    counts.by_sentence[:, Counts.CORRECT] = correct
+    _, gold_total, system_total, _ = counts.total
+    return Counts(counts.by_sentence, (int(correct.sum()), gold_total, system_total, None),
+                  has_aligned=False, has_aligned_accuracy=False)
 
 
 def _intersect(a: np.ndarray, b: np.ndarray):
