@@ -166,7 +166,8 @@ def _reference_edges(tb: Treebank) -> _Edges:
     table_head = np.array([h for p in parsed for h, _ in p], dtype=np.int64)
     paths = [path for p in parsed for _, path in p]
     table_label = vocab.encode(paths).astype(np.int64) if paths else np.zeros(0, np.int64)
-    table_ulabel = (vocab.encode([_universal_path(p) for p in paths]).astype(np.int64)
+    universal = {path: _universal_path(path) for path in set(paths)}  # once per distinct path
+    table_ulabel = (vocab.encode([universal[p] for p in paths]).astype(np.int64)
                     if paths else np.zeros(0, np.int64))
     table_start = np.concatenate([[0], np.cumsum(n_edges)[:-1]]) if len(n_edges) else n_edges
     per_word = n_edges[inverse] if len(inverse) else np.zeros(0, np.int64)
