@@ -6,7 +6,8 @@ import argparse
 import json
 import os
 import sys
-from typing import List, TextIO
+from dataclasses import replace
+from typing import Dict, Iterator, List, Set, TextIO, Tuple
 
 from ..errors import ConllEvalError, FormatError, InputError, Location, UsageError, printable
 from .common import EXIT_INPUT, EXIT_OK, Parser, add_options, is_terminal
@@ -69,7 +70,7 @@ def build_validate_parser() -> argparse.ArgumentParser:
 def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     # the validator loads only for this command (it costs start-up time of every other one)
     from ..report.validation import Tally
-    from ..validate import IMPLEMENTED_IDS, Validator
+    from ..validate import IMPLEMENTED_IDS, LIMIT_IDS, Validator
     args = build_validate_parser().parse_args(argv)
     _check_level(args)
     excluded, only = _test_ids(args.exclude, IMPLEMENTED_IDS), _test_ids(args.include_only, IMPLEMENTED_IDS)
@@ -80,8 +81,9 @@ def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError("conll_eval validate: no FILE given and standard input is a terminal; "
                          "give files, or pipe a file into 'conll_eval validate -'")
 
-    def wanted(inc) -> bool:
-        return inc.klass == "INPUT" or not (
+    def wanted(inc) -> bool:  # (an incident or a run of them)
+        # a file cut short by a limit (LIMIT_IDS) must not pass whatever -e/-i say
+        return inc.klass == "INPUT" or inc.testid in LIMIT_IDS or not (
             (args.no_warnings and inc.severity == "warning") or inc.testid in excluded
             or (only and inc.testid not in only))
 
@@ -94,8 +96,7 @@ def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         state, first = first or Validator(args.level, args.lang or "ud", args.data), None
         return state
 
-    incidents = _counting((inc for inc in _run(files, args, new_state, stderr, writer)
-                           if wanted(inc)), tally)
+    incidents = _counted(_run(files, args, new_state, stderr, writer), wanted, tally)
     writer.write_all(incidents, tally)
     stdout.flush()
     if not args.quiet:
@@ -148,45 +149,54 @@ class _Writer:
         self.document = args.format in ("json", "sarif")
         self.progress = None
 
-    def write_all(self, incidents, tally) -> None:
+    def write_all(self, found, tally) -> None:
+        """Write the incidents and runs of incidents (IncidentRun: each incident is written,
+        but --max-err and --quiet take a run whole)."""
         if self.args.quiet:
-            for _ in incidents:
+            for _ in found:
                 pass
         elif self.args.format == "json":
-            self._json(incidents, tally)
+            self._json(found, tally)
         elif self.args.format == "sarif":
-            self._sarif(incidents, tally)
+            self._sarif(found, tally)
         else:
-            self._lines(incidents)
+            self._lines(found)
 
     def _lines(self, incidents) -> None:
         # start-up time (as above)
         from ..report.validation import (format_github, format_incident, format_udtools,
                                          limit_per_class)
-        fmt, explained = self.args.format, set()
+        fmt = self.args.format
+        explained: Set[str] = set()
         limited = (incidents if fmt == "github"  # an annotation for each, unreadable files too
-                   else limit_per_class(self._house_input_line(incidents), self.args.max_err))
-        for item in limited:
-            if isinstance(item, tuple):  # an unreadable file: the house error line
-                line = item[0]
-            elif fmt == "udtools":
-                line = format_udtools(item, with_file=len(self.files) > 1, explained=explained)
-            elif fmt == "github" and not isinstance(item, str):
-                line = format_github(item)
-            else:
-                line = format_incident(item)
+                   else limit_per_class(self._unlimited(incidents), self.args.max_err))
+
+        def formatted(item) -> str:
+            if isinstance(item, tuple):  # past --max-err: a house line or a limit's incident
+                item = item[0]
+            if isinstance(item, str):  # a house line, or --max-err's marker
+                return item
+            if fmt == "udtools":
+                return format_udtools(item, with_file=len(self.files) > 1, explained=explained)
+            return format_github(item) if fmt == "github" else format_incident(item)
+
+        for line in _formatted(limited, formatted, "\n"):
             if self.progress is not None:
                 self.progress(None)  # erased before a line of stdout; redrawn later
             self.stdout.write(line + "\n")
 
     @staticmethod
-    def _house_input_line(incidents):
-        """Incidents, with an unreadable file's one turned into its house line (a tuple that
-        --max-err lets through)."""
+    def _unlimited(incidents):
+        """Incidents, with those --max-err must let through in a tuple: an unreadable
+        file's turned into its house line, and a limit's (LIMIT_IDS: the rest of the file was
+        not checked)."""
+        from ..validate import LIMIT_IDS  # start-up time (as above)
         for inc in incidents:
             if inc.klass == "INPUT":
                 where = inc.path if inc.line is None else f"{inc.path}:{inc.line}"
                 yield (printable(f"{where}: error [{inc.testid}] {inc.message}"),)
+            elif inc.testid in LIMIT_IDS:
+                yield (inc,)
             else:
                 yield inc
 
@@ -196,8 +206,9 @@ class _Writer:
         out.write('{"files": %s, "level": %d, "incidents": [' % (
             json.dumps(list(map(printable, self.files)), ensure_ascii=False), self.args.level))
         separator = "\n "
-        for inc in incidents:
-            out.write(separator + json.dumps(incident_dict(inc), ensure_ascii=False))
+        for text in _formatted(incidents, lambda inc: json.dumps(incident_dict(inc),
+                                                                  ensure_ascii=False), ",\n "):
+            out.write(separator + text)
             separator = ",\n "
         out.write('\n], "summary": {"errors": %d, "warnings": %d, "by_class": %s, '
                   '"passed": %s}}\n' % (tally.errors, tally.warnings,
@@ -209,10 +220,17 @@ class _Writer:
         out = self.stdout
         out.write('{"$schema": %s, "version": "2.1.0", "runs": [{"results": [' % json.dumps(
             SARIF_SCHEMA))
-        rules, separator = {}, "\n "
-        for inc in incidents:
-            rules.setdefault(inc.testid, (inc.level, inc.klass))
-            out.write(separator + json.dumps(sarif_result(inc), ensure_ascii=False))
+        rules: Dict[str, Tuple[int, str]] = {}
+        separator = "\n "
+
+        def with_rules(found):
+            for item in found:  # (an incident or a run of them)
+                rules.setdefault(item.testid, (item.level, item.klass))
+                yield item
+        for text in _formatted(with_rules(incidents),
+                               lambda inc: json.dumps(sarif_result(inc), ensure_ascii=False),
+                               ",\n "):
+            out.write(separator + text)
             separator = ",\n "
         invocation = {"executionSuccessful": True, "exitCode": 1 if tally.errors else 0,
                       "arguments": ["--level", str(self.args.level), *map(printable, self.files)]}
@@ -221,11 +239,51 @@ class _Writer:
             json.dumps(invocation, ensure_ascii=False)))
 
 
-def _counting(incidents, tally):
-    """Pass incidents through, counting every one (--max-err and --quiet show fewer)."""
-    for inc in incidents:
-        tally.add(inc)
-        yield inc
+def _formatted(found, format_one, separator: str) -> Iterator[str]:
+    """``format_one`` of each incident of ``found`` (incidents and runs of them), a run's
+    formatted once (:func:`_run_lines`) and given several at a time, joined by
+    ``separator``."""
+    from ..validate import IncidentRun  # start-up time (as above)
+    for item in found:
+        if isinstance(item, IncidentRun):
+            yield from _run_lines(item, format_one, separator)
+        else:
+            yield format_one(item)
+
+
+#: line numbers no file has: a run is formatted with each to find where its line number goes
+_PROBE_LINES = (918273645546372819, 192837465564738291)
+
+
+def _run_lines(run, format_one, separator: str) -> Iterator[str]:
+    """``format_one`` of each incident of a run (IncidentRun, which differ only in their
+    line): the first formatted on its own, the others by putting their line number into the
+    text of one formatted twice, with each of two probe lines, when that text holds the line
+    number once and nothing else changes (else each is formatted); those a thousand at a
+    time, joined by ``separator`` (one write each)."""
+    incidents = iter(run)
+    yield format_one(next(incidents))
+    if run.count == 1:
+        return
+    first, (probe, other) = run.first, map(str, _PROBE_LINES)
+    text, changed = (format_one(replace(first, line=line)) for line in _PROBE_LINES)
+    if text.count(probe) != 1 or text.replace(probe, other) != changed:
+        yield from map(format_one, incidents)
+        return
+    before, after = text.split(probe)
+    lines = range(run.start + 1, run.start + run.count)
+    for at in range(0, len(lines), 1000):
+        yield separator.join([f"{before}{line}{after}" for line in lines[at:at + 1000]])
+
+
+def _counted(found, wanted, tally):
+    """The incidents and runs of incidents that are ``wanted``, each counted (--max-err and
+    --quiet show fewer)."""
+    add = tally.add
+    for inc in found:
+        if wanted(inc):
+            add(inc)
+            yield inc
 
 
 
@@ -249,11 +307,11 @@ def _incidents_of(path: str, level: int, state, progress=None):
     """The incidents of one file; empty input (no byte at all) is an ``empty-file`` input
     error rather than a pass (udvalidate passes it), so a failed pipeline step that left an
     empty file never passes a CI gate."""
-    from ..validate import iter_validate_file  # start-up time (as above)
+    from ..validate import iter_file_findings  # start-up time (as above)
     if _is_empty(path):
         raise FormatError(Location(path, None), "empty-file",
                           "the file is empty: nothing to validate (an empty input is no pass)")
-    yield from iter_validate_file(path, level, state, progress)
+    yield from iter_file_findings(path, level, state, progress)
     if progress is not None:
         progress(None)
 

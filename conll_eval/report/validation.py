@@ -27,7 +27,8 @@
   the rest of that group is dropped.  The marker is a plain ``str`` (not an incident), so it can
   never be counted as an error; ``format_incident``/``format_udtools`` pass strings through
   unchanged.  ``max_err <= 0`` means no limit.  Count the summary on the unlimited list, as
-  udtools does.
+  udtools does.  Runs of incidents (:class:`~conll_eval.validate.IncidentRun`, the validator's
+  form for a run of empty lines) are counted by ``Tally`` and ``limit_per_class`` in one step.
 
 Every format spells out what a terminal would act on (:func:`conll_eval.errors.printable`:
 ``\\x1b``, ``\\t``, ``\\n``, bidi overrides, ``\\xff`` for a byte of a file name that is not
@@ -43,7 +44,7 @@ from typing import Dict, Iterable, Iterator, Optional, Set, Tuple, Union
 
 from ..errors import printable
 from .escape import spelt_out
-from ..validate import CLASS_ORDER, ValidationIncident
+from ..validate import CLASS_ORDER, IncidentRun, ValidationIncident
 
 __all__ = ["format_incident", "format_udtools", "format_github", "sarif_result", "sarif_tool",
            "summary", "Tally", "incident_dict", "to_json", "limit_per_class"]
@@ -147,12 +148,14 @@ class Tally:
         self.by_class: Dict[str, int] = {}
 
     def add(self, inc: Item) -> None:
+        """Count an incident, or each of a run's in one step."""
         if isinstance(inc, str):
             return
+        count = inc.count if isinstance(inc, IncidentRun) else 1
         if inc.severity == "warning":
-            self.warnings += 1
+            self.warnings += count
         else:
-            self.by_class[inc.klass] = self.by_class.get(inc.klass, 0) + 1
+            self.by_class[inc.klass] = self.by_class.get(inc.klass, 0) + count
 
     @property
     def errors(self) -> int:
@@ -187,15 +190,27 @@ def to_json(incidents: Iterable[Item]) -> str:
                       ensure_ascii=False, indent=1)
 
 
-def limit_per_class(incidents: Iterable[ValidationIncident], max_err: int) -> Iterator[Item]:
+def limit_per_class(incidents: Iterable[Union[Item, IncidentRun]],
+                    max_err: int) -> Iterator[Union[Item, IncidentRun]]:
+    """(see the module docstring) A run (:class:`~conll_eval.validate.IncidentRun`) counts as
+    its incidents in one step; the part of it within the limit passes as a shorter run."""
     counts: Dict[Tuple[str, str], int] = {}
     for inc in incidents:
-        if max_err <= 0 or not isinstance(inc, ValidationIncident):  # others pass unlimited
+        if isinstance(inc, IncidentRun):
+            count = inc.count
+        elif isinstance(inc, ValidationIncident):
+            count = 1
+        else:  # markers, and what the caller lets through in a tuple
+            yield inc
+            continue
+        if max_err <= 0:
             yield inc
             continue
         key = (inc.severity, inc.klass)
-        n = counts[key] = counts.get(key, 0) + 1
-        if n <= max_err:
-            yield inc
-        elif n == max_err + 1:
+        before = counts.get(key, 0)
+        counts[key] = before + count
+        if before < max_err:
+            yield (inc.head(max_err - before)
+                   if isinstance(inc, IncidentRun) and before + count > max_err else inc)
+        if before <= max_err < before + count:
             yield f"...suppressing further messages regarding {inc.severity.upper()}/{inc.klass}"

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
-from .format import IdChecks, LineChecks
-from .incidents import BOM_HINT, NEWLINE_HINTS, ValidationIncident, _with_hint
+from .format import EMPTY_SENTENCE, IdChecks, LineChecks
+from .incidents import BOM_HINT, NEWLINE_HINTS, IncidentRun, ValidationIncident, _with_hint
 from .metadata import MetadataChecks
 from .contents import ContentChecks, Words
 from .relations import RelationChecks, SpanChecks
@@ -200,6 +200,36 @@ class SentenceSplitter:
                               self.bom_hint, 1)
         self.bom_hint = None
         self.sentence = []
+
+    def blank_run(self, count: int) -> IncidentRun:
+        """What ``count`` empty lines at a sentence start give, at the cost of one: each is a
+        sentence (as udtools reads them) with one ``empty-sentence``; the validator's state is
+        left as :meth:`Validator.sentence` leaves it after the last."""
+        assert not self.sentence, "a run of empty sentences starts at a sentence start"
+        first = self.lineno + 1
+        self.lineno += count
+        v = self.v
+        v.out, v.sent_id, v.sentence_line, v.n_comments = [], None, self.lineno, 0
+        return IncidentRun(ValidationIncident(1, "FORMAT", "empty-sentence", self.path, first,
+                                              None, EMPTY_SENTENCE), count)
+
+    def line_too_long(self, limit: int) -> ValidationIncident:
+        """The incident of a line longer than ``limit`` bytes after the lines fed so far
+        (conll_eval's own, see :data:`~conll_eval.validate.incidents.LIMIT_IDS`); the
+        sentence it is in is dropped unchecked: it was cut short, as is the rest of the file."""
+        sent_id = None
+        for line in self.sentence:
+            found = _RE_SENTID.fullmatch(line) if line.startswith("#") else None
+            if found:
+                sent_id = found.group(1)
+        self.sentence = []
+        self.bom_hint = None
+        self.lineno += 1
+        return ValidationIncident(
+            1, "FORMAT", "line-too-long", self.path, self.lineno, sent_id,
+            f"Line longer than {limit:,} bytes, the limit (CoNLL-U lines are a few kB at most: is"
+            " this a CoNLL-U file?); the rest of the file is not checked (to check it, raise"
+            " CONLL_EVAL_MAX_LINE_BYTES).")
 
     def finish(self) -> Iterator[ValidationIncident]:
         """The incidents of an unfinished last sentence and of a non-LF line end (once)."""

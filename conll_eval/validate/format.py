@@ -12,6 +12,11 @@ from .patterns import (COLNAMES, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, UPO
                        _is_mwt, _is_word, _is_ws_line)
 
 
+#: udtools' message for an empty line that starts a sentence
+EMPTY_SENTENCE = ("Sentence must not be empty. Only one empty line is expected after every"
+                  " sentence.")
+
+
 class LineChecks:
     """Level 1 checks of a sentence's lines and columns (a mixin of
     :class:`conll_eval.validate.backbone.Validator`, whose state it uses)."""
@@ -48,9 +53,7 @@ class LineChecks:
                 else:
                     last_empty = True
                     if not seen_token:
-                        self._add(1, "FORMAT", "empty-sentence", lineno,
-                                  "Sentence must not be empty. Only one empty line is expected"
-                                  " after every sentence.")
+                        self._add(1, "FORMAT", "empty-sentence", lineno, EMPTY_SENTENCE)
                         ok = False
             else:
                 self._add(1, "FORMAT", "invalid-line", lineno,

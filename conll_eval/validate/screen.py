@@ -22,7 +22,8 @@ from ..compiled import cscan, cvalidate
 from .backbone import SentenceSplitter, Validator
 from .contents import Words
 from .screen_content import ContentScreen
-from .incidents import ValidationIncident
+from .blocks import TOO_LONG, WHOLE, Cutter
+from .incidents import Found, ValidationIncident
 from .patterns import UPOS_TAGS, _RE_EHEAD, _RE_PARALLELID, _deps_list
 from .tree import _deprel_findings, _deps_findings, _feats_findings, _misc_findings
 
@@ -287,29 +288,56 @@ class Screen:
 _ABSENT = object()  # no entry in a dict
 
 
+#: an empty line at a sentence start, then as many as follow: each is an empty sentence
+_LEADING_EMPTY_LINES = re.compile(rb"\n*")
+#: a line end, an empty line (which ends the sentence), then more empty lines (empty sentences)
+_EMPTY_LINES = re.compile(rb"\n{3,}")
+
+
 def validate_blocks(blocks: Iterable[bytes], path: str,
-                    validator: Validator) -> Iterator[ValidationIncident]:
-    """The incidents of a file given as raw bytes in pieces of any size (the caller adds the
-    run's end, :meth:`Validator.end_of_run`)."""
+                    validator: Validator) -> Iterator[Found]:
+    """The incidents of a file given as raw bytes in pieces of any size, a run of empty lines'
+    as one :class:`IncidentRun` (the caller adds the run's end, :meth:`Validator.end_of_run`).
+    A line longer than :data:`conll_eval.limits.MAX_LINE_BYTES` ends the file with a
+    ``line-too-long`` incident, as :mod:`.blocks` cuts the stream there."""
     validator.path = path
     splitter = SentenceSplitter(validator, path)
     screen = Screen(validator, splitter) if AVAILABLE else None
-    pending = b""
-    for data in blocks:
-        pending += data
-        if len(pending) < BLOCK_BYTES:
+    cutter = Cutter(BLOCK_BYTES)
+    for kind, data in cutter.pieces(blocks):
+        if kind == WHOLE:
+            yield from _whole(data, screen, splitter)
             continue
-        cut = pending.rfind(b"\n\n") + 2  # after the last empty line (0: none yet)
-        if cut >= 2:
-            block, pending = pending[:cut], pending[cut:]
-            yield from _block(block, screen, splitter)
-    cut = pending.rfind(b"\n\n") + 2
-    if cut >= 2:
-        yield from _block(pending[:cut], screen, splitter)
-        pending = pending[cut:]
-    if pending:  # a last sentence without its empty line
-        yield from splitter.feed([pending.decode("utf-8", "replace")])
+        if kind == TOO_LONG:  # the bytes before the line, which is dropped
+            cut = data.rfind(b"\n\n") + 2
+            if cut >= 2:
+                yield from _whole(data[:cut], screen, splitter)
+                data = data[cut:]
+        if data:
+            yield from splitter.feed([data.decode("utf-8", "replace")])
+        if kind == TOO_LONG:
+            yield splitter.line_too_long(cutter.limit)
     yield from splitter.finish()
+
+
+def _whole(data: bytes, screen: Optional[Screen],
+           splitter: SentenceSplitter) -> Iterator[Found]:
+    """The incidents of ``data``, which ends with an empty line: a sentence begun in an
+    earlier piece line by line, then each stretch of whole sentences through the screen (or
+    line by line without it), each run of empty sentences as one IncidentRun."""
+    if splitter.sentence:  # the rest of a sentence, up to its first possible end
+        end = data.find(b"\n\n") + 2
+        yield from splitter.feed([data[:end].decode("utf-8", "replace")])
+        data = data[end:]
+    start = _LEADING_EMPTY_LINES.match(data).end()  # type: ignore[union-attr]  # (matches "")
+    if start:
+        yield splitter.blank_run(start)
+    for run in _EMPTY_LINES.finditer(data, start):
+        yield from _block(data[start:run.start() + 2], screen, splitter)
+        yield splitter.blank_run(run.end() - run.start() - 2)
+        start = run.end()
+    if start < len(data):
+        yield from _block(data[start:], screen, splitter)
 
 
 def _block(block: bytes, screen: Optional[Screen],
@@ -321,9 +349,10 @@ def _block(block: bytes, screen: Optional[Screen],
 
 def validate_byte_stream(blocks: Iterable[bytes], path: str, level: int = 2,
                          state: Optional[Validator] = None, lang: str = "ud",
-                         data_dir: Optional[str] = None) -> Iterator[ValidationIncident]:
+                         data_dir: Optional[str] = None) -> Iterator[Found]:
     """Like :func:`conll_eval.validate.backbone.validate_lines` for raw bytes (UTF-8; bad
-    bytes become U+FFFD, see ``invalid-utf``), through the screen when it is built."""
+    bytes become U+FFFD, see ``invalid-utf``), through the screen when it is built; a run of
+    empty sentences comes as one :class:`IncidentRun`."""
     v = state if state is not None else Validator(level, lang, data_dir)
     yield from validate_blocks(blocks, path, v)
     if state is None:  # this file is the whole run
