@@ -8,14 +8,13 @@ selection files (``-f``) and ``--hdr-file 1``.
 """
 from __future__ import annotations
 
-import json
 import os
 from typing import List, TextIO
 
 from ..analyze.options import EvaluationFileError, MaltEvalUsageError, parse_args
 from ..analyze.run import UNIVERSAL, Aborted, run
 from ..errors import UsageError, printable
-from ..report.malteval import format_items, format_result_files, items_as_data
+from ..report.malteval import format_items, format_result_files, items_json
 from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, write_atomically
 from .messages import problem_line
 
@@ -96,14 +95,14 @@ def _analyze(argv: List[str], notes: List[str]) -> str:
         path = viewer_path(formatting.output)
         write_atomically(path, viewer_html(settings), _inputs(settings),
                          chosen_name=path != formatting.output)
-        return f"conll_eval analyze: the tree viewer (-v 1) is in {path}\n"
+        return f"conll_eval analyze: the tree viewer (-v 1) is in {printable(path)}\n"
     if settings.selection_file is not None:
         raise _unsupported("-f (selection file)")
     if formatting.hdr_file:
         raise _unsupported("--hdr-file 1")
     items = run(settings, notes)
     if settings.output_format == "json":
-        text = json.dumps(items_as_data(items, settings.argv), ensure_ascii=False, indent=1) + "\n"
+        text = items_json(items, settings.argv)
     elif formatting.output != "STDOUT" and os.path.isdir(formatting.output):
         stdout_text, files = format_result_files(items, settings.echo, formatting)
         for name, content in files.items():

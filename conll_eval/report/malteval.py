@@ -1,17 +1,30 @@
 """MaltEval 1.0's text output (formatting only): the argument echo, the header block of each
 table, column widths, the dashes lines, cells (``-`` for NaN, integers plain, other numbers
-with the DecimalFormat pattern), ``--tab``, ``--header-info 0`` and ``--row-header 0``."""
+with the DecimalFormat pattern), ``--tab``, ``--header-info 0`` and ``--row-header 0``; and
+the run as JSON.
+
+Input text (row labels built from FORMs, LEMMAs, tags, FEATS, DEPRELs; confusion-matrix
+headers; file names; the argument echo) reaches the text only through
+:func:`conll_eval.errors.printable`: an ESC, a CR, a TAB (MaltTab's FORMs may hold one), a
+bidi override is spelt out (``\\x1b``, ``\\r``, ``\\t``, ``\\u202e``) and the columns are sized
+on what is printed; ordinary text is unchanged, so the output stays MaltEval's byte for byte.
+JSON keeps every value as it was read, JSON-escaped, and escapes what a terminal would act
+on too (:func:`items_json`).
+"""
 from __future__ import annotations
 
+import json
 import math
-from typing import List
+import re
+from typing import List, Sequence
 
 from ..analyze.java import decimal_format
 from ..analyze.run import Header, Text
 from ..analyze.tables import Table
+from ..errors import printable
 
 __all__ = ["format_cell", "format_table", "format_header", "format_items", "format_result_files",
-           "items_as_data"]
+           "items_as_data", "items_json"]
 
 RULE = "=" * 52
 _ROW_MEAN, _ROW_COUNT = "Row mean", "Row count"
@@ -31,9 +44,18 @@ def _cell_width(value, pattern: str) -> int:
     return len(decimal_format(value, pattern))
 
 
+def _spelt_out(texts: Sequence[str]) -> Sequence[str]:
+    """Each of ``texts`` through :func:`printable`; one scan of them all in the usual case
+    (nothing to spell out: ``texts`` itself)."""
+    joined = "".join(texts)
+    if printable(joined) is joined:
+        return texts
+    return [printable(text) for text in texts]
+
+
 def format_header(gold: str, system: str, lines: List[str]) -> str:
     """The block above a table: rules, file names, ``Param-> value`` lines."""
-    return "".join(f"{line}\n" for line in
+    return "".join(f"{printable(line)}\n" for line in
                    [RULE, f"Gold:   {gold}", f"Parsed: {system}", RULE, *lines, "", RULE, ""])
 
 
@@ -44,11 +66,14 @@ def format_table(table: Table, formatting) -> str:
     columns = [[format_cell(v, pattern) for v in column] for column in table.cells]
     every = table.all_cells or table.cells
     means = [(format_cell(m, pattern), str(c)) for m, c in table.means]
+    headers = _spelt_out(table.headers)  # a confusion matrix's are tags
+    row_heading = printable(table.row_heading)
+    labels = _spelt_out(table.labels)
     widths = [max([len(h), _cell_width(mean, pattern), len(c)]
                   + [_cell_width(v, pattern) for v in column])
-              for h, column, (mean, _), (_, c) in zip(table.headers, every, table.means, means)]
-    label_width = max([len(table.row_heading), len(_ROW_MEAN), len(_ROW_COUNT)]
-                      + [len(label) for label in table.all_labels or table.labels])
+              for h, column, (mean, _), (_, c) in zip(headers, every, table.means, means)]
+    label_width = max([len(row_heading), len(_ROW_MEAN), len(_ROW_COUNT)]
+                      + [len(label) for label in _spelt_out(table.all_labels) or labels])
     dashes = "-" * (sum(w + 3 for w in widths) + label_width)
 
     def line(cells: List[str], label: str) -> str:
@@ -58,14 +83,14 @@ def format_table(table: Table, formatting) -> str:
             text = "".join(cell.ljust(w + 3) for cell, w in zip(cells, widths))
         return text + (label if formatting.row_header else "") + "\n"
 
-    out = [table.caption + "\n"] if table.caption and formatting.header_info else []
-    out += [line(table.headers, table.row_heading), dashes + "\n"]
+    out = [printable(table.caption) + "\n"] if table.caption and formatting.header_info else []
+    out += [line(headers, row_heading), dashes + "\n"]
     if table.show_means:
         out.append(line([m for m, _ in means], _ROW_MEAN))
         out.append(line([c for _, c in means], _ROW_COUNT))
         out.append(dashes + "\n")
     if table.show_details:
-        for i, label in enumerate(table.labels):
+        for i, label in enumerate(labels):
             out.append(line([column[i] for column in columns], label))
     if formatting.header_info:  # a cut says so with or without the detail rows
         out.append(f"{table.more} more...\n" if table.more else "\n")
@@ -82,11 +107,11 @@ def format_items(items, echo: str, formatting, echo_once: bool = True) -> str:
         if isinstance(item, Header):
             if formatting.header_info:
                 if not echoed:  # with the first header (warnings may come before it)
-                    out.append(echo + "\n")
+                    out.append(printable(echo) + "\n")
                     echoed = True
                 out.append(format_header(item.gold, item.system, list(item.lines)))
         elif isinstance(item, Text):
-            out.append(item.text)
+            out.append(printable(item.text, keep_newlines=True))
         else:
             out.append(format_table(item, formatting))
     return "".join(out)
@@ -102,7 +127,7 @@ def format_result_files(items, echo: str, formatting):
     for item in items:
         if isinstance(item, Header):
             current = item.file
-            files[current] = [echo + "\n"] if formatting.header_info else []
+            files[current] = [printable(echo) + "\n"] if formatting.header_info else []
         target = stdout if current is None else files[current]
         target.append(format_items([item], echo, formatting, echo_once=False))
     return "".join(stdout), {name: "".join(parts) for name, parts in files.items()}
@@ -145,3 +170,18 @@ def items_as_data(items, argv) -> dict:
             "more": item.more or 0,
         })
     return {"arguments": list(argv), "tables": tables}
+
+
+#: what ``json.dumps(..., ensure_ascii=False)`` leaves raw that a terminal would act on (it
+#: escapes C0 controls itself): DEL and C1 controls, bidi controls, line separators, lone
+#: surrogates; in JSON text they can only stand inside strings
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
+
+
+def items_json(items, argv) -> str:
+    """:func:`items_as_data` as JSON text: every value as it was read (a FORM with an ESC is
+    that FORM), JSON-escaped, with the characters a terminal would act on escaped too
+    (``\\u001b``, ``\\u202e``, ``\\u0085``): the text holds none of them raw, and
+    ``json.loads`` gives the values back unchanged."""
+    text = json.dumps(items_as_data(items, argv), ensure_ascii=False, indent=1) + "\n"
+    return _RAW_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
