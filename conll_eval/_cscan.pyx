@@ -935,6 +935,16 @@ INTO_COLUMNS = ("tok_len", "tok_line", "tok_is_mwt", "word_tok", "word_is_mwt", 
                 "word_sent", "head", "mwt_form")
 
 
+#: the fewest bytes of a content line the scan takes (nine TABs and a newline)
+MIN_CONTENT_LINE_BYTES = 10
+
+
+def content_lines_bound(Py_ssize_t n_bytes, Py_ssize_t n_lines):
+    """The most content lines (words, ranges, empty nodes) ``n_bytes`` of ``n_lines`` lines
+    can hold: the room :func:`scan_piece` needs per word, token, sentence or empty node."""
+    return min(n_lines, n_bytes // MIN_CONTENT_LINE_BYTES + 1)
+
+
 def scratch_array(dict scratch, str name, shape, dtype):
     """An array of at least ``shape`` from ``scratch`` (reused by the pieces of a file, so
     that only what a piece keeps is allocated per piece: less heap fragmentation)."""
@@ -967,7 +977,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     them, good until the next scan with the same ``scratch``, else the piece's own copies;
     HEADs as word indices in the piece, -1 for the root).  ``into``: arrays the columns of
     :data:`INTO_COLUMNS` and then the word columns' ids are written into from their start
-    (each as long as the piece's lines at least; their dtypes as the scratch's), the word,
+    (each as long as :func:`content_lines_bound` of the piece at least; their dtypes as the scratch's), the word,
     token and sentence indices in them shifted by ``word_shift``, ``tok_shift`` and
     ``sent_shift`` (a file's columns, the pieces before filling them); returned as views.
     ``newlines``: the piece's newlines if the caller counted them (:func:`count_newlines`).
@@ -988,36 +998,42 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
             n_lines = ce_count_newlines(a + lo, hi - lo)
     if n_lines == 0:
         return None
+    # comments: at most one a line; everything else at most one a content line, which has
+    # nine TABs and its newline (so a piece of blank lines or comments needs no room for words)
     cap = n_lines
+    content_cap = content_lines_bound(hi - lo, n_lines)
     # tokens and words: into the file's columns, or the scratch arrays (copied if ``own``)
     cdef bint copied = own and into is None
     if into is None:
-        into = tuple(scratch_array(scratch, name, cap, np.bool_ if name.endswith("is_mwt") else np.int32)
+        into = tuple(scratch_array(scratch, name, content_cap,
+                                   np.bool_ if name.endswith("is_mwt") else np.int32)
                      for name in INTO_COLUMNS + WORD_COLUMNS)
-    elif len(into) != len(INTO_COLUMNS) + N_WORD_COLUMNS or any(len(column) < cap for column in into):
-        raise ValueError("scan_piece: into is one array per column, as long as the piece's lines")
+    elif len(into) != len(INTO_COLUMNS) + N_WORD_COLUMNS or \
+            any(len(column) < content_cap for column in into):
+        raise ValueError("scan_piece: into is one array per column, as long as "
+                         "content_lines_bound of the piece")
     tok_len_a, tok_line_a, tok_is_mwt_a, word_tok_a, word_is_mwt_a, word_line_a, word_sent_a, \
         head_a, mwt_form_a = into[:len(INTO_COLUMNS)]
     word_cols_a = into[len(INTO_COLUMNS):]
-    tok_form_start_a = scratch_array(scratch, "tok_form_start_a", cap, np.int64)
-    tok_form_end_a = scratch_array(scratch, "tok_form_end_a", cap, np.int64)
-    tail_start_a = scratch_array(scratch, "tail_start_a", cap, np.int64)
-    tail_end_a = scratch_array(scratch, "tail_end_a", cap, np.int64)
-    # sentences
-    sent_word_start_a = scratch_array(scratch, "sent_word_start_a", cap + 1, np.int64)
-    sent_first_line_a = scratch_array(scratch, "sent_first_line_a", cap, np.int32)
-    sent_end_line_a = scratch_array(scratch, "sent_end_line_a", cap, np.int32)
-    sent_first_tok_a = scratch_array(scratch, "sent_first_tok_a", cap, np.int64)
+    tok_form_start_a = scratch_array(scratch, "tok_form_start_a", content_cap, np.int64)
+    tok_form_end_a = scratch_array(scratch, "tok_form_end_a", content_cap, np.int64)
+    tail_start_a = scratch_array(scratch, "tail_start_a", content_cap, np.int64)
+    tail_end_a = scratch_array(scratch, "tail_end_a", content_cap, np.int64)
+    # sentences (each has a content line)
+    sent_word_start_a = scratch_array(scratch, "sent_word_start_a", content_cap + 1, np.int64)
+    sent_first_line_a = scratch_array(scratch, "sent_first_line_a", content_cap, np.int32)
+    sent_end_line_a = scratch_array(scratch, "sent_end_line_a", content_cap, np.int32)
+    sent_first_tok_a = scratch_array(scratch, "sent_first_tok_a", content_cap, np.int64)
     # empty nodes
-    empty_sent_a = scratch_array(scratch, "empty_sent_a", cap, np.int32)
-    empty_after_a = scratch_array(scratch, "empty_after_a", cap, np.int64)
-    empty_line_a = scratch_array(scratch, "empty_line_a", cap, np.int32)
-    empty_cols_a = scratch_array(scratch, "empty_cols_a", (N_EMPTY_COLUMNS, cap), np.int32)
+    empty_sent_a = scratch_array(scratch, "empty_sent_a", content_cap, np.int32)
+    empty_after_a = scratch_array(scratch, "empty_after_a", content_cap, np.int64)
+    empty_line_a = scratch_array(scratch, "empty_line_a", content_cap, np.int32)
+    empty_cols_a = scratch_array(scratch, "empty_cols_a", (N_EMPTY_COLUMNS, content_cap), np.int32)
     # comments
     comment_start_a = scratch_array(scratch, "comment_start_a", cap, np.int64)
     comment_end_a = scratch_array(scratch, "comment_end_a", cap, np.int64)
     comment_sent_a = scratch_array(scratch, "comment_sent_a", cap, np.int64)
-    state_a = scratch_array(scratch, "state_a", cap, np.uint8)
+    state_a = scratch_array(scratch, "state_a", content_cap, np.uint8)  # one byte a word
 
     cdef int32_t[::1] tok_line = tok_line_a
     cdef cnp.npy_bool[::1] tok_is_mwt = tok_is_mwt_a

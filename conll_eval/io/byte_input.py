@@ -11,11 +11,12 @@ import io
 import sys
 from typing import BinaryIO, List, Optional, Tuple
 
+from .. import limits
 from ..errors import FormatError, InputError, Location
 
 __all__ = ["os_error", "open_binary", "stdin_binary", "read_stdin", "read_bytes", "COMPRESSIONS",
-           "MAGIC_BYTES", "compression_of", "Decompressed", "decompress", "open_input", "check_utf8",
-           "read_lines"]
+           "MAGIC_BYTES", "compression_of", "Decompressed", "Prefixed", "Recorded", "decompress", "open_bytes",
+           "open_input", "check_utf8", "read_lines"]
 
 
 def os_error(path: str, exc: OSError) -> FormatError:
@@ -133,27 +134,84 @@ def _decompression_errors():
     return (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
+class _Counted:
+    """A binary stream that counts the bytes read from it (a decompressor's compressed input)."""
+
+    def __init__(self, stream):
+        self.stream, self.count = stream, 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        self.count += len(data)
+        return data
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        position = self.stream.seek(offset, whence)
+        self.count = position  # a decompressor rewinds to the start
+        return position
+
+
+#: bytes a whole-stream read of a decompressed stream takes at a time (each checked on the limits)
+_WHOLE_READ_BYTES = 1 << 20
+
+
 class Decompressed:
     """A decompressing binary stream whose corrupt data raises
     :class:`~conll_eval.errors.FormatError` (``corrupt-compressed-file``) instead of
-    zlib/lzma/EOF errors."""
+    zlib/lzma/EOF errors, and whose output is bounded (:mod:`conll_eval.limits`): more than
+    MAX_DECOMPRESSED_BYTES out raises ``decompressed-too-large``, more than
+    MAX_COMPRESSION_RATIO times the compressed bytes read (once RATIO_CHECK_FROM_BYTES came
+    out) ``compression-ratio``.  Every decompression goes through this class, a bounded
+    ``read(size)`` at a time, so a bomb is refused after at most the limit's bytes, none of
+    them kept here."""
 
     def __init__(self, stream, kind: str, path: str):
         self.kind, self.path = kind, path
-        self._stream = _decompressor(kind, stream)
+        self._compressed = _Counted(stream)
+        self._stream = _decompressor(kind, self._compressed)
         self._errors = _decompression_errors()
+        self.produced = 0  # decompressed bytes given out so far
 
     def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:  # whole: in bounded reads, each checked
+            parts = []
+            while True:
+                part = self.read(_WHOLE_READ_BYTES)
+                if not part:
+                    return b"".join(parts)
+                parts.append(part)
         try:
-            return self._stream.read(size)
+            data = self._stream.read(size)
         except self._errors as exc:
             raise _decompression_error(self.path, self.kind, exc) from exc
+        self.produced += len(data)
+        self._check()
+        return data
+
+    def _check(self) -> None:
+        produced, compressed = self.produced, self._compressed.count
+        if produced > limits.MAX_DECOMPRESSED_BYTES:
+            raise FormatError(Location(self.path), "decompressed-too-large",
+                              f"the {self.kind} data expands to more than "
+                              f"{limits.MAX_DECOMPRESSED_BYTES:,} bytes, the limit; to read it, "
+                              f"raise CONLL_EVAL_MAX_DECOMPRESSED_BYTES or decompress it first")
+        if produced >= limits.RATIO_CHECK_FROM_BYTES and \
+                produced > limits.MAX_COMPRESSION_RATIO * max(compressed, 1):
+            raise FormatError(Location(self.path), "compression-ratio",
+                              f"the {self.kind} data expands more than "
+                              f"{limits.MAX_COMPRESSION_RATIO} times ({compressed:,} bytes gave "
+                              f"{produced:,} so far; CoNLL-U compresses about 5-12 times), the "
+                              f"limit; to read it, raise CONLL_EVAL_MAX_COMPRESSION_RATIO")
 
     def seek(self, offset: int) -> int:
+        if offset != 0:
+            raise ValueError("a decompressed stream seeks only to its start")
         try:
-            return self._stream.seek(offset)
+            position = self._stream.seek(0)
         except self._errors as exc:
             raise _decompression_error(self.path, self.kind, exc) from exc
+        self.produced = 0
+        return position
 
     def close(self) -> None:
         self._stream.close()
@@ -165,7 +223,7 @@ class Decompressed:
         self.close()
 
 
-class _Prefixed:
+class Prefixed:
     """A binary stream whose first bytes were already read (``head``), then the rest;
     ``close()`` closes ``closing`` (the streams this one owns, innermost last)."""
 
@@ -192,9 +250,63 @@ class _Prefixed:
         self.close()
 
 
+class Recorded:
+    """A stream that can be read only once (standard input, a pipe, a device), its bytes kept
+    as they are read, so that :meth:`replay` reads it again from its start: the scan reads it
+    first, and the exact parser, if the scan hands over, reads what the scan read and then
+    the rest, which is not kept.  (Compressed input is kept compressed.)"""
+
+    def __init__(self, stream, path: str):
+        self.stream, self.path = stream, path
+        self.kept: Optional[List[bytes]] = []
+
+    def read(self, size: int = -1) -> bytes:
+        data = _read_stream(self.stream, self.path, size)
+        if self.kept is not None:
+            self.kept.append(data)
+        return data
+
+    def replay(self) -> "_Replayed":
+        """A stream of the bytes read so far, then of the rest (read once, not kept)."""
+        kept, self.kept = self.kept or [], None
+        return _Replayed(kept, self.stream, self.path)
+
+
+class _Replayed:
+    """``blocks`` read again (each given out once, then dropped), then the rest of ``stream``."""
+
+    def __init__(self, blocks: List[bytes], stream, path: str):
+        self.blocks, self.stream, self.path = blocks[::-1], stream, path  # popped from the end
+        self.at = 0  # bytes of the last block given out already
+
+    def read(self, size: int = -1) -> bytes:
+        if not self.blocks:
+            return _read_stream(self.stream, self.path, size)
+        block = self.blocks[-1]
+        if size is None or size < 0 or self.at + size >= len(block):
+            self.blocks.pop()
+            data, self.at = block[self.at:], 0
+            return data if data or not self.blocks else self.read(size)
+        data = block[self.at:self.at + size]
+        self.at += size
+        return data
+
+    def close(self) -> None:
+        pass  # the stream it reads is its owner's
+
+
+def open_bytes(data: bytes, path: str) -> BinaryIO:
+    """A stream of ``data`` (a file's bytes already in memory), decompressed when it is
+    gzip, bzip2 or xz (bounded, see :class:`Decompressed`)."""
+    kind = compression_of(data[:MAGIC_BYTES])
+    return io.BytesIO(data) if kind is None else Decompressed(io.BytesIO(data), kind, path)  # type: ignore[return-value]
+
+
 def decompress(data: bytes, path: str) -> bytes:
     """``data`` decompressed when it starts with a gzip, bzip2 or xz magic number (several
-    concatenated streams too), else ``data`` itself; corrupt data raises FormatError."""
+    concatenated streams too), else ``data`` itself; corrupt data raises FormatError, and so
+    does data beyond the limits of :class:`Decompressed`.  (Whole in memory: readers that can
+    stream read :func:`open_bytes` or :func:`open_input` instead.)"""
     kind = compression_of(data[:MAGIC_BYTES])
     if kind is None:
         return data
@@ -213,10 +325,10 @@ def open_input(path: str, sniff: int = 0) -> Tuple[BinaryIO, bytes]:
         head = _read_stream(raw, path, max(MAGIC_BYTES, sniff))
         kind = compression_of(head[:MAGIC_BYTES])
         if kind is None:
-            return _Prefixed(head, raw, path, owned), head[:sniff]
-        stream = Decompressed(_Prefixed(head, raw, path), kind, path)
+            return Prefixed(head, raw, path, owned), head[:sniff]
+        stream = Decompressed(Prefixed(head, raw, path), kind, path)
         head = stream.read(sniff) if sniff else b""
-        return _Prefixed(head, stream, path, (stream,) + owned), head
+        return Prefixed(head, stream, path, (stream,) + owned), head
     except BaseException:
         for stream in owned:
             stream.close()

@@ -81,7 +81,7 @@ class Piece:
     (:data:`~conll_eval.io.scan_compiled.INTO_FILE`: their indices are the file's, and
     ``columns.cols`` is empty); the piece's columns of them are views of the file's."""
 
-    __slots__ = ("columns", "tails", "comments", "comment_sentence", "text_utf8",
+    __slots__ = ("columns", "tails", "comments", "comment_sentence", "comment_lines", "text_utf8",
                  "n_lines", "n_sent", "n_words", "n_tokens", "n_chars", "in_file")
 
     def __init__(self):

@@ -26,23 +26,25 @@ for every treebank format; :mod:`conll_eval.reader` keeps this module's names im
 """
 from __future__ import annotations
 
+import io
 import os
-from typing import Any, BinaryIO, Dict, Optional, Union
+from typing import Any, BinaryIO, Callable, Dict, Optional, Union
 
 import numpy as np
 
 from ..errors import InputError
 from ..treebank import Treebank, Vocab
-from .byte_input import (MAGIC_BYTES, Decompressed, check_utf8, compression_of, decompress, open_binary,
-                         open_input, os_error, read_bytes, read_lines)
+from .byte_input import (MAGIC_BYTES, Decompressed, Prefixed, Recorded, check_utf8, compression_of,
+                         open_binary, open_bytes, open_input, os_error, stdin_binary)
 from .columns import Columns
 from .lazy_fields import LazyCodes, file_identity
+from .lines import LineReader
 from .profiles import check_profile, space_pattern
 from .scan_pieces import scan, scan_stream
 from .utf8 import utf8_valid
 
 __all__ = ["load", "load_source", "load_collapsed", "load_text", "parse_bytes", "parse_exact",
-           "build_treebank"]
+           "parse_exact_stream", "build_treebank"]
 
 
 def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
@@ -70,14 +72,13 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
         path = os.fspath(source)
         if path != "-" and os.path.isfile(path):
             return _load_regular_file(path, profile, vocab, trees, multiple_roots)
-        data = read_bytes(path)
-    else:
-        path = getattr(source, "name", "<stream>")
-        path = path if isinstance(path, str) else "<stream>"
-        data = source.read()
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-    return parse_bytes(data, path, profile, vocab, trees, multiple_roots)
+        if path == "-":
+            return _load_once(stdin_binary(), path, profile, vocab, trees, multiple_roots)
+        with open_binary(path) as handle:  # a pipe, a device: read once
+            return _load_once(handle, path, profile, vocab, trees, multiple_roots)
+    path = getattr(source, "name", "<stream>")
+    path = path if isinstance(path, str) else "<stream>"
+    return _load_once(source, path, profile, vocab, trees, multiple_roots)
 
 
 def load_source(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
@@ -121,41 +122,73 @@ def load_collapsed(source: Union[str, BinaryIO], profile: str = "conll18",
 def _load_regular_file(path: str, profile: str, vocab: Vocab, trees: bool = True,
                        multiple_roots: bool = False) -> Treebank:
     """A file on disk, scanned piece by piece (bounded memory); if it is not regular, read
-    whole and parsed the exact way (which reports every error).  A gzip, bzip2 or xz file
-    (by its magic number) is decompressed on the fly; its DEPS, MISC and comments are then
+    again line by line by the exact parser (which reports every error).  A gzip, bzip2 or xz
+    file (by its magic number) is decompressed on the fly, twice if need be (bounded, see
+    :class:`~conll_eval.io.byte_input.Decompressed`); its DEPS, MISC and comments are then
     kept in memory instead of being read again from the file."""
     with open_binary(path) as handle:
         try:
             kind = compression_of(handle.peek(MAGIC_BYTES)[:MAGIC_BYTES])
-            stream = handle if kind is None else Decompressed(handle, kind, path)
-            identity = file_identity(path, handle)
-            columns = scan_stream(stream.read, space_pattern(profile), vocab, utf8_valid,
-                                  identity if kind is None else None,
-                                  getattr(stream, "readinto", None),
-                                  identity[1] if kind is None else None)
+            if kind is None:
+                identity = file_identity(path, handle)
+                columns = scan_stream(handle.read, space_pattern(profile), vocab, utf8_valid,
+                                      identity, handle.readinto, identity[1])
+            else:
+                columns = scan_stream(Decompressed(handle, kind, path).read, space_pattern(profile),
+                                      vocab, utf8_valid)
             if columns is None:
-                stream.seek(0)
-                data = stream.read()
+                handle.seek(0)
+                stream = handle if kind is None else Decompressed(handle, kind, path)
+                columns = parse_exact_stream(stream.read, path, profile, trees, multiple_roots)
         except OSError as exc:
             raise os_error(path, exc) from exc
+    return build_treebank(columns, path, vocab)
+
+
+def _load_once(raw: BinaryIO, path: str, profile: str, vocab: Vocab, trees: bool = True,
+               multiple_roots: bool = False) -> Treebank:
+    """A stream that can be read only once (standard input, a pipe, a device, a file object):
+    scanned as it is read, its bytes kept as they come (:class:`Recorded`; compressed ones
+    compressed), and read again by the exact parser from them and then from the stream if
+    the scan hands over, so that the parser's first error (or an over-long line) ends the
+    reading: an endless stream ends too."""
+    recorded = Recorded(raw, path)
+    head = recorded.read(MAGIC_BYTES)
+    kind = compression_of(head)
+
+    def stream(raw_stream):
+        return raw_stream if kind is None else Decompressed(raw_stream, kind, path)
+
+    columns = scan_stream(stream(Prefixed(head, recorded, path)).read, space_pattern(profile),
+                          vocab, utf8_valid)
     if columns is None:
-        columns = parse_exact(data, path, profile, trees, multiple_roots)
+        columns = parse_exact_stream(stream(recorded.replay()).read, path, profile, trees,
+                                     multiple_roots)
     return build_treebank(columns, path, vocab)
 
 
 def parse_exact(data: bytes, path: str, profile: str, trees: bool = True,
-                 multiple_roots: bool = False) -> Columns:
-    """The exact parser, which decides every error (read_lines checks the UTF-8 and says
-    where it is wrong); in a file that is obviously not CoNLL-U the error says what the file
-    looks like instead (:func:`explain_error`).  ``trees``: see :func:`load`."""
+                multiple_roots: bool = False) -> Columns:
+    """:func:`parse_exact_stream` of a file's bytes in memory (not compressed)."""
+    return parse_exact_stream(io.BytesIO(data).read, path, profile, trees, multiple_roots)
+
+
+def parse_exact_stream(read: Callable[[int], bytes], path: str, profile: str, trees: bool = True,
+                       multiple_roots: bool = False) -> Columns:
+    """The exact parser, which decides every error, over the lines of the stream ``read``
+    (``file.read``; decompressed), read as it needs them (:class:`LineReader`, which says
+    where UTF-8 is invalid or a line too long); in a file that is obviously not CoNLL-U the
+    error says what the file looks like instead (:func:`explain_error`).  ``trees``: see
+    :func:`load`."""
     # here: a regular file is scanned; only an irregular one needs the exact parser and the
     # diagnoses of a failed file (start-up time of scoring)
     from .diagnoses import SNIFF_BYTES, explain_error
     from .exact_parser import ExactParser
+    lines = LineReader(read, path, SNIFF_BYTES)
     try:
-        return ExactParser(read_lines(data, path), path, profile, trees, multiple_roots).run()
+        return ExactParser(lines, path, profile, trees, multiple_roots).run()
     except InputError as exc:
-        clearer = explain_error(exc, data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
+        clearer = explain_error(exc, lines.head, lines.whole)
         if clearer is None:
             raise
         raise clearer from exc
@@ -173,7 +206,12 @@ def parse_bytes(data: bytes, path: str, profile: str, vocab: Optional[Vocab] = N
     """Bytes of a CoNLL-U file -> Treebank: the vectorised scan first, the exact parser if
     irregular (the scan only accepts valid trees, so ``trees`` only matters there)."""
     vocab = Vocab() if vocab is None else vocab
-    data = decompress(data, path)
+    if compression_of(data[:MAGIC_BYTES]) is not None:  # decompressed as read, never whole
+        columns = scan_stream(open_bytes(data, path).read, space_pattern(profile), vocab, utf8_valid)
+        if columns is None:
+            columns = parse_exact_stream(open_bytes(data, path).read, path, profile, trees,
+                                         multiple_roots)
+        return build_treebank(columns, path, vocab)
     try:
         check_utf8(data, path)  # the scan relies on valid UTF-8
     except InputError:

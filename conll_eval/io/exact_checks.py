@@ -18,8 +18,9 @@ class ErrorReporting:
     """Errors of the exact parser: ``path:line``, the sentence's ``sent_id``, the profile's
     official text, and the cause named when the official reader would blame a later line."""
 
-    lines: List[str]
     path: str
+    #: whether the file's first line starts with a byte-order mark (set when it is read)
+    starts_with_bom = False
     profile: str
     pending_sent_id: Optional[str] = None
     #: (line, message) of an empty node met inside a multi-word token of this sentence
@@ -42,7 +43,7 @@ class ErrorReporting:
         The official reader takes such a line as one of the token's words and fails later
         (usually on the next word ID); we report the empty node, with the official text.
         """
-        if error.location.line == 1 and self.lines and self.lines[0].startswith("\ufeff"):
+        if error.location.line == 1 and self.starts_with_bom:
             return FormatError(error.location, "bom", "the file starts with a UTF-8 byte-order mark "
                                "(BOM), which the official scorers reject: save it without BOM",
                                error.official)

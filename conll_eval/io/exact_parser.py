@@ -6,7 +6,7 @@ first error is the one the profile's official script raises, in the same order.
 """
 from __future__ import annotations
 
-from typing import List
+from typing import Iterable, List, Optional
 
 from .columns import Columns, metadata
 from .exact_checks import TreeChecks
@@ -18,32 +18,42 @@ __all__ = ["ExactParser"]
 
 class ExactParser(TreeChecks):
     """``ExactParser(lines, path, profile).run()``: the file's Columns, or the official
-    reader's first error.  ``trees=False`` and ``multiple_roots``: see :func:`conll_eval.reader.load`."""
+    reader's first error.  ``lines`` are read once, in order, and not kept (a
+    :class:`~conll_eval.io.lines.LineReader` reads them from the file as they are needed).  ``trees=False`` and ``multiple_roots``: see :func:`conll_eval.reader.load`."""
 
-    def __init__(self, lines: List[str], path: str, profile: str, trees: bool = True,
+    def __init__(self, lines: Iterable[str], path: str, profile: str, trees: bool = True,
                  multiple_roots: bool = False):
         self.multiple_roots = multiple_roots
-        self.lines = lines
+        self._lines = iter(lines)  # read once, in order (a list, or a LineReader's stream)
         self.path = path
         self.profile = profile
         self.trees = trees  # False: HEAD may be _, no tree checks (see load)
         self.space = space_pattern(profile)
 
+    def _read_line(self) -> Optional[str]:
+        """The next line (None at the end of the file); ``next_line`` counts the lines read."""
+        line = next(self._lines, None)
+        if line is not None:
+            self.next_line += 1
+            if self.next_line == 1:
+                self.starts_with_bom = line.startswith("\ufeff")
+        return line
+
     def run(self) -> Columns:
-        lines = self.lines
-        n_lines = len(lines)
         self.kept = ColumnLists()
-        self.next_line = 0  # index of the next line to read (a multi-word token reads ahead)
+        self.next_line = 0  # lines read so far (a multi-word token reads ahead)
         self.sentence_start = None  # the first word of the sentence being read
         self.pending_sent_id = self.pending_text = None
         self.empty_in_mwt = None
-        while self.next_line < n_lines:
-            line = lines[self.next_line]
+        for line in self._lines:  # (a multi-word token reads its word lines from it too)
             self.next_line += 1
             lineno = self.next_line
+            if lineno == 1:
+                self.starts_with_bom = line.startswith("\ufeff")
             if self.sentence_start is None:
                 if line.startswith("#"):
-                    self._comment(line)
+                    if "=" in line:  # else not metadata (most comments of a file of comments)
+                        self._comment(line)
                     continue
                 self.sentence_start = self.kept.open_sentence(lineno, self.pending_sent_id, self.pending_text)
             if not line:
@@ -59,7 +69,7 @@ class ExactParser(TreeChecks):
             else:
                 self._word(columns, lineno)
         if self.sentence_start is not None:
-            raise self._format_error(n_lines, "missing-final-blank-line",
+            raise self._format_error(self.next_line, "missing-final-blank-line",
                                      "the file does not end with an empty line after the last sentence",
                                      "final")
         return self.kept.columns()
@@ -102,22 +112,21 @@ class ExactParser(TreeChecks):
             raise self._format_error(lineno, "invalid-mwt-id",
                                      f"cannot parse multi-word token ID {columns[ID]!r}",
                                      "mwt-id", id=columns[ID]) from exc
-        lines, n_lines = self.lines, len(self.lines)
         needed = last - first + 1
         while needed > 0:
             i = self.next_line
-            if self.profile == "udeval" and (i >= n_lines or not lines[i]):
+            word_text = self._read_line()
+            if self.profile == "udeval" and not word_text:  # the end of the file, or a blank line
                 raise self._format_error(
                     i, "unfinished-mwt", f"multi-word token {columns[ID]} (line {lineno}) "
                     f"is not followed by its {last - first + 1} word lines", "unfinished-mwt")
-            if i >= n_lines:
+            if word_text is None:
                 raise self._format_error(
                     lineno, "unfinished-mwt",
                     f"the file ends inside multi-word token {columns[ID]} "
                     f"(its {last - first + 1} word lines are expected next)",
                     "columns", text="", in_mwt=True)
-            word_text = lines[i]
-            i = self.next_line = i + 1
+            i = self.next_line
             word_columns = word_text.split("\t")
             if len(word_columns) != 10:
                 raise self._columns_error(i, word_text, in_mwt=True)

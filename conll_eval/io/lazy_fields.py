@@ -178,16 +178,21 @@ def _may_be_metadata(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.
 class LazyMetadata:
     """``(sent_ids, sent_texts)`` read from the comment lines when first asked for.
 
-    Holds the comment lines (:class:`FieldBytes`) and the sentence each belongs to.
+    Holds the comment lines (:class:`FieldBytes`) and the sentence each belongs to; with
+    ``lines``, each of the fields is a block of that many lines, all of ``sentence``'s
+    (see :func:`~conll_eval.io.scan_pieces.comment_blocks`).
     """
 
-    def __init__(self, comments: "FieldBytes", sentence: np.ndarray, n_sent: int):
-        self.args = (comments, sentence, n_sent)
+    def __init__(self, comments: "FieldBytes", sentence: np.ndarray, n_sent: int,
+                 lines: Optional[np.ndarray] = None):
+        self.args = (comments, sentence, n_sent, lines)
 
     def __call__(self):
-        comments, sentence, n_sent = self.args
+        comments, sentence, n_sent, lines = self.args
         sent_ids, sent_texts = [None] * n_sent, [None] * n_sent
         if len(sentence):
+            if lines is not None:
+                sentence = np.repeat(sentence, lines)
             comments = comments()
             ends = np.flatnonzero(comments == NEWLINE)
             starts = np.empty_like(ends)

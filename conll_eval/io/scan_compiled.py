@@ -66,8 +66,8 @@ def scan_piece_compiled(arr: np.ndarray, lo: int, hi: int, line_offset: int, spa
         found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces, scratch,
                                   local.tag_combos, True)
     else:  # the other arrays are views of the scratch ones, copied by the file before the next scan
-        newlines = _cscan.count_newlines(arr[lo:hi])  # at most one token or word a line
-        into = whole.room(INTO_FILE, newlines)
+        newlines = _cscan.count_newlines(arr[lo:hi])
+        into = whole.room(INTO_FILE, _cscan.content_lines_bound(hi - lo, newlines))  # a token or word a content line
         offsets = whole.offsets
         found = _cscan.scan_piece(arr, lo, hi, line_offset, local.tables, unicode_spaces, scratch,
                                   local.tag_combos, False, into, offsets["word"], offsets["tok"],

@@ -253,6 +253,11 @@ def _piece_lines(arr: np.ndarray, lo: int, hi: int) -> Optional[_Lines]:
     a blank line has no sentence before it, or a content line has not 10 columns."""
     newline = _positions(arr, NEWLINE, lo, hi)
     n_lines = len(newline)
+    # a blank first line, or two blank lines in a row (newlines two bytes apart across three):
+    # not regular, found before the per-line arrays below (a piece of blank lines would need
+    # tens of bytes of them a byte)
+    if n_lines and (newline[0] == lo or np.any(newline[2:] - newline[:-2] == 2)):
+        return None
     line_start = np.empty(n_lines, dtype=newline.dtype)
     line_start[0] = lo
     line_start[1:] = newline[:-1] + 1

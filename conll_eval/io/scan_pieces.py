@@ -12,15 +12,17 @@ from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
+from .. import limits
 from ..compiled import cscan as _cscan  # None: the numpy path (not built, or CONLL_EVAL_PURE)
 from ..reserve import reserve
 from ..treebank import Vocab
 from .columns import LAZY_COLUMNS, Columns, Piece
 from .lazy_fields import FieldBytes, LazyCodes, LazyMetadata, gather
+from .lines import has_long_line
 from .scan_compiled import INTO_FILE, scan_piece_compiled
 from .scan_numpy import scan_piece_numpy
 
-__all__ = ["SCAN_PIECE_BYTES", "scan", "scan_stream", "scan_piece"]
+__all__ = ["SCAN_PIECE_BYTES", "SCAN_BLOCK_MAX_BYTES", "scan", "scan_stream", "scan_piece", "comment_blocks"]
 
 
 #: bytes per piece of a file scanned at once (cut after a blank line): bounds the temporaries.
@@ -28,6 +30,13 @@ __all__ = ["SCAN_PIECE_BYTES", "scan", "scan_stream", "scan_piece"]
 #: CPU in the per-piece glue, the same peak memory; 4 MiB pieces added 18 MB to whole3's peak);
 #: the numpy scan: 4 MiB (its per-piece cost made 1 MiB pieces ~30 % slower there)
 SCAN_PIECE_BYTES = 2 << 20 if _cscan is not None else 4 << 20
+
+
+#: the longest run of lines without a sentence end a streamed scan holds (one sentence and
+#: the comments before it; real ones are a few kB): a longer one goes to the exact parser,
+#: which holds no comment and a line at a time, so that a file of comments between a few
+#: sentences costs no memory per comment
+SCAN_BLOCK_MAX_BYTES = 8 << 20
 
 
 def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
@@ -222,6 +231,7 @@ class _WholeFile:
         self.offsets = {"word": 0, "tok": 0, "sent": 0, "char": 0}
         self.texts: List[str] = []  # the numpy scan's text (str); the compiled one's: "text"
         self.comment_sentence: List[np.ndarray] = []
+        self.comment_lines: List[np.ndarray] = []
         self.first: Optional[Piece] = None
         self.n_pieces = 0
 
@@ -322,6 +332,7 @@ class _WholeFile:
         else:
             self.texts.append(c.text)
         self.comment_sentence.append(piece.comment_sentence + off["sent"])
+        self.comment_lines.append(piece.comment_lines)
         off["word"] += piece.n_words
         off["tok"] += piece.n_tokens
         off["sent"] += piece.n_sent
@@ -335,18 +346,19 @@ class _WholeFile:
             out, n_sent = piece.columns, piece.n_sent
             if out.text is None:
                 out.text = decode_text(piece.text_utf8)
-            comment_sentence = piece.comment_sentence
+            comment_sentence, comment_lines = piece.comment_sentence, piece.comment_lines
             kept = {name: getattr(piece, name) for name in self.KEPT}
         else:
             out, n_sent = self._joined(), self.offsets["sent"]
             comment_sentence = np.concatenate(self.comment_sentence)
+            comment_lines = np.concatenate(self.comment_lines)
             kept = {name: tuple(self._column(key) for key in sorted(self.arrays)
                                 if key.startswith(f"kept:{name}:"))
                     for name in self.KEPT}
         tails = fields(kept["tails"])
         for part, name in enumerate(LAZY_COLUMNS):
             out.cols[name] = LazyCodes(tails, part)
-        out.metadata = LazyMetadata(fields(kept["comments"]), comment_sentence, n_sent)
+        out.metadata = LazyMetadata(fields(kept["comments"]), comment_sentence, n_sent, comment_lines)
         return out
 
     def _joined(self) -> Columns:
@@ -377,28 +389,39 @@ def decode_text(utf8: np.ndarray) -> str:
 
 def _pieces_read(read: Callable[[int], bytes]):
     """``(buffer, size)``: ``buffer[:size]`` is whole sentences ending with a blank line
-    (``size`` None: the end of the file has no blank line), from ``read(n)``."""
+    (``size`` None: the end of the file has no blank line, or a line is longer than
+    MAX_LINE_BYTES: the exact parser says so), from ``read(n)``."""
     waiting: List[bytes] = []  # blocks read after the last blank line (joined once, when cut)
     waiting_bytes = 0
+    unfinished = 0  # bytes of the last line read so far (no newline yet)
     while True:
         block = read(SCAN_PIECE_BYTES)
         if block:
+            last_newline = block.rfind(b"\n")
+            unfinished = unfinished + len(block) if last_newline < 0 else len(block) - last_newline - 1
             cut = block.rfind(b"\n\n")
             if cut >= 0:
                 cut += waiting_bytes
             elif waiting and waiting[-1].endswith(b"\n") and block.startswith(b"\n"):
                 cut = waiting_bytes - 1  # the blank line straddles the two blocks
             else:  # no sentence end yet: read on (a long sentence is copied once, not per block)
+                if unfinished > limits.MAX_LINE_BYTES or waiting_bytes > SCAN_BLOCK_MAX_BYTES:
+                    yield block, None  # a line too long (never read whole), or a huge block
+                    return
                 waiting.append(block)
                 waiting_bytes += len(block)
                 continue
             buffer = b"".join(waiting + [block]) if waiting else block
+            if has_long_line(buffer, cut + 2):
+                yield buffer, None
+                return
             rest = buffer[cut + 2:]
             waiting, waiting_bytes = ([rest], len(rest)) if rest else ([], 0)
             yield buffer, cut + 2
         elif waiting:
             buffer = b"".join(waiting)
-            yield buffer, len(buffer) if buffer.endswith(b"\n\n") else None
+            ends = buffer.endswith(b"\n\n") and not has_long_line(buffer, len(buffer))
+            yield buffer, len(buffer) if ends else None
             return
         else:
             return
@@ -432,9 +455,16 @@ def _pieces_read_into(readinto: Callable, size: Optional[int] = None,
         cut = buffer.rfind(b"\n\n", 0, filled)
         if at_end:
             if filled:
-                yield buffer, filled if buffer.endswith(b"\n\n", 0, filled) else None
+                ends = buffer.endswith(b"\n\n", 0, filled) and not has_long_line(buffer, filled)
+                yield buffer, filled if ends else None
+            return
+        if has_long_line(buffer, filled if cut < 0 else cut + 2):
+            yield buffer, None  # a line too long: the exact parser says where, having read no more of it
             return
         if cut < 0:  # no sentence end yet: a bigger block carries all of it
+            if filled > SCAN_BLOCK_MAX_BYTES:
+                yield buffer, None
+                return
             carry = filled
             capacity *= 2
             continue
@@ -455,5 +485,28 @@ def scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
     ``known``: what the pieces of one file share (interned strings), filled here."""
     known = {} if known is None else known
     if _cscan is not None:
-        return scan_piece_compiled(arr, lo, hi, line_offset, space, vocab, known)
-    return scan_piece_numpy(arr, lo, hi, line_offset, space, vocab, known)
+        piece = scan_piece_compiled(arr, lo, hi, line_offset, space, vocab, known)
+    else:
+        piece = scan_piece_numpy(arr, lo, hi, line_offset, space, vocab, known)
+    if piece is not None:
+        comment_blocks(piece)
+    return piece
+
+
+def comment_blocks(piece: Piece) -> None:
+    """A piece's comment lines (``comments``: start and end of each, ``comment_sentence``)
+    made one range per sentence, from its first comment to the end of its last
+    (``comment_lines``: how many lines each holds).  A sentence's comments are consecutive
+    lines (before its first word line), so what the file keeps of them grows with its
+    sentences, not with its comment lines (a file of comments would otherwise keep more than
+    its own size: two offsets and a sentence a line)."""
+    start, end = piece.comments
+    sentence = piece.comment_sentence
+    if not len(sentence):
+        piece.comment_lines = np.zeros(0, dtype=np.int32)
+        return
+    first = np.flatnonzero(np.diff(sentence, prepend=-1))  # each sentence's first comment
+    last = np.append(first[1:], len(sentence)) - 1
+    piece.comments = (start[first], end[last])
+    piece.comment_sentence = sentence[first]
+    piece.comment_lines = (last - first + 1).astype(np.int32)
