@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from ..errors import UsageError
+from ..errors import UsageError, printable
 from ..evaluate import Settings, evaluate, validate_files
 from ..io.formats import CONLLU
 from ..io.read import read_treebank
@@ -127,8 +127,8 @@ class Parser(argparse.ArgumentParser):
         args = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(drop_ignored_values(args), namespace)
 
-    def error(self, message):
-        raise UsageError(f"{self.prog}: error: {message}")
+    def error(self, message):  # argparse quotes the arguments: a name stays one line
+        raise UsageError(f"{self.prog}: error: {printable(message)}")
 
     def exit(self, status=0, message=None):
         if message:
@@ -532,7 +532,7 @@ def progress_reporter(stderr: TextIO):
         return None
 
     def show(done: int, total: int, entry) -> None:
-        stderr.write(f"\r\033[K[{done}/{total}] {entry.name}")
+        stderr.write(f"\r\033[K[{done}/{total}] {printable(entry.name)}")
         if done == total:
             stderr.write("\r\033[K")
         stderr.flush()
