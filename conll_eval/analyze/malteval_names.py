@@ -118,6 +118,9 @@ DIFFERENCES: Tuple[str, ...] = (
     "MaltTab/MaltXML: a column the format lacks (MaltTab's LEMMA, POSTAG, FEATS) groups as '_' "
     "(MaltEval: NullPointerException); an empty MaltXML sentence and a value CoNLL cannot hold "
     "are refused; MaltXML sentence ids are not kept (sentences are numbered 1, 2, ...)",
+    "input text a terminal would act on (control characters, ESC sequences, bidi controls) is "
+    "spelt out in the text output (\\x1b, \\u202e: errors.printable) and the columns sized on "
+    "what is printed (MaltEval prints it raw); JSON escapes it",
 )
 
 _NPE_NO_METRIC = ('Cannot invoke "String.equals(Object)" because the return value of '
