@@ -12,6 +12,7 @@ from typing import List, Sequence, Tuple
 from ..analyze.tagger.comparison import (B, E1, E2, I1, I2, T, X1, X2, Comparison, FileCounts,
                                          HardError, Step)
 from ..analyze.tagger.native import COMMENT, EOF, EOS, HINT, Item
+from ..errors import printable
 
 __all__ = ["status_string", "display", "listing", "summary", "error_lines", "RULE"]
 
@@ -110,7 +111,7 @@ def summary(result: Comparison, names: Tuple[str, str], label: str, extended: bo
              f"  + NTokens             : {tokens:9d}",
              f"  + NSentences          : {result.sentences:9d}"]
     for number, (name, counts, shown) in enumerate(zip(names, result.files, evaluated), 1):
-        lines.append(f"  + File-{number}              : {name}")
+        lines.append(f"  + File-{number}              : {printable(name)}")
         lines.append(f'    - Input format      : "{label}"')
         if extended and shown:
             lines.extend(_file_lines(tokens, counts))
