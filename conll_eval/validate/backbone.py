@@ -8,7 +8,8 @@ import re
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from .format import EMPTY_SENTENCE, IdChecks, LineChecks
-from .incidents import BOM_HINT, NEWLINE_HINTS, IncidentRun, ValidationIncident, _with_hint
+from .incidents import (BOM_HINT, NEWLINE_HINTS, IncidentRun, ValidationIncident, _with_hint,
+                        new_incident)
 from .metadata import MetadataChecks
 from .contents import ContentChecks, Words
 from .relations import RelationChecks, SpanChecks
@@ -92,8 +93,8 @@ class Validator(LineChecks, IdChecks, TreeChecks, FieldChecks, MetadataChecks, C
         return self._end_of_run()
 
     def _add(self, level, klass, testid, line, message, severity="error"):
-        self.out.append(ValidationIncident(level, klass, testid, self.path, line, self.sent_id,
-                                           message, severity))
+        self.out.append(new_incident(level, klass, testid, self.path, line, self.sent_id,
+                                     message, severity))
 
     # ---- one sentence (lines without terminators, the final empty line included) ----------
     def sentence(self, lines: List[str], first: int, last: int) -> List[ValidationIncident]:

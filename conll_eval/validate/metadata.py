@@ -4,10 +4,15 @@ the files of a run (the validator's state).
 """
 from __future__ import annotations
 
+import re
 from typing import Set
 
 from .patterns import (FORM, ID, MISC, _RE_ALTPART, _RE_NEWDOC, _RE_NEWPAR, _RE_PARALLELID,
                        _RE_SENTID, _RE_TEXT, _is_empty, _is_mwt, _shorten)
+
+
+#: what str.lstrip() strips (str.isspace(): re's \s for str patterns is the same class)
+_SPACES = re.compile(r"\s*")
 
 
 class MetadataChecks:
@@ -110,6 +115,8 @@ class MetadataChecks:
                        " whitespace.")
         skip: Set[str] = set()
         mismatch_reported = False
+        at = 0  # stext[at:] is the text no FORM matched yet (an index, not a copy per word:
+        # udtools' slices cost the text's length per word, quadratic on a long sentence)
         for i, cols in enumerate(self.table):
             lineno = self.sentence_line + i
             misc = cols[MISC]
@@ -133,25 +140,26 @@ class MetadataChecks:
                                " that are part of a multi-word token.", lineno)
                 continue
             form = cols[FORM]
-            if not stext.startswith(form):
+            if not stext.startswith(form, at):
                 if not mismatch_reported:
                     extra = (" (perhaps extra SpaceAfter=No at previous token?)"
-                             if stext[:1].isspace() else "")
+                             if stext[at:at + 1].isspace() else "")
                     self._meta("text-form-mismatch", "Mismatch between the text attribute and the"
                                f" FORM field. Form[{cols[ID]}] is '{form}' but text is"
-                               f" '{stext[:len(form) + 20]}...'" + extra, lineno)
+                               f" '{stext[at:at + len(form) + 20]}...'" + extra, lineno)
                     mismatch_reported = True
             else:
-                stext = stext[len(form):]
+                at += len(form)
                 if "SpaceAfter=No" in misc.split("|"):
                     self.spaceafterno_in_effect = True
                 else:
                     self.spaceafterno_in_effect = False
-                    if stext and not stext[0].isspace():
+                    if at < len(stext) and not stext[at].isspace():
+                        # (_shorten keeps 20 characters of the form and the text after it)
                         self._meta("missing-spaceafter", "'SpaceAfter=No' is missing in the MISC"
                                    f" field of node {cols[ID]} because the text is"
-                                   f" '{_shorten(form + stext)}'.", lineno)
-                    stext = stext.lstrip()
-        if stext:
+                                   f" '{_shorten(form + stext[at:at + 25])}'.", lineno)
+                    at = _SPACES.match(stext, at).end()  # type: ignore[union-attr]  # (\s*)
+        if at < len(stext):
             self._meta("text-extra-chars", "Extra characters at the end of the text attribute,"
-                       f" not accounted for in the FORM fields: '{stext}'")
+                       f" not accounted for in the FORM fields: '{stext[at:]}'")

@@ -155,14 +155,20 @@ class Screen:
         n_lines = data.count(b"\n")
         bad = self._bad_sentences(found)
         silent = self.content.silent(found, ~bad) if self.content is not None else None
-        starts, ends, first_lines = found["start"], found["end"], found["first_line"]
-        n_sentence_lines = np.diff(first_lines, append=n_lines)
+        # lists: a numpy scalar per sentence costs more than the line-by-line path's checks
+        # of a sentence with one error (issue 40: files with an error on every line)
+        starts, ends = found["start"].tolist(), found["end"].tolist()
+        first_lines = found["first_line"]
+        n_sentence_lines = np.diff(first_lines, append=n_lines).tolist()
+        first_lines = first_lines.tolist()
+        bad = bad.tolist()
+        silent = silent.tolist() if silent is not None else None
         for s in range(found["n_sentences"]):
-            first = base + int(first_lines[s]) + 1
+            first = base + first_lines[s] + 1
             text = data[starts[s]:ends[s]]
             if not bad[s]:
                 if silent is not None and silent[s]:  # no level 3-5 finding: only the state
-                    last_word_line = first + int(n_sentence_lines[s]) - 2
+                    last_word_line = first + n_sentence_lines[s] - 2
                 else:
                     last_word_line = None
                 incidents = self._screened(found, s, text, first, base, last_word_line)
