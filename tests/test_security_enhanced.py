@@ -200,3 +200,57 @@ def test_a_word_with_many_repeated_edges_scores_as_the_official_scorer(
         status = main(["--profile", profile, *options, str(gold), str(system)], out, err)
         assert (status, out.getvalue()) == (0, official.stdout), (options, err.getvalue())
         assert "ELAS" in out.getvalue()
+
+
+# ------------------------------------------------------------------------------------ validate
+def _validate(path: Path, *options):
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["validate", *options, str(path)], out, err)
+    return status, out.getvalue() + err.getvalue()
+
+
+def _two_words(deps: str) -> str:
+    return ("# sent_id = 1\n# text = a b\n1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\n"
+            f"2\tb\tb\tX\t_\t_\t1\tdep\t{deps}\t_\n\n")
+
+
+def test_a_long_deps_is_quoted_cut_in_each_of_its_items_messages(tmp_path: Path):
+    """3,000 invalid relations (and 1,500 out of order) in one DEPS: each message quotes the
+    DEPS cut to QUOTED_DEPS_CHARS, not whole (that was quadratic: 50,000 such items took
+    24 GB); a short DEPS is quoted whole, as udtools does."""
+    items = "|".join("1:nmod:in" if k % 2 else "1:BAD" for k in range(3000))  # BAD < nmod
+    path = tmp_path / "long.conllu"
+    path.write_text(_two_words(items), encoding="utf-8")
+    status, text = _validate(path, "--level", "2", "--max-err", "0")
+    lines = [line for line in text.splitlines() if "invalid-edeprel" in line or "unsorted-deps-2" in line]
+    assert status == 1 and text.count("invalid-edeprel]") == 1500 and text.count("unsorted-deps-2]") == 1499
+    assert max(len(line) for line in lines) < 2000  # the DEPS has 23,999 characters
+    assert all("more characters]'." in line for line in lines)
+    path.write_text(_two_words("1:BAD|1:b"), encoding="utf-8")
+    status, text = _validate(path, "--level", "2")
+    assert "Invalid enhanced relation type: '1:BAD|1:b'." in text
+
+
+@pytest.mark.parametrize("level", ["1", "2", "3"])
+def test_a_deps_head_past_int_s_digit_limit_is_an_error_not_a_crash(tmp_path: Path, level):
+    """A head of 5,000 digits (int() refuses more than 4,300): unknown-ehead from level 2, no
+    internal error (exit 3) at any level."""
+    path = tmp_path / "head.conllu"
+    path.write_text(_two_words(f"1:dep|{'1' * 5000}:dep"), encoding="utf-8")
+    status, text = _validate(path, "--level", level)
+    assert "internal" not in text
+    assert (status, "unknown-ehead" in text) == ((0, False) if level == "1" else (1, True))
+
+
+def test_head_keys_order_and_match_as_udtools_node_tuples():
+    """validate's _id_key orders and equals heads and IDs as int tuples do (udtools'
+    nodeid2tuple), leading zeros of empty-node IDs included."""
+    from conll_eval.validate.tree import _id_key  # the private key the DEPS checks use
+
+    r = random.Random(7)
+    ids = [f"{r.choice(['', '0', '00'])}{r.randint(0, 120)}" + r.choice(["", f".{r.randint(1, 12)}"])
+           for _ in range(400)]
+    as_ints = lambda s: tuple(int(p) for p in (s.split(".") + ["0"])[:2])  # noqa: E731
+    assert sorted(ids, key=_id_key) == sorted(ids, key=lambda s: (as_ints(s), _id_key(s)))
+    for a, b in zip(ids, reversed(ids)):
+        assert (_id_key(a) == _id_key(b)) == (as_ints(a) == as_ints(b))

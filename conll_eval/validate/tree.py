@@ -9,7 +9,7 @@ from typing import Dict, List, Set, Tuple
 
 from .patterns import (DEPREL, DEPS, HEAD, ID, UD_RELATIONS, _MISC_SINGLE, _MISC_TYPO, _RE_DEPREL,
                        _RE_EHEAD, _RE_FEATVAL, _RE_HEAD, _RE_VAL, _RE_WS_END, _RE_WS_START,
-                       _deps_list, _id_tuple, _is_empty, _is_mwt, _is_word, _valid_edeprel)
+                       _deps_list, _is_empty, _is_mwt, _is_word, _valid_edeprel)
 
 
 class TreeChecks:
@@ -160,7 +160,7 @@ class FieldChecks:
         order, heads, relations = _deps_findings(cols[DEPS])
         for klass, testid, message in order:
             self._add(2, klass, testid, lineno, message)
-        if _id_tuple(cols[ID]) in heads:
+        if _id_key(cols[ID]) in heads:
             self._add(2, "ENHANCED", "deps-self-loop", lineno,
                       f"Self-loop in DEPS for '{cols[ID]}'")
         self.ref_is_udeprel = True  # udtools adds 'ref' to its shared relation set here
@@ -262,12 +262,36 @@ def _misc_findings(misc: str) -> Tuple[Tuple[str, str, str], ...]:
     return tuple(out)
 
 
+#: a DEPS value is quoted whole in the messages of its items (unsorted-deps-2, invalid-edeprel)
+#: up to this many characters, then cut: udtools quotes it whole in each, so a long DEPS with
+#: many bad items made messages, and memory, quadratic in its length (real DEPS: < 500)
+QUOTED_DEPS_CHARS = 1000
+
+
+def _id_key(nodeid: str) -> Tuple[int, str, int, str]:
+    """Ordered and equal as udtools' ``nodeid2tuple`` (ints of the parts around the dot), for
+    any number of digits: ``int()`` refuses more than 4,300 (a long DEPS may hold such a head,
+    an error of its own) and is slow near that."""
+    major, _, minor = nodeid.partition(".")
+    major = major.lstrip("0") or "0"
+    minor = minor.lstrip("0")
+    return (len(major), major, len(minor), minor)
+
+
+def _quoted_deps(deps: str) -> str:
+    if len(deps) <= QUOTED_DEPS_CHARS:
+        return deps
+    return f"{deps[:QUOTED_DEPS_CHARS]}[... {len(deps) - QUOTED_DEPS_CHARS:,} more characters]"
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _deps_findings(deps: str):
-    """(order findings, the heads as id tuples, relation findings) of a DEPS value other than
-    '_' that parses; findings are (class, test id, message)."""
+    """(order findings, the heads as :func:`_id_key`, relation findings) of a DEPS value other than
+    '_' that parses; findings are (class, test id, message).  Item messages quote DEPS cut to
+    :data:`QUOTED_DEPS_CHARS`, and equal messages are one string (memory linear in DEPS)."""
     edeps = _deps_list(deps) or ()
-    heads = [_id_tuple(h) for h, _ in edeps]
+    heads = [_id_key(h) for h, _ in edeps]
+    quoted = _quoted_deps(deps)
     order: List[Tuple[str, str, str]] = []
     if heads != sorted(heads):
         order.append(("FORMAT", "unsorted-deps", f"DEPS not sorted by head index: '{deps}'."))
@@ -277,16 +301,16 @@ def _deps_findings(deps: str):
             if h == lasth:
                 if d < lastd:
                     order.append(("FORMAT", "unsorted-deps-2", f"DEPS pointing to head '{h}' not"
-                                  f" sorted by relation type: '{deps}'."))
+                                  f" sorted by relation type: '{quoted}'."))
                 elif d == lastd:
                     order.append(("FORMAT", "repeated-deps", "DEPS contain multiple instances of"
                                   f" the same relation '{h}:{d}'."))
             lasth, lastd = h, d
     relations: List[Tuple[str, str, str]] = []
+    invalid = ("ENHANCED", "invalid-edeprel", f"Invalid enhanced relation type: '{quoted}'.")
     for head, rel in edeps:
         if not _valid_edeprel(rel):
-            relations.append(("ENHANCED", "invalid-edeprel",
-                              f"Invalid enhanced relation type: '{deps}'."))
+            relations.append(invalid)
         else:
             udep = rel.split(":", 1)[0]
             if udep not in UD_RELATIONS and udep != "ref":
