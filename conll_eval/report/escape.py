@@ -8,9 +8,10 @@ what the output's own syntax needs.  Formatting only.
   (``::add-mask::``) or drive a terminal;
 * Markdown (pull-request comments, ``$GITHUB_STEP_SUMMARY``): :func:`markdown_text`, the
   same and then every character Markdown or HTML would act on escaped;
-* HTML: :func:`html_text`; JSON: :func:`json_text` (every string spelt out), or for a large
-  document that quotes FORMs on purpose :func:`valid_json_text` (valid UTF-8 whatever the
-  strings hold).
+* HTML: :func:`html_text`; JSON: :func:`json_text` (every string spelt out); where a JSON
+  output quotes the input on purpose (the validator's messages, the report's FORMs) the
+  names are spelt out and the quoted text kept as read, JSON-escaped (:func:`kept`,
+  :func:`valid_json_text`: valid UTF-8 whatever it holds).
 
 >>> markdown_text("<img src=x>|[a](b)")
 '&lt;img src=x&gt;\\\\|\\\\[a\\\\](b)'
@@ -22,7 +23,7 @@ from typing import Any
 
 from ..errors import printable
 
-__all__ = ["printable", "markdown_text", "html_text", "spelt_out", "json_text",
+__all__ = ["printable", "markdown_text", "html_text", "spelt_out", "json_text", "kept",
            "valid_json_text"]
 
 #: Markdown's inline syntax (code, emphasis, links and images, table cells, strikethrough,
@@ -31,8 +32,9 @@ _MARKDOWN_INLINE = re.compile(r"[\\`*\[\]|~$]")
 #: ``_`` emphasises unless it stands between two letters or digits (``en_ewt`` stays as is)
 _LOOSE_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 #: what starts a block at the head of a line (a heading, a list, a quote: ``>`` is an entity
-#: by then) or a setext underline; escaped there only
-_BLOCK_START = re.compile(r"^(\s*(?:\d+)?)([#+\-=]|(?<=\d)[.)])")
+#: by then) or a setext underline; escaped there only (``75.00`` is no list item: ``1.``
+#: starts one only before a space)
+_BLOCK_START = re.compile(r"^(\s*(?:\d+)?)([#+\-=]|(?<=\d)[.)](?=\s|$))")
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 #: :func:`html.escape` with ``quote=True`` (that module costs start-up time: html.entities)
 _HTML_QUOTED = str.maketrans({**_HTML, '"': "&quot;", "'": "&#x27;"})
@@ -43,7 +45,7 @@ def markdown_text(text: str) -> str:
     spelt out by :func:`printable` (one line, no control characters), ``&``, ``<`` and ``>``
     as HTML entities (no tag, no autolink), and a backslash before every character that
     would start Markdown syntax (`` ` ``, ``*``, ``_`` but between letters, ``[``, ``]``,
-    ``|``, ``~``, ``$``, ``\\``; ``#``, ``+``, ``-``, ``=`` and ``1.`` at the start).
+    ``|``, ``~``, ``$``, ``\\``; ``#``, ``+``, ``-``, ``=`` and ``1. `` at the start).
 
     No code span holds input text: a backtick fence can be outrun, escapes cannot.
     """
@@ -79,19 +81,25 @@ def json_text(document: Any, ensure_ascii: bool = False, **options: Any) -> str:
     return json.dumps(spelt_out(document), ensure_ascii=ensure_ascii, **options)
 
 
-#: what a JSON text keeps raw that :func:`printable` spells out (``json.dumps`` escapes
-#: C0 controls itself): C1 controls and DEL, bidi controls, line separators, lone surrogates
-_RAW_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
+#: a lone surrogate: an undecodable byte read with ``surrogateescape``, which no UTF-8 text
+#: (and no JSON text written as UTF-8) can hold
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def kept(text: str) -> str:
+    """Quoted input text (a FORM, a line) as a JSON output keeps it: as read, JSON-escaped by
+    the encoder, but an undecodable byte spelt out (:func:`printable`), so the output stays
+    valid UTF-8."""
+    return text if _SURROGATE.search(text) is None else printable(text)
 
 
 def valid_json_text(document: Any, **options: Any) -> str:
     """``json.dumps(document, ensure_ascii=False, **options)`` for a large document whose
-    strings quote the input on purpose (FORMs) and whose names were spelt out where it was
-    built: valid UTF-8 and free of bidi and C1 controls all the same, as when a string holds
-    one (an undecodable byte's surrogate, ``\\u202e``) every string is spelt out.  One scan
-    of the text in the usual case."""
+    strings quote the input on purpose (FORMs, kept as read) and whose names were spelt out
+    where it was built: valid UTF-8 all the same, as when a string holds an undecodable
+    byte every string is spelt out.  One scan of the text in the usual case."""
     import json  # here: only the JSON outputs need it (start-up time of every other call)
     text = json.dumps(document, ensure_ascii=False, **options)
-    if _RAW_IN_JSON.search(text) is None:
+    if _SURROGATE.search(text) is None:
         return text
     return json.dumps(spelt_out(document), ensure_ascii=False, **options)

@@ -30,10 +30,11 @@
   udtools does.  Runs of incidents (:class:`~conll_eval.validate.IncidentRun`, the validator's
   form for a run of empty lines) are counted by ``Tally`` and ``limit_per_class`` in one step.
 
-Every format spells out what a terminal would act on (:func:`conll_eval.errors.printable`:
-``\\x1b``, ``\\t``, ``\\n``, bidi overrides, ``\\xff`` for a byte of a file name that is not
-UTF-8), in paths as in messages: a line stays one line, JSON and SARIF stay valid UTF-8, a
-SARIF URI percent-encodes the path's bytes.
+The text lines spell out what a terminal would act on (:func:`conll_eval.errors.printable`:
+``\\x1b``, ``\\t``, bidi overrides); JSON and SARIF keep the messages as read (their own
+escapes).  A path is spelt out in every format (``\\n``, ``\\xff`` for a byte of a file name
+that is not UTF-8): a line stays one line, JSON and SARIF stay valid UTF-8; a SARIF URI
+percent-encodes the path's bytes.
 """
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ import urllib.parse
 from typing import Dict, Iterable, Iterator, Optional, Set, Tuple, Union
 
 from ..errors import printable
-from .escape import spelt_out
 from ..validate import CLASS_ORDER, IncidentRun, ValidationIncident
+from .escape import kept
 
 __all__ = ["format_incident", "format_udtools", "format_github", "sarif_result", "sarif_tool",
            "summary", "Tally", "incident_dict", "to_json", "limit_per_class"]
@@ -103,20 +104,19 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def sarif_result(inc: ValidationIncident) -> dict:
-    """One SARIF 2.1.0 result: rule id = test id, level error/warning, file and line; its
-    strings spelt out (:func:`printable`)."""
+    """One SARIF 2.1.0 result: rule id = test id, level error/warning, file and line (the
+    message and sentence id as read, valid UTF-8: :func:`~.escape.kept`)."""
     location: dict = {"artifactLocation": {"uri": _sarif_uri(inc.path)}}
     if inc.line is not None and inc.line >= 1:
         location["region"] = {"startLine": inc.line}
     properties = {"udLevel": inc.level, "testClass": inc.klass}
     if inc.sent_id is not None:
-        properties["sentId"] = inc.sent_id
+        properties["sentId"] = kept(inc.sent_id)
     if inc.hint:
-        properties["hint"] = inc.hint
-    return spelt_out({"ruleId": inc.testid,
-                      "level": "warning" if inc.severity == "warning" else "error",
-                      "message": {"text": inc.message},
-                      "locations": [{"physicalLocation": location}], "properties": properties})
+        properties["hint"] = kept(inc.hint)
+    return {"ruleId": inc.testid, "level": "warning" if inc.severity == "warning" else "error",
+            "message": {"text": kept(inc.message)}, "locations": [{"physicalLocation": location}],
+            "properties": properties}
 
 
 def _sarif_uri(path: str) -> str:
@@ -179,10 +179,13 @@ def summary(incidents: Iterable[Item]) -> str:
 
 
 def incident_dict(inc: ValidationIncident) -> dict:
-    """The JSON object of one incident, its strings spelt out (:func:`printable`)."""
-    return spelt_out({"level": inc.level, "class": inc.klass, "testid": inc.testid,
-                      "path": inc.path, "line": inc.line, "sent_id": inc.sent_id,
-                      "message": inc.message, "severity": inc.severity, "hint": inc.hint})
+    """The JSON object of one incident: the path spelt out (:func:`printable`), the message,
+    sentence id and hint as read (valid UTF-8: :func:`~.escape.kept`)."""
+    return {"level": inc.level, "class": inc.klass, "testid": inc.testid,
+            "path": printable(inc.path), "line": inc.line,
+            "sent_id": None if inc.sent_id is None else kept(inc.sent_id),
+            "message": kept(inc.message), "severity": inc.severity,
+            "hint": None if inc.hint is None else kept(inc.hint)}
 
 
 def to_json(incidents: Iterable[Item]) -> str:
