@@ -237,8 +237,8 @@ def check_characters(gold: Treebank, system: Treebank) -> None:
     lines = [
         f"the texts of gold and system differ at character {k} "
         f"(gold has {len(gold.text)} non-space characters, system {len(system.text)})",
-        f"  gold   {gold.path}:{g_line}: {printable(g_ctx)}",
-        f"  system {system.path}:{s_line}: {printable(s_ctx)}",
+        f"  gold   {Location(gold.path, g_line)}: {printable(g_ctx)}",
+        f"  system {Location(system.path, s_line)}: {printable(s_ctx)}",
         f"  first differing characters: gold {gold.text[k:k + 20]!r} vs system {system.text[k:k + 20]!r}",
     ]
     if k < len(gold.text) and k < len(system.text):

@@ -70,14 +70,16 @@ def printable(text: str, keep_newlines: bool = False) -> str:
 
 @dataclass(frozen=True)
 class Location:
-    """A place in an input file; ``str()`` gives ``gold.conllu:41``."""
+    """A place in an input file; ``str()`` gives ``gold.conllu:41``, the path spelt out
+    (:func:`printable`: a path is one line in every message, whatever its name holds)."""
 
     path: str
     line: Optional[int] = None
     sent_id: Optional[str] = None
 
     def __str__(self) -> str:
-        return self.path if self.line is None else f"{self.path}:{self.line}"
+        path = printable(self.path)
+        return path if self.line is None else f"{path}:{self.line}"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .enhancements import ENHANCEMENT_DIGITS
-from .errors import FormatError, Location, UsageError
+from .errors import FormatError, Location, UsageError, printable
 from .naming import CONLLU_SUFFIX, file_stem, treebank_name
 
 __all__ = ["METADATA_FILE", "SuiteEntry", "Pairing", "treebank_code", "pair_directories", "read_metadata",
@@ -66,7 +66,7 @@ def _conllu_files(directory: str) -> Dict[str, str]:
     try:
         names = os.listdir(directory)
     except OSError as exc:
-        raise UsageError(f"cannot list {directory}: {exc.strerror or exc}") from exc
+        raise UsageError(f"cannot list {printable(directory)}: {exc.strerror or exc}") from exc
     files: Dict[str, str] = {}
     for name in sorted(names):
         stem = file_stem(name)
@@ -74,7 +74,7 @@ def _conllu_files(directory: str) -> Dict[str, str]:
         if stem == name or not os.path.isfile(path):
             continue
         if stem in files:
-            raise UsageError(f"both {files[stem]} and {path} hold treebank {stem}: keep one")
+            raise UsageError(printable(f"both {files[stem]} and {path} hold treebank {stem}: keep one"))
         files[stem] = path
     return files
 
@@ -254,11 +254,11 @@ def find_pairs(gold: str, system: str, metadata: Optional[str] = None) -> Pairin
         if os.path.isfile(candidate):
             return read_metadata(candidate, system)
         if os.path.isfile(system):
-            raise UsageError(f"{gold} is a directory but {system} is a file: give two "
-                             "directories or two files")
+            raise UsageError(f"{printable(gold)} is a directory but {printable(system)} is a "
+                             "file: give two directories or two files")
         return pair_directories(gold, system)
     if os.path.isdir(system):
-        raise UsageError(f"{gold} is a file but {system} is a directory: give two directories "
-                         "or two files")
+        raise UsageError(f"{printable(gold)} is a file but {printable(system)} is a directory: "
+                         "give two directories or two files")
     name = treebank_name(gold)  # the rule of every command (naming.py)
     return Pairing((SuiteEntry(name, gold, system, _language(name)),), (), "files")

@@ -33,7 +33,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .errors import (AlignmentError, ConllEvalError, EmptyFileError, Location,
-                     UsageError)
+                     UsageError, printable)
 from .evaluate import Settings, evaluate, gold_unannotated, scored_metrics, validate_pair
 from .io.formats import CONLLU
 from .io.read import read_treebank
@@ -58,7 +58,8 @@ __all__ = [
 class Failure:
     """Why a treebank scored 0: which side, a stable code, ``path:line`` and the message.
 
-    ``official`` is the shared-task wrapper's status string for the same failure.
+    ``official`` is the shared-task wrapper's status string for the same failure;
+    ``message`` is spelt out (:func:`~conll_eval.errors.printable`), one line.
     """
 
     side: str
@@ -130,7 +131,7 @@ def _first_line(text: str) -> str:
 def _failure(side: str, exc: ConllEvalError, official: str) -> Failure:
     location = getattr(exc, "location", None) or Location("?")
     code = getattr(exc, "code", "invalid")
-    return Failure(side, code, _first_line(str(exc)), location, official)
+    return Failure(side, code, printable(_first_line(str(exc))), location, official)
 
 
 def _zero_scores(metrics: Sequence[str], gold_scores: Optional[Mapping[str, Score]]) -> Dict[str, Score]:
@@ -168,8 +169,8 @@ def missing_system_file(entry: SuiteEntry) -> Optional[Failure]:
     if entry.system is not None and os.path.exists(entry.system):
         return None
     path = entry.system or f"(no system file for {entry.name})"
-    return Failure("system", MISSING_FILE, f"{path}: error [{MISSING_FILE}] no system file for "
-                   f"this treebank{_missing_hint(entry)}", Location(path), TIRA_OPEN)
+    message = f"{path}: error [{MISSING_FILE}] no system file for this treebank{_missing_hint(entry)}"
+    return Failure("system", MISSING_FILE, printable(message), Location(path), TIRA_OPEN)
 
 
 #: gold files read in this process, by file identity and profile: a leaderboard scores each
@@ -537,7 +538,7 @@ def rank(suites: Sequence[SuiteEvaluation], metric: str) -> List[Tuple[int, Suit
     """Systems by decreasing macro F1 of ``metric``; equal values share a rank (1, 2, 2, 4),
     ties keep the given order.  Raises :class:`UsageError` when the macro F1 is n/a for a
     system (no gold file annotates the tag): nothing to rank by."""
-    undefined = [s.system_name for s in suites if s.macro[metric].f1 is None]
+    undefined = [printable(s.system_name) for s in suites if s.macro[metric].f1 is None]
     if undefined:
         raise UsageError(f"no gold file annotates {metric} (every value is _), so its "
                          f"macro-average is n/a for {', '.join(undefined)}: nothing to rank by; "

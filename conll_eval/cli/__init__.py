@@ -108,8 +108,8 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
         return score_command(argv, stdout, stderr)
     except Exit as exc:
         return exc.status
-    except UsageError as exc:
-        stderr.write(problem_line(name, str(exc), exc.code))
+    except UsageError as exc:  # one line: a name in it never starts another (printable)
+        stderr.write(problem_line(name, printable(str(exc)), exc.code))
         return EXIT_USAGE
     except ValidationFailed as exc:
         if debug:
