@@ -16,6 +16,7 @@ import pytest
 
 from conll_eval.errors import UsageError
 from conll_eval.evaluate import Settings
+from conll_eval.report.escape import markdown_text
 from conll_eval.suite import evaluate_suite, pair_directories, treebank_code
 from helpers import run_cli
 
@@ -364,7 +365,7 @@ def test_pairs_by_code_are_named_in_every_output(tmp_path):
     record = json.loads(out)["treebanks"][0]
     assert (record["gold"], record["system"], record["paired_by_code"]) == (str(gold_file), str(system_file), True)
     _, out, _ = run_cli("suite", gold, system, "--format", "markdown")
-    assert f"- `{note}`" in out
+    assert f"- {markdown_text(note)}" in out  # escaped, not in a code span (issue 40)
     _, out, err = run_cli("suite", gold, system, "-o", tmp_path / "out.txt")
     assert note in err and note in (tmp_path / "out.txt").read_text()
     _, _, err = run_cli("suite", gold, system, "-q")

@@ -8,15 +8,16 @@ the report to stdout or ``-o FILE``.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import List, TextIO
 
 from .. import __version__
 from ..analyze.word_alignment import (DEFAULT_PUNCT, DEFAULT_WEIGHTS, INPUT_FORMATS, NULL_POLICIES,
                                       compare_alignments, evaluate_alignments,
                                       parallel_treebank_score, parse_weights)
+from ..errors import printable
 from ..metrics import PUNCT_POLICIES
 from ..naming import system_names
+from ..report.escape import json_text
 from ..report.word_alignment import (alignment_delimited, alignment_markdown, alignment_record,
                                      alignment_text)
 from .compare import check_resampling_options, significance_signature, small_sample_note
@@ -114,16 +115,16 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         comparison = compare_alignments(names, [s.counts for s in evaluation.systems],
                                         args.resamples, args.seed, args.alpha, args.correction)
     for warning in evaluation.warnings[:WARNINGS_SHOWN]:
-        stderr.write(f"{warning}\n")
+        stderr.write(f"{printable(str(warning))}\n")
     if len(evaluation.warnings) > WARNINGS_SHOWN:
         stderr.write(f"conll_eval: warning: {len(evaluation.warnings) - WARNINGS_SHOWN} more "
                      "repeated link(s), each counted once\n")
     for note in evaluation.notes:
-        stderr.write(f"conll_eval: note: {note}\n")
+        stderr.write(f"conll_eval: note: {printable(note)}\n")
     signature = _signature(evaluation, args, pts)
     if args.format == "json":
-        text = json.dumps(alignment_record(evaluation, signature, pts, comparison,
-                                           args.per_sentence), indent=1) + "\n"
+        text = json_text(alignment_record(evaluation, signature, pts, comparison,
+                                          args.per_sentence), ensure_ascii=True, indent=1) + "\n"
     elif args.format in DELIMITERS:
         text = alignment_delimited(evaluation, signature, DELIMITERS[args.format], pts,
                                    comparison, comment=args.format not in SIGNATURE_ON_STDERR)

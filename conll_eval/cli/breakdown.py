@@ -10,7 +10,7 @@ from ..align import align_words, check_characters
 from ..analyze.decomposition import decompose, worst_sentences
 from ..analyze.relations import (ENHANCED_COLUMNS, RelationRow, average_rows, enhanced_row,
                                  relation_row)
-from ..errors import ConllEvalError, UsageError
+from ..errors import ConllEvalError, UsageError, printable
 from ..evaluate import Settings, load_pair, validate_pair
 from ..naming import system_names
 from ..report.relations import (TABLES, errors_record, errors_rows, errors_text,
@@ -169,7 +169,7 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if not args.quiet and (args.output or fmt not in ("text", "markdown")):
         for name, row, failure in rows:  # the text and Markdown outputs name them themselves
             if row is None:
-                stderr.write(f"{name}: not scored: {failure}\n")
+                stderr.write(printable(f"{name}: not scored: {failure}") + "\n")
     for message in [] if args.quiet else missed:
         stderr.write(f"conll_eval breakdown: error [fail-under] {message}\n")
     failed = [name for name, row, _ in rows if row is None]
@@ -196,7 +196,7 @@ def _below_bars(rows, columns, bars) -> List[str]:
     average = average_rows([row for _, row, _ in rows], columns) if len(rows) > 1 else {}
     messages = []
     for bar in bars:
-        checked = [] if bar.scope else [(f"{name}: ", row.value(bar.metric))
+        checked = [] if bar.scope else [(f"{printable(name)}: ", row.value(bar.metric))
                                          for name, row, _ in rows if row is not None]
         if average:
             checked.append(("average: ", average[bar.metric]))

@@ -49,9 +49,10 @@ def format_comparison(comparison, signature: str, output_format: str) -> str:
     # here: cli.suite imports this module for its options; only a comparison formats one
     from ..report.comparison import (comparison_delimited, comparison_markdown,
                                      comparison_record, comparison_text)
-    if output_format == "json":
-        import json  # here: start-up time of the other formats
-        return json.dumps(comparison_record(comparison, signature), indent=1) + "\n"
+    if output_format == "json":  # names spelt out, as in every output
+        from ..report.escape import json_text
+        return json_text(comparison_record(comparison, signature), ensure_ascii=True,
+                         indent=1) + "\n"
     if output_format in DELIMITERS:
         return comparison_delimited(comparison, signature, DELIMITERS[output_format],
                                     comment=output_format not in SIGNATURE_ON_STDERR)

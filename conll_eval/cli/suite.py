@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import List, TextIO
 
-from ..errors import UsageError
+from ..errors import UsageError, printable
 from ..metrics import PROFILES, load_weights
 from ..naming import system_names
 from ..report.suite import (pairing_notes, suite_delimited, suite_json, suite_markdown,
@@ -110,7 +110,7 @@ def _checked_values(suite: SuiteEvaluation, bar) -> List[tuple]:
     a prefix every treebank whose gold file annotates the metric (a failed one whose gold
     file could not be read counts, at 0) and the macro-average; ``macro:``/``micro:`` that
     average.  An n/a number is left out (never compared as 0)."""
-    checked = [(f"{r.entry.name}: ", r.scores[bar.metric].f1) for r in suite.results
+    checked = [(f"{printable(r.entry.name)}: ", r.scores[bar.metric].f1) for r in suite.results
                if not bar.scope and bar.metric not in r.unannotated]
     if bar.scope in ("", "macro") and suite.macro[bar.metric].defined:
         checked.append(("macro-average: ", suite.macro[bar.metric].f1))
@@ -125,7 +125,7 @@ def _check_bars_mean_something(suites, bars, prog: str) -> None:
     for suite in suites:
         for bar in bars:
             if not _checked_values(suite, bar):
-                owner = f" of {suite.system_name}" if len(suites) > 1 else ""
+                owner = f" of {printable(suite.system_name)}" if len(suites) > 1 else ""
                 average = f", so its {bar.scope}-average is n/a" if bar.scope else ""
                 raise meaningless_bar(prog, bar, f"no gold file{owner} annotates {bar.metric} "
                                       f"(every value is _ in every treebank){average}")
@@ -151,7 +151,7 @@ def _below_bars(ranked, bars) -> List[str]:
     (``macro:``, ``micro:``)."""
     messages = []
     for _, suite in ranked:
-        owner = f"{suite.system_name} " if len(ranked) > 1 else ""
+        owner = f"{printable(suite.system_name)} " if len(ranked) > 1 else ""
         for bar in bars:
             messages += [owner + m for m in (below(label, bar.metric, f1, bar.value)
                                              for label, f1 in _checked_values(suite, bar)) if m]
@@ -172,9 +172,10 @@ def _with_significance(text: str, significance) -> str:
     # here: only --significance with --format json needs them (start-up time)
     import json
     from ..report.comparison import comparison_record
+    from ..report.escape import json_text
     document = json.loads(text)
     document["significance"] = comparison_record(*significance)
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json_text(document, indent=2) + "\n"
 
 
 def _system_names(args, count: int, paths: List[str]) -> List[str]:
@@ -221,7 +222,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError("conll_eval suite: --significance compares two or more systems")
     if args.baseline is not None and (not args.significance or args.baseline not in names):
         raise UsageError(f"conll_eval suite: --baseline needs --significance and one of the "
-                         f"system names ({', '.join(names)})")
+                         f"system names ({printable(', '.join(names))})")
     rank_by = metric_list(args.rank_by, known, "--rank-by", parser.prog)[0]
     default_metrics = known if len(pairings) == 1 else \
         [m for m, _ in PROFILES[args.profile].default_lines]
@@ -237,7 +238,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             stderr.write("Internal error (uncaught exception) in the evaluation script.\n"
                          "Please contact straka@ufal.mff.cuni.cz so that we can fix it together.\n")
             return EXIT_INPUT
-        raise UsageError(f"conll_eval suite: no treebanks found ({' '.join(args.paths or args.pairs)}: "
+        raise UsageError(f"conll_eval suite: no treebanks found ({printable(' '.join(args.paths or args.pairs))}: "
                          "no *.conllu gold files, or an empty metadata/pair list)")
 
     if len({tuple(e.name for e in p.entries) for p in pairings}) > 1:
@@ -312,7 +313,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stderr.write((significance[1] if significance else suites[0].signature) + "\n")
     if not args.quiet and (args.output or args.tira or args.format not in ("text", "markdown")):
         for suite in suites:  # the text and Markdown outputs name these pairs themselves
-            owner = f"{suite.system_name}: " if len(suites) > 1 else ""
+            owner = f"{printable(suite.system_name)}: " if len(suites) > 1 else ""
             for note in pairing_notes(suite):
                 stderr.write(f"conll_eval suite: note: {owner}paired by treebank code: {note}\n")
     failed = [(s, r) for s in suites for r in s.results if not r.ok]

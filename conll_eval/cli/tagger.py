@@ -13,6 +13,7 @@ from .. import __version__
 from ..analyze.tagger.comparison import compare_items
 from ..analyze.tagger.native import XML, format_label, format_request, read_items
 from ..analyze.tagger.options import PROGRAM, parse_command_line
+from ..errors import printable
 from ..report.mooteval import error_lines, listing, summary
 from .common import EXIT_INPUT, input_named, write_atomically
 from .tagger_conllu import choose_mode, conllu_tagger_command
@@ -119,7 +120,7 @@ def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
                                                             *options.rc_files]) is not None:
             problem = "it is an input file (not overwritten)"
         if problem is not None:
-            stderr.write(f"{PROGRAM}: open failed for output-file '{options.output}': "
+            stderr.write(f"{PROGRAM}: open failed for output-file '{printable(options.output)}': "
                          f"{problem}\n")
             return 1
     if len(options.inputs) < 2:
@@ -136,7 +137,7 @@ def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
         try:
             texts.append(_read(name).decode("utf-8", "surrogateescape"))
         except OSError as exc:
-            stderr.write(f'{PROGRAM}: open failed for file "{name}": '
+            stderr.write(f'{PROGRAM}: open failed for file "{printable(name)}": '
                          f"{os.strerror(exc.errno or errno.EIO)}")
             return 2
     first, evaluated_second = options.evaluated

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from .escape import markdown_text, printable
 from .tables import Num, delimited, fixed, markdown_table, text_table
 
 __all__ = ["comparison_text", "comparison_markdown", "comparison_delimited",
@@ -14,13 +15,14 @@ __all__ = ["comparison_text", "comparison_markdown", "comparison_delimited",
 
 def small_sample_warning(comparison) -> Optional[str]:
     """``warning: only 3 gold sentences ...`` when a file (or a suite's treebank) has fewer
-    sentences than the tests need to be trusted; None otherwise."""
+    sentences than the tests need to be trusted (the treebanks' names spelt out); None
+    otherwise."""
     from ..analyze.comparison import MIN_SENTENCES  # here: the analyses load only when asked
     small = comparison.small_strata()
     if not small:
         return None
     where = (f"only {small[0][1]} gold sentence(s)" if not small[0][0] else
-             "few gold sentences in " + ", ".join(f"{name} ({n})" for name, n in small))
+             "few gold sentences in " + ", ".join(f"{printable(name)} ({n})" for name, n in small))
     return (f"warning: {where}: below {MIN_SENTENCES} the p-values and intervals are "
             f"unreliable (the paired bootstrap calls equal systems different far more often "
             f"than alpha; see docs/compare.md)")
@@ -115,7 +117,7 @@ def comparison_text(comparison, signature: str) -> str:
 
 def comparison_markdown(comparison, signature: str) -> str:
     warning = small_sample_warning(comparison)
-    lines: List[str] = [f"> **{warning}**", ""] if warning else []
+    lines: List[str] = [f"> **{markdown_text(warning)}**", ""] if warning else []
     for heading, header, rows, left in _sections(comparison):
         lines += ([""] if lines and lines[-1] else []) + [f"**{heading}**", ""]
         lines += markdown_table(header, rows, left=left)
@@ -152,6 +154,8 @@ def comparison_delimited(comparison, signature: str, delimiter: str,
 
 
 def comparison_record(comparison, signature: str) -> dict:
+    """The comparison as JSON data; the command line writes it through
+    :func:`~conll_eval.report.escape.json_text` (names spelt out)."""
     from ..analyze.comparison import ranked_clusters  # here: the analyses load only when asked
 
     def interval(i) -> dict:  # + 0.0: no negative zero (a difference of nothing)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import List, Mapping, Optional, Tuple
 
 from ..stats import Score
+from .escape import json_text
 from .tables import Num, delimited, markdown_table, percent
 
 __all__ = ["to_json", "to_tsv", "to_delimited", "to_markdown", "score_rows", "score_record",
@@ -34,7 +35,8 @@ def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signatu
     with ``exact`` each metric also gets ``exact_match``: sentences all right, of how many,
     and their share; with ``notes`` each gets ``annotated`` (false when the gold column it
     compares is all ``_``: its precision, recall, F1 and aligned accuracy are then null) and,
-    where there is one, its ``note``."""
+    where there is one, its ``note``.  Paths and every other string are spelt out
+    (:func:`~conll_eval.report.escape.json_text`)."""
     records = {}
     for name, score in scores.items():
         note = (notes or {}).get(name)
@@ -56,8 +58,7 @@ def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signatu
     }
     if files:
         document["files"] = dict(files)
-    import json  # here: only JSON output needs it (start-up time of every other call)
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json_text(document, indent=2) + "\n"
 
 
 #: the cell of a score that means nothing (a tag the gold file does not annotate)

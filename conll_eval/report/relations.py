@@ -1,14 +1,15 @@
 """The CLAS paper's Tables 2 and 3 (``conll_eval breakdown``): one row per treebank and the
 average row, as text, TSV/CSV, Markdown or JSON.  Formatting only; the numbers come from
-:mod:`conll_eval.analyze.relations`."""
+:mod:`conll_eval.analyze.relations`.  Treebank names, paths and sentence texts are input
+text: spelt out (:mod:`.escape`) in every format, Markdown-escaped in Markdown."""
 from __future__ import annotations
 
-import json
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..analyze.decomposition import KIND_NAMES, KINDS
 from ..analyze.relations import (ENHANCED_COLUMNS, TABLE2_COLUMNS, TABLE3_COLUMNS, RelationRow,
                                  average_rows, averaged_over)
+from .escape import json_text, kept, markdown_text, printable
 from .tables import Num, delimited, fixed, markdown_table, text_table
 
 __all__ = ["TABLES", "relations_text", "relations_markdown", "relations_delimited",
@@ -58,7 +59,9 @@ def _cells(rows: Sequence[Row], columns: Sequence[str]) -> List[List[str]]:
 
 
 def _failures(rows: Sequence[Row]) -> List[str]:
-    return [f"{name}: not scored: {failure}" for name, row, failure in rows if row is None]
+    """``name: not scored: why`` per treebank not scored, spelt out."""
+    return [printable(f"{name}: not scored: {failure}") for name, row, failure in rows
+            if row is None]
 
 
 def _average_note(rows: Sequence[Row], columns: Sequence[str]) -> List[str]:
@@ -97,7 +100,8 @@ def relations_markdown(rows: Sequence[Row], tables: Sequence[int], signature: st
         blocks.append("\n".join([f"**{title}**", "", *markdown_table(["treebank", *header], body),
                                  *(["", *note] if note else [])]))
     notes = _failures(rows)
-    return "\n\n".join(blocks) + "\n" + "".join(f"\n{n}" for n in notes) + f"\n`{signature}`\n"
+    return ("\n\n".join(blocks) + "\n" + "".join(f"\n{markdown_text(n)}" for n in notes)
+            + f"\n`{signature}`\n")
 
 
 def relations_delimited(rows: Sequence[Row], tables: Sequence[int], delimiter: str) -> str:
@@ -124,12 +128,12 @@ def relations_json(rows: Sequence[Row], tables: Sequence[int], signature: str,
         treebanks.append(record)
     present = [row for _, row, _ in rows]
     average = average_rows(present, columns)
-    return json.dumps({"signature": signature, "system": system, "columns": columns,
-                       "treebanks": treebanks,
-                       "average": {c: _rounded(v) for c, v in average.items()},
-                       "average_over": averaged_over(present, columns),
-                       "averaged_over": sum(1 for _, row, _ in rows if row is not None)},
-                      indent=1) + "\n"
+    return json_text({"signature": signature, "system": system, "columns": columns,
+                      "treebanks": treebanks,
+                      "average": {c: _rounded(v) for c, v in average.items()},
+                      "average_over": averaged_over(present, columns),
+                      "averaged_over": sum(1 for _, row, _ in rows if row is not None)},
+                     ensure_ascii=True, indent=1) + "\n"
 
 
 def _rounded(value: Optional[float]) -> Optional[float]:
@@ -174,31 +178,33 @@ def errors_text(rows, worst) -> str:
     for name, sentences in worst:
         if not sentences:
             continue
-        lines += ["", f"Worst {len(sentences)} sentence(s) of {name}:"]
+        lines += ["", f"Worst {len(sentences)} sentence(s) of {printable(name)}:"]
         for rank, s in enumerate(sentences, 1):
             kinds = ", ".join(f"{k} {v}" for k, v in s.errors.items())
             extra = f"; {s.extra_system_words} system word(s) without a partner" \
                 if s.extra_system_words else ""
             where = f"{s.path}:{s.line}"
-            lines.append(f"{rank:>3}. {s.sent_id or '(no sent_id)'}  {where}  "
-                         f"{s.error_count} of {s.words} words wrong: {kinds}{extra}")
-            lines.append(f"     {s.text}")
+            lines.append(printable(f"{rank:>3}. {s.sent_id or '(no sent_id)'}  {where}  "
+                                   f"{s.error_count} of {s.words} words wrong: {kinds}{extra}"))
+            lines.append(f"     {printable(s.text)}")
     return "\n".join(lines) + "\n"
 
 
 def errors_record(rows, worst) -> dict:
-    """JSON-ready: per treebank the gold and system counts by kind, and its worst sentences."""
+    """JSON-ready: per treebank the gold and system counts by kind, and its worst sentences;
+    names and failures spelt out, sentence ids and texts kept as read (:func:`~.escape.kept`)."""
     records = []
     worst_by_name = dict(worst)
     for name, decomposition, failure in rows:
         if decomposition is None:
-            records.append({"treebank": name, "failure": failure})
+            records.append({"treebank": printable(name), "failure": printable(failure)})
             continue
         records.append({
-            "treebank": name, "gold": decomposition.gold_counts,
+            "treebank": printable(name), "gold": decomposition.gold_counts,
             "system": decomposition.system_counts,
-            "worst": [{"sentence": s.index + 1, "sent_id": s.sent_id, "line": s.line,
-                       "text": s.text, "words": s.words, "errors": s.errors,
+            "worst": [{"sentence": s.index + 1,
+                       "sent_id": None if s.sent_id is None else kept(s.sent_id),
+                       "line": s.line, "text": kept(s.text), "words": s.words, "errors": s.errors,
                        "extra_system_words": s.extra_system_words}
                       for s in worst_by_name.get(name, [])]})
     return {"errors": records}

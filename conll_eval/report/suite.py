@@ -1,7 +1,9 @@
 """Suite and leaderboard outputs: text, JSON, TSV/CSV, Markdown, and the shared-task
 wrappers' TIRA layouts (REFERENCE.md c.4).  Scores are percent with 2 decimals in the text
 formats and fractions in [0, 1] in JSON; every format but CSV carries the signature (a CSV
-is a plain table; the command line prints its signature on stderr).
+is a plain table; the command line prints its signature on stderr).  Treebank and system
+names, paths and messages are input text: spelt out (:mod:`.escape`) in every format,
+Markdown-escaped in Markdown.
 
 A single system prints one row per treebank (``conll_eval suite testdata/suite/gold
 testdata/suite/system --metrics LAS,MLAS,BLEX``)::
@@ -18,13 +20,13 @@ testdata/suite/system --metrics LAS,MLAS,BLEX``)::
 """
 from __future__ import annotations
 
-import json
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..stats import Score
 from ..suite import Average, SuiteEvaluation, TreebankResult, tira_status
+from .escape import json_text, markdown_text, printable
 from .machine import score_record
-from .tables import Num, delimited, markdown_table, percent, text_table
+from .tables import Markdown, Num, delimited, markdown_table, percent, text_table
 
 __all__ = ["suite_text", "suite_json", "suite_table_rows", "suite_delimited", "suite_markdown",
            "pairing_notes", "tira_stdout", "tira_stderr", "tira_prototext", "percent"]
@@ -94,7 +96,7 @@ def _coverage(suite: SuiteEvaluation, metrics: Sequence[str]) -> List[str]:
     """Which averages leave treebanks out because their gold files lack the tag."""
     lines = []
     for metric in metrics:
-        left_out = [r.entry.name for r in suite.results if metric in r.unannotated]
+        left_out = [printable(r.entry.name) for r in suite.results if metric in r.unannotated]
         if left_out:
             lines.append(f"  {metric}: averaged over {len(suite.results) - len(left_out)} of "
                          f"{len(suite.results)} treebanks; not annotated in {', '.join(left_out)}")
@@ -103,18 +105,19 @@ def _coverage(suite: SuiteEvaluation, metrics: Sequence[str]) -> List[str]:
 
 def pairing_notes(suite: SuiteEvaluation) -> List[str]:
     """``name: GOLD with SYSTEM`` for each treebank whose files were paired by treebank code
-    (their names differ)."""
-    return [f"{r.entry.name}: {r.entry.gold} with {r.entry.system}" for r in suite.results
-            if r.entry.by_code]
+    (their names differ), spelt out."""
+    return [printable(f"{r.entry.name}: {r.entry.gold} with {r.entry.system}")
+            for r in suite.results if r.entry.by_code]
 
 
 def _unpaired(suite: SuiteEvaluation) -> List[str]:
-    """The system files without a gold file, each with the treebanks it may belong to."""
+    """The system files without a gold file, each with the treebanks it may belong to,
+    spelt out."""
     likely: Dict[str, List[str]] = {}
     for r in suite.results:
         for candidate in r.entry.candidates:
             likely.setdefault(candidate, []).append(r.entry.name)
-    return [f"{path} (likely for {' or '.join(likely[path])})" if path in likely else path
+    return [printable(f"{path} (likely for {' or '.join(likely[path])})" if path in likely else path)
             for path in suite.unpaired_system]
 
 
@@ -126,7 +129,7 @@ def _notes(suite: SuiteEvaluation, metrics: Sequence[str], prefix: str = "") -> 
     if failures:
         lines.append("")
         lines.append(f"{prefix}Failed treebanks, scored 0 ({len(failures)} of {len(suite.results)}):")
-        lines += [f"  {r.entry.name}: {r.failure.message}" for r in failures]
+        lines += [printable(f"  {r.entry.name}: {r.failure.message}") for r in failures]
     notes = pairing_notes(suite)
     if notes:
         lines.append("")
@@ -143,17 +146,22 @@ def _notes(suite: SuiteEvaluation, metrics: Sequence[str], prefix: str = "") -> 
     return lines
 
 
+def _bold(label: str) -> Markdown:
+    """A Markdown cell: ``label`` (input text: a language code) escaped, in bold."""
+    return Markdown(f"**{markdown_text(label)}**")
+
+
 def _treebank_rows(suite: SuiteEvaluation, metrics: Sequence[str], micro: bool,
                    by_language: bool, bold: bool = False,
                    status: Callable[[TreebankResult], str] = _status_cell,
                    coarse: bool = False) -> List[list]:
     """One system's rows: per treebank the F1 cells and the status, then the averages (bold
-    if asked)."""
+    Markdown cells if asked)."""
     rows = [[r.entry.name, *(Num(NOT_ANNOTATED) if m in r.unannotated else
                              Num(percent(r.scores[m].f1)) for m in metrics), status(r)]
             for r in suite.results]
     mark = "**" if bold else ""
-    rows += [[f"{mark}{label}{mark}", *(_percent_cell(values[m], mark) for m in metrics), ""]
+    rows += [[_bold(label) if bold else label, *(_percent_cell(values[m], mark) for m in metrics), ""]
              for label, values in _average_rows(suite, micro, by_language, coarse)]
     return rows
 
@@ -179,7 +187,7 @@ def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool
         if any(not r.ok for _, suite in suites for r in suite.results):
             lines.append("(! = the treebank failed and scores 0)")
         for _, suite in suites:
-            lines += _notes(suite, metrics, prefix=f"{suite.system_name}: ")
+            lines += _notes(suite, metrics, prefix=f"{printable(suite.system_name)}: ")
     lines += ["", first.signature]
     return "\n".join(lines) + "\n"
 
@@ -206,7 +214,7 @@ def _leaderboard_rows(suites: Ranked, metric: str, micro: bool, by_language: boo
     per_system = [_average_rows(suite, micro, by_language, coarse) for _, suite in suites]
     for k, (label, _) in enumerate(per_system[0]):
         mark = "**" if bold and k == 0 else ""
-        rows.append([f"{mark}{label}{mark}",
+        rows.append([_bold(label) if mark else label,
                      *(_percent_cell(averages[k][1][metric], mark) for averages in per_system)])
     return rows
 
@@ -298,7 +306,7 @@ def suite_json(suites: Ranked, settings: Mapping[str, object], rank_by: str, mic
             for position, suite in suites]}
     document["settings"] = dict(settings)
     document["signature"] = first.signature
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json_text(document, indent=2) + "\n"
 
 
 def suite_table_rows(suites: Ranked, metrics: Sequence[str], micro: bool = False,
@@ -333,7 +341,7 @@ def suite_delimited(suites: Ranked, metrics: Sequence[str], delimiter: str, micr
 
 
 def _markdown_status(result: TreebankResult) -> str:
-    return "ok" if result.ok else f"**failed** `{result.failure.code}`"
+    return "ok" if result.ok else Markdown(f"**failed** {markdown_text(result.failure.code)}")
 
 
 def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool = False,
@@ -347,7 +355,8 @@ def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: 
         lines += markdown_table(*_ranking(suites, metrics), left=(1,))
         for metric in _per_treebank_metrics(metrics, rank_by):
             lines.append("")
-            lines += markdown_table(["Treebank", *(f"{suite.system_name} {metric}" for _, suite in suites)],
+            lines += markdown_table(["Treebank", *(f"{suite.system_name} {metric}"
+                                                   for _, suite in suites)],
                                     _leaderboard_rows(suites, metric, micro, by_language, bold=True,
                                                       coarse=coarse))
         if any(not r.ok for _, suite in suites for r in suite.results):
@@ -365,13 +374,16 @@ def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: 
 
 
 def _markdown_notes(suites: Ranked) -> List[Tuple[str, List[str]]]:
-    """(title, bullet items): failed treebanks, pairs by treebank code, unpaired system files."""
+    """(title, bullet items in Markdown): failed treebanks, pairs by treebank code, unpaired
+    system files; the names and messages escaped (:func:`markdown_text`), no code spans."""
     def owner(suite: SuiteEvaluation) -> str:
         return f"{suite.system_name} " if len(suites) > 1 else ""
-    failed = [f"{owner(suite)}`{r.entry.name}`: `{r.failure.message}`"
+    failed = [markdown_text(f"{owner(suite)}{r.entry.name}: {r.failure.message}")
               for _, suite in suites for r in suite.failures]
-    paired = [f"{owner(suite)}`{note}`" for _, suite in suites for note in pairing_notes(suite)]
-    unpaired = [f"{owner(suite)}`{path}`" for _, suite in suites for path in _unpaired(suite)]
+    paired = [markdown_text(f"{owner(suite)}{note}")
+              for _, suite in suites for note in pairing_notes(suite)]
+    unpaired = [markdown_text(f"{owner(suite)}{path}")
+                for _, suite in suites for path in _unpaired(suite)]
     return [(title, items) for title, items in [
         ("Failed treebanks (scored 0):", failed),
         ("Paired by treebank code (the file names differ):", paired),
@@ -390,21 +402,27 @@ def tira_stdout(suite: SuiteEvaluation) -> str:
         status = tira_status(r, profile)
         s = {m: 100 * r.scores[m].f1 for m in r.scores}
         if profile == "conll17":
-            lines.append("{:13} LAS:{:6.2f} ({})".format(r.entry.name, s["LAS"], status))
+            lines.append("{:13} LAS:{:6.2f} ({})".format(printable(r.entry.name), s["LAS"], status))
         else:
             lines.append("{:13} LAS={:6.2f}% MLAS={:6.2f}% BLEX={:6.2f}% ({})".format(
-                r.entry.name, s["LAS"], s["MLAS"], s["BLEX"], status))
+                printable(r.entry.name), s["LAS"], s["MLAS"], s["BLEX"], status))
     return "".join(line + "\n" for line in lines)
 
 
 def tira_stderr(suite: SuiteEvaluation) -> str:
     """``<code padded to 13> <status>`` per treebank."""
     profile = suite.settings.profile
-    return "".join("{:13} {}\n".format(r.entry.name, tira_status(r, profile)) for r in suite.results)
+    return "".join("{:13} {}\n".format(printable(r.entry.name), tira_status(r, profile))
+                   for r in suite.results)
+
+
+def _quoted(text: str) -> str:
+    """A protocol-buffer text string: spelt out, then ``\\`` and ``"`` escaped."""
+    return '"' + printable(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _measure(key: str, value: str) -> str:
-    return f'measure{{\n  key: "{key}"\n  value: "{value}"\n}}\n'
+    return f'measure{{\n  key: {_quoted(key)}\n  value: {_quoted(value)}\n}}\n'
 
 
 def tira_prototext(suite: SuiteEvaluation) -> str:

@@ -24,7 +24,9 @@ from __future__ import annotations
 import io
 from typing import Collection, List, NamedTuple, Optional, Sequence, Union
 
-__all__ = ["fixed", "percent", "Num", "text_table", "markdown_table", "delimited"]
+from .escape import markdown_text, printable
+
+__all__ = ["fixed", "percent", "Num", "Markdown", "text_table", "markdown_table", "delimited"]
 
 
 def fixed(value: float, decimals: int = 2, signed: bool = False) -> str:
@@ -46,6 +48,12 @@ class Num(NamedTuple):
 
     text: str
     mark: str = ""
+
+
+class Markdown(str):
+    """A Markdown table cell written as Markdown (``**Macro (5)**``): its input text already
+    through :func:`~conll_eval.report.escape.markdown_text`.  A plain ``str`` cell is text and
+    is escaped."""
 
 
 Cell = Union[str, Num]
@@ -74,7 +82,9 @@ def _layout(header: Sequence[Cell], rows: Sequence[Sequence[Cell]], left: Collec
 def text_table(header: Sequence[Cell], rows: Sequence[Sequence[Cell]], left: Collection[int] = (0,),
                rules_before: Collection[int] = ()) -> List[str]:
     """Columns two spaces apart, a rule under the header and before each row numbered in
-    ``rules_before``; no trailing spaces."""
+    ``rules_before``; no trailing spaces.  Text cells are spelt out (:func:`printable`)."""
+    header = [c if isinstance(c, Num) else printable(c) for c in header]
+    rows = [[c if isinstance(c, Num) else printable(c) for c in row] for row in rows]
     lines = ["  ".join(row).rstrip() for row in _layout(header, rows, left)]
     rule = "-" * max(len(line) for line in lines)
     for k in sorted(rules_before, reverse=True):
@@ -84,14 +94,19 @@ def text_table(header: Sequence[Cell], rows: Sequence[Sequence[Cell]], left: Col
 
 
 def _escape(cell: Cell) -> Cell:
-    return cell._replace(text=cell.text.replace("|", "\\|")) if isinstance(cell, Num) \
-        else str(cell).replace("|", "\\|")
+    """A cell's Markdown: a :class:`Markdown` one as it is, a number's ``|`` escaped, text
+    through :func:`markdown_text` (names and tags are input text: ``<img ...>``, ``[x](y)``,
+    backticks, a newline must stay literal)."""
+    if isinstance(cell, Num):
+        return cell._replace(text=cell.text.replace("|", "\\|"))
+    return cell if isinstance(cell, Markdown) else markdown_text(str(cell))
 
 
 def markdown_table(header: Sequence[Cell], rows: Sequence[Sequence[Cell]],
                    left: Collection[int] = (0,)) -> List[str]:
     """A GitHub Markdown table, its source aligned as :func:`text_table` (numbers
-    right-aligned, ``left`` columns left-aligned)."""
+    right-aligned, ``left`` columns left-aligned); every plain-text cell escaped
+    (:func:`markdown_text`), :class:`Markdown` cells kept."""
     table = _layout([_escape(c) for c in header], [[_escape(c) for c in row] for row in rows],
                     left, min_width=4)
     separator = ["-" * len(cell) if k in left else "-" * (len(cell) - 1) + ":"
@@ -99,16 +114,22 @@ def markdown_table(header: Sequence[Cell], rows: Sequence[Sequence[Cell]],
     return ["| " + " | ".join(row) + " |" for row in [table[0], separator, *table[1:]]]
 
 
+def _field(value: object) -> object:
+    """A delimited field: text spelt out, numbers and None (an empty field) as they are."""
+    return printable(value) if isinstance(value, str) else value
+
+
 def delimited(header: Sequence[str], rows: Sequence[Sequence[str]], delimiter: str,
               comment: Optional[str] = None) -> str:
     """TSV or CSV: the header, then the rows (quoted where needed); before them a ``# comment``
-    line if one is given, which a reader then has to skip (pandas: ``comment="#"``)."""
+    line if one is given, which a reader then has to skip (pandas: ``comment="#"``).  Every
+    field is spelt out (:func:`printable`): a name never holds a line break, quoted or not."""
     import csv  # here: start-up time of the other formats
 
     out = io.StringIO()
     if comment is not None:
         out.write(f"# {comment}\n")
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow(map(_field, header))
+    writer.writerows(map(_field, row) for row in rows)
     return out.getvalue()

@@ -2,13 +2,16 @@
 all words with ``file:line``, sentence id and context), the per-column table and the
 confusion tables as text, Markdown, TSV/CSV rows, and all of it as JSON.  A score that means
 nothing (see :class:`~conll_eval.analyze.tagger.conllu.ColumnScore`) is ``-`` in text and
-Markdown, ``n/a`` in TSV/CSV and ``null`` in JSON."""
+Markdown, ``n/a`` in TSV/CSV and ``null`` in JSON.  Paths, FORMs and tags are input text:
+spelt out (:mod:`.escape`) in the text, Markdown-escaped in Markdown; JSON spells out the
+paths and keeps FORMs and tags as read (JSON-escaped, valid UTF-8: :func:`~.escape.kept`)."""
 from __future__ import annotations
 
 from typing import List, Optional
 
 import numpy as np
 
+from .escape import kept, markdown_text, printable
 from .tables import Num, markdown_table, percent, text_table
 
 __all__ = ["tagger_listing", "tagger_text", "tagger_markdown", "tagger_rows", "tagger_record"]
@@ -58,7 +61,7 @@ def tagger_listing(evaluation, every_word: bool = False) -> str:
     per differing column: u x f l m), gold and system ``file:line``, sentence id, FORM, the
     differences (``UPOS NOUN>VERB``), context."""
     rows = [_listing_row(evaluation, item) for item in evaluation.mismatches(every_word)]
-    return "".join("\t".join(row) + "\n" for row in rows)
+    return "".join("\t".join(map(printable, row)) + "\n" for row in rows)  # one line each
 
 
 #: an n/a cell of the text and Markdown tables, and of TSV/CSV
@@ -97,7 +100,8 @@ def _table(evaluation, na: str = NA_TEXT) -> tuple:
 
 def _head_lines(evaluation) -> List[str]:
     gold, system, a = evaluation.gold, evaluation.system, evaluation.alignment
-    return [f"Tagger evaluation: {gold.path} (gold) vs {system.path}, on the word alignment",
+    return [f"Tagger evaluation: {printable(gold.path)} (gold) vs {printable(system.path)}, "
+            "on the word alignment",
             f"Words: gold {gold.n_words}, system {system.n_words}, aligned {len(a)} "
             f"({percent(len(a) / gold.n_words) if gold.n_words else '-'} % of gold), "
             f"FORM equal {evaluation.forms_equal}",
@@ -108,7 +112,8 @@ def _not_annotated(evaluation) -> List[str]:
     names = [s.name for s in evaluation.scores if not s.annotated]
     if not names:
         return []
-    return [f"Not annotated in the gold file (every value is _), so n/a: {', '.join(names)}"]
+    return [f"Not annotated in the gold file (every value is _), so n/a: "
+            f"{printable(', '.join(names))}"]
 
 
 def _confusion_blocks(evaluation, table) -> List[str]:
@@ -116,7 +121,7 @@ def _confusion_blocks(evaluation, table) -> List[str]:
     lines: List[str] = []
     for name, counter in evaluation.confusion.items():
         errors = sum(counter.values())
-        lines += ["", f"{name} confusions (gold > system): {len(counter)} pairs, {errors} "
+        lines += ["", f"{printable(name)} confusions (gold > system): {len(counter)} pairs, {errors} "
                       f"errors" + (f", the {CONFUSION_ROWS} most frequent"
                                    if len(counter) > CONFUSION_ROWS else "")]
         if counter:
@@ -146,12 +151,14 @@ def tagger_markdown(evaluation, signature: str, confusion: bool = False) -> str:
     signature below as the scorer's Markdown has it."""
     header, rows = _table(evaluation)
     head = _head_lines(evaluation)
+    head = [markdown_text(line) for line in head]
     lines = [head[0] + "  ", head[1] + "  ", head[2], ""]  # two spaces: a line break
     lines += markdown_table(header, [[row[0], *map(Num, row[1:])] for row in rows])
     notes = _not_annotated(evaluation)
-    lines += [""] * bool(notes) + notes
+    lines += [""] * bool(notes) + [markdown_text(note) for note in notes]
     if confusion:
-        lines += _confusion_blocks(evaluation, markdown_table)
+        lines += [markdown_text(line) if line and not line.startswith("|") else line
+                  for line in _confusion_blocks(evaluation, markdown_table)]
     lines += ["", f"<sub>`{signature}`</sub>"]
     return "\n".join(lines) + "\n"
 
@@ -171,7 +178,8 @@ def _most_common(counter, limit: Optional[int]):
 
 def tagger_record(evaluation, signature: str, listed: Optional[bool] = None) -> dict:
     """Everything as data; ``listed`` (False: mismatching words, True: every word, as
-    verbosity 3 and 4) adds the listed words."""
+    verbosity 3 and 4) adds the listed words.  Paths spelt out, FORMs and tags kept as read
+    (:func:`~.escape.kept`)."""
     gold, system, a = evaluation.gold, evaluation.system, evaluation.alignment
 
     def score(s) -> dict:
@@ -187,18 +195,20 @@ def tagger_record(evaluation, signature: str, listed: Optional[bool] = None) -> 
                                  "accuracy": _ratio(s.unknown, s.annotated)}
         return record
     record = {
-        "gold": gold.path, "system": system.path,
+        "gold": printable(gold.path), "system": printable(system.path),
         "words": {"gold": gold.n_words, "system": system.n_words, "aligned": len(a),
                   "form_equal": evaluation.forms_equal},
         "sentences": {"gold": gold.n_sentences, "system": system.n_sentences},
-        "columns": {s.name: score(s) for s in evaluation.scores},
-        "confusion": {name: [{"gold": g, "system": s, "count": n}
+        "columns": {kept(s.name): score(s) for s in evaluation.scores},
+        "confusion": {kept(name): [{"gold": kept(g), "system": kept(s), "count": n}
                              for (g, s), n in _most_common(counter, None)]
                       for name, counter in evaluation.confusion.items()},
         "signature": signature,
     }
     if listed is not None:
         keys = ("status", "gold", "system", "sent_id", "form", "differences", "context")
-        record["words_listed"] = [dict(zip(keys, _listing_row(evaluation, item)))
+        named = ("gold", "system")  # file:line
+        record["words_listed"] = [{key: printable(value) if key in named else kept(value)
+                                   for key, value in zip(keys, _listing_row(evaluation, item))}
                                   for item in evaluation.mismatches(listed)]
     return record

@@ -3,6 +3,8 @@ every system against the gold alignment, per-sentence counts, the parallel treeb
 the significance tests, as a text report, Markdown, TSV/CSV or a JSON record.
 
 Percentages with 2 decimals in text; fractions in [0, 1] in JSON, as the scorer's JSON.
+Paths and system names are input text: spelt out (:mod:`.escape`) in every format,
+Markdown-escaped in Markdown.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import List, Tuple
 
 from ..analyze.word_alignment import LOWER_IS_BETTER
 from .comparison import comparison_delimited, small_sample_warning
+from .escape import markdown_text, printable
 from .tables import Num, delimited, fixed, markdown_table, percent, text_table
 
 __all__ = ["SCORE_ROWS", "alignment_text", "alignment_markdown", "alignment_delimited",
@@ -140,8 +143,8 @@ def alignment_text(evaluation, signature: str, pts=None, comparison=None,
         if comparison is not None and heading.startswith("Scores in %"):
             warning = small_sample_warning(comparison)
             lines += ["", warning] if warning else []
-        lines += ([""] if lines else []) + [heading] + text_table(header, rows, left=left,
-                                                                  rules_before=rules)
+        lines += ([""] if lines else []) + [printable(heading)] + text_table(
+            header, rows, left=left, rules_before=rules)
     return "\n".join([*lines, "", signature]) + "\n"
 
 
@@ -152,8 +155,8 @@ def alignment_markdown(evaluation, signature: str, pts=None, comparison=None,
     for heading, header, rows, left, _ in _sections(evaluation, pts, comparison, per_sentence):
         if comparison is not None and heading.startswith("Scores in %"):
             warning = small_sample_warning(comparison)
-            lines += ["", f"> **{warning}**"] if warning else []
-        lines += ([""] if lines else []) + [f"**{heading}**", ""]
+            lines += ["", f"> **{markdown_text(warning)}**"] if warning else []
+        lines += ([""] if lines else []) + [f"**{markdown_text(heading)}**", ""]
         lines += markdown_table(header, rows, left=left)
     return "\n".join([*lines, "", f"`{signature}`"]) + "\n"
 

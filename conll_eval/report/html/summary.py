@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import colorsys
 import math
-from html import escape
 from typing import Dict, List, Mapping, Optional, Sequence
 
+from ..escape import html_text
 from ..tables import percent
 
 __all__ = ["treebank_summary", "macro_table", "metrics_table", "suite_treebank_table"]
@@ -21,7 +21,8 @@ HEATMAP_LABELS = 40
 
 
 def _e(value) -> str:
-    return escape(str(value), quote=True)
+    """Text or an attribute value: spelt out (names are input text), then HTML-escaped."""
+    return html_text(value)
 
 
 def _pct(value: Optional[float]) -> str:
