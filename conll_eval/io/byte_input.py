@@ -174,7 +174,7 @@ class Decompressed:
 
     def read(self, size: int = -1) -> bytes:
         if size is None or size < 0:  # whole: in bounded reads, each checked
-            parts = []
+            parts: List[bytes] = []
             while True:
                 part = self.read(_WHOLE_READ_BYTES)
                 if not part:
