@@ -5,7 +5,8 @@ and lines held to :data:`conll_eval.limits.MAX_LINE_BYTES`.
 :class:`Cutter` turns the stream's chunks (of any size) into ``(kind, bytes)`` pieces, in order,
 which together are the stream up to its end or up to a line longer than the limit:
 
-* :data:`WHOLE`: ends with an empty line (``\\n\\n``), so the next piece starts a sentence;
+* :data:`WHOLE`: ends with an empty line (``\\n\\n``, whose first LF may end the piece
+  before), so the next piece starts a sentence;
 * :data:`PARTIAL`: a long stretch without an empty line, cut after a line end (LF, or a CR
   that is not half of a CRLF), for the line-by-line path, which carries the sentence over;
 * :data:`TAIL`: the stream's last bytes after its last empty line (the end of the file);

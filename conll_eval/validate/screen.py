@@ -328,11 +328,12 @@ def validate_blocks(blocks: Iterable[bytes], path: str,
 
 def _whole(data: bytes, screen: Optional[Screen],
            splitter: SentenceSplitter) -> Iterator[Found]:
-    """The incidents of ``data``, which ends with an empty line: a sentence begun in an
-    earlier piece line by line, then each stretch of whole sentences through the screen (or
-    line by line without it), each run of empty sentences as one IncidentRun."""
+    """The incidents of ``data``, which ends with an empty line (a WHOLE piece): a sentence
+    begun in an earlier piece line by line, then each stretch of whole sentences through the
+    screen (or line by line without it), each run of empty sentences as one IncidentRun."""
     if splitter.sentence:  # the rest of a sentence, up to its first possible end
-        end = data.find(b"\n\n") + 2
+        # (the piece before ended with a line end, so a first LF is an empty line)
+        end = 1 if data[:1] == b"\n" else data.find(b"\n\n") + 2
         yield from splitter.feed([data[:end].decode("utf-8", "replace")])
         data = data[end:]
     start = _LEADING_EMPTY_LINES.match(data).end()  # type: ignore[union-attr]  # (matches "")
