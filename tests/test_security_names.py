@@ -24,7 +24,7 @@ import pytest
 
 from conll_eval.cli import main
 from conll_eval.errors import printable
-from conll_eval.report.escape import markdown_text
+from conll_eval.report.escape import json_text, markdown_text
 from conll_eval.report.tables import delimited, markdown_table
 
 from helpers import document, sentence
@@ -471,6 +471,21 @@ def test_suite_markdown_lists_failures_without_code_spans(tmp_path):
     failed = [line for line in out.split("\n") if line.startswith("- ")]
     assert len(failed) == 1 and "missing-file" in failed[0]
     assert failed[0].startswith("- &lt;img src=x onerror=alert(1)&gt;\\`x\\`: ")
+
+
+SPELLABLE = [chr(c) for c in [*range(0x20), *range(0x7f, 0xa0), *range(0x202a, 0x202f),
+                               *range(0x2066, 0x206a), 0x2028, 0x2029, 0xdc80, 0xdcff]]
+
+
+@pytest.mark.parametrize("ensure_ascii", [False, True])
+def test_json_text_spells_out_every_string_that_needs_it(ensure_ascii):
+    """json_text looks at its text once and spells the document out only when a string holds
+    something printable() spells out: never misses one, whatever backslashes stand before."""
+    for char in [*SPELLABLE, "a", "é", "\u202f", "\U0001f600"]:
+        for text in (char, "x" + char, "\\" + char, "\\\\" + char, char + "\\", "\\\\\\" + char):
+            document = {"key": text, text: [text, 1, None]}
+            shown = json.loads(json_text(document, ensure_ascii=ensure_ascii))
+            assert shown == {"key": printable(text), printable(text): [printable(text), 1, None]}
 
 
 def test_delimited_fields_are_spelt_out():

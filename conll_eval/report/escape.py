@@ -73,11 +73,25 @@ def spelt_out(value: Any) -> Any:
     return value
 
 
+#: in a JSON text, what :func:`printable` would spell out: such a character raw (DEL, C1,
+#: bidi controls, line separators, lone surrogates), or JSON's escape of one (``\\n``,
+#: ``\\u001b``; with ``ensure_ascii`` also ``\\u0085``, ``\\u202e``, ``\\udcff``, and astral
+#: characters' pairs, which only cost a second look) after an even run of backslashes
+_SPELLABLE_IN_JSON = re.compile(
+    "[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
+    r"|(?<!\\)(?:\\\\)*\\(?:[bfnrt]|u(?:00[01]|007f|00[89]|202[89a-e]|206[6-9]|d[89a-f]))",
+    re.IGNORECASE)
+
+
 def json_text(document: Any, ensure_ascii: bool = False, **options: Any) -> str:
     """``json.dumps(document, ensure_ascii=ensure_ascii, **options)`` with every string of the
     document spelt out (:func:`spelt_out`): a name holds no control character, not even
-    JSON-escaped, and the text is valid UTF-8 (an undecodable byte reads ``\\xff``)."""
+    JSON-escaped, and the text is valid UTF-8 (an undecodable byte reads ``\\xff``).  The
+    usual document has nothing to spell out: one scan of its text tells."""
     import json  # here: only the JSON outputs need it (start-up time of every other call)
+    text = json.dumps(document, ensure_ascii=ensure_ascii, **options)
+    if _SPELLABLE_IN_JSON.search(text) is None:
+        return text
     return json.dumps(spelt_out(document), ensure_ascii=ensure_ascii, **options)
 
 
