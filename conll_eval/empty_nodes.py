@@ -80,10 +80,12 @@ class _Node:
         self.deps: List[Tuple[bytes, bytes]] = []
 
 
-def _id_key(node_id: bytes) -> Tuple[int, int]:
-    """The script's order of IDs: word number, then empty-node number (3.2 before 3.10)."""
+def _id_key(node_id: bytes) -> Tuple[int, bytes, int, bytes]:
+    """The script's order of IDs: word number, then empty-node number (3.2 before 3.10).  IDs
+    here have no leading zeros (checked), so a number's digits and their count order them as
+    ``int`` would, with any number of digits (``int()`` refuses more than 4,300)."""
     major, _, minor = node_id.partition(b".")
-    return int(major), int(minor or 0)
+    return len(major), major, len(minor), minor
 
 
 class _ReadSentence:
@@ -211,11 +213,16 @@ class _Sentence(_ReadSentence):
         into_empty = [e for e in edges if empty(e[-1])]
         queued = set(queue)
         first_into_empty = set(into_empty)  # the script never adds to this set
+        # the script scans every path into an empty node for those ending where out_path
+        # starts (quadratic); indexed by their end, the same paths in the same order
+        into_by_end: Dict[bytes, List[tuple]] = {}
+        for in_path in into_empty:
+            into_by_end.setdefault(in_path[-1], []).append(in_path)
         position = 0
         while position < len(queue):
             out_path = queue[position]
             position += 1
-            for in_path in [e for e in into_empty if e[-1] == out_path[0]]:
+            for in_path in list(into_by_end.get(out_path[0], ())):
                 path = in_path[:-1] + out_path
                 if not empty(path[0]) and not empty(path[-1]):
                     ok.append(path)
@@ -227,7 +234,7 @@ class _Sentence(_ReadSentence):
                     queue.append(path)
                     queued.add(path)
                 if empty(path[-1]) and path not in first_into_empty:
-                    into_empty.append(path)
+                    into_by_end.setdefault(path[-1], []).append(path)
         added: Dict[bytes, List[Tuple[bytes, bytes]]] = {}
         for path in ok:
             if len(path) > 3:
@@ -241,9 +248,11 @@ class _Sentence(_ReadSentence):
         lines = list(self.lines)
         for index, node_id, columns in self.words:
             kept = [(h, r) for h, r in self.nodes[node_id].deps if not _EMPTY_IN_PATH.fullmatch(h)]
+            kept_set = set(kept)  # not a search of the list per added edge (quadratic)
             for edge in added.get(node_id, ()):
-                if edge not in kept:
+                if edge not in kept_set:
                     kept.append(edge)
+                    kept_set.add(edge)
             kept.sort(key=lambda edge: (_id_key(edge[0]), edge[1]))
             columns = list(columns)
             columns[8] = b"|".join(h + b":" + r for h, r in kept) if kept else b"_"

@@ -15,12 +15,13 @@ import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
+from typing import List, Optional
 
 import numpy as np
 import pytest
 
 import oracles
-from conll_eval import enhanced
+from conll_eval import empty_nodes, enhanced
 from conll_eval.cli import main
 from conll_eval.enhanced import NO_PARENT, ROOT, UNMATCHED, EnhancedGraph
 
@@ -254,3 +255,77 @@ def test_head_keys_order_and_match_as_udtools_node_tuples():
     assert sorted(ids, key=_id_key) == sorted(ids, key=lambda s: (as_ints(s), _id_key(s)))
     for a, b in zip(ids, reversed(ids)):
         assert (_id_key(a) == _id_key(b)) == (as_ints(a) == as_ints(b))
+
+
+# ------------------------------------------------------------------------ --collapse-empty-nodes
+def _script_collapsed_edges(sentence):
+    """The paths the UD script adds, found as it finds them (every path into an empty node
+    scanned for each path out of one): the reference of ``_Sentence.collapsed_edges``."""
+    empty = empty_nodes._EMPTY_IN_PATH.fullmatch
+    edges = []
+    for node_id in sorted(sentence.nodes, key=lambda i: tuple(int(p) for p in (i.split(b".") + [b"0"])[:2])):
+        edges += [(head, relation, node_id) for head, relation in sentence.nodes[node_id].deps]
+    ok = [e for e in edges if not empty(e[0]) and not empty(e[-1])]
+    queue = [e for e in edges if empty(e[0])]
+    into_empty = [e for e in edges if empty(e[-1])]
+    first_into_empty = set(into_empty)
+    position = 0
+    while position < len(queue):
+        out_path = queue[position]
+        position += 1
+        for in_path in [e for e in into_empty if e[-1] == out_path[0]]:
+            path = in_path[:-1] + out_path
+            if not empty(path[0]) and not empty(path[-1]):
+                ok.append(path)
+            elif len(set(path[::2])) == len(path[::2]):
+                if empty(path[0]) and path not in queue:
+                    queue.append(path)
+                if empty(path[-1]) and path not in first_into_empty:
+                    into_empty.append(path)
+    added = {}
+    for path in ok:
+        if len(path) > 3:
+            label = empty_nodes._ID_IN_LABEL.sub(b">", b">".join(path[1:-1]))
+            added.setdefault(path[-1], []).append((path[0], label))
+    return added
+
+
+def _sentence_with_empty_nodes(r: random.Random) -> List[bytes]:
+    """Words 1..n and empty nodes after some of them; every node's DEPS names words, the root
+    and empty nodes (empty nodes only point at empty nodes before them: no cycle of them)."""
+    n = r.randint(2, 12)
+    empties = [f"{w}.{k}" for w in range(0, n + 1) for k in range(1, r.choice([1, 1, 2, 4]))
+               if r.random() < 0.5]
+    def deps(own_empty: Optional[str]) -> str:
+        heads = [str(h) for h in range(n + 1)]
+        earlier = empties[:empties.index(own_empty)] if own_empty else empties
+        items = {f"{r.choice(heads + earlier * 3) if earlier else r.choice(heads)}:"
+                 f"{r.choice(['obj', 'conj', 'nsubj', 'obl:in'])}" for _ in range(r.randint(1, 6))}
+        return "|".join(sorted(items))
+    lines = []
+    for w in range(0, n + 1):
+        if w:
+            lines.append(f"{w}\tw\tw\tX\t_\t_\t{0 if w == 1 else 1}\tdep\t{deps(None)}\t_\n")
+        for e in empties:
+            if e.split(".")[0] == str(w):
+                lines.append(f"{e}\te\te\tX\t_\t_\t_\t_\t{deps(e)}\t_\n")
+    return [line.encode() for line in lines]
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_collapsed_paths_are_the_scripts(seed):
+    """The paths through empty nodes, each path into an empty node looked up by its end
+    instead of scanned for (quadratic in the empty nodes' edges), are the script's, in order."""
+    sentence = empty_nodes._Sentence(_sentence_with_empty_nodes(random.Random(seed)), 1, "x")
+    sentence.read()
+    assert sentence.collapsed_edges() == _script_collapsed_edges(sentence)
+
+
+def test_a_huge_word_id_beside_an_empty_node_is_an_error_not_a_crash(tmp_path: Path):
+    """IDs are ordered by their digits (int() refuses more than 4,300 of them)."""
+    path = tmp_path / "id.conllu"
+    path.write_text("1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\n1.1\te\te\tX\t_\t_\t_\t_\t1:dep\t_\n"
+                    f"{'1' * 5000}\tb\tb\tX\t_\t_\t1\tdep\t1.1:dep\t_\n\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["--profile", "iwpt", "--collapse-empty-nodes", str(path), str(path)], out, err)
+    assert status == 1 and "internal" not in err.getvalue() and "[invalid-word-id]" in err.getvalue()
