@@ -9,7 +9,8 @@ empty node, labels with case parts and paths (``nmod:in``, ``conj:and>obl:on_top
 repeated edges (so gold and system multiplicities multiply).  The system word has the same
 edges in another order, a third of them changed and its own repeats.  A second shape repeats
 one edge ``n`` times on both sides.  The word's line is longer than the default line limit
-(1 MiB), which the cases raise (``CONLL_EVAL_MAX_LINE_BYTES``).
+(1 MiB), which the cases raise (``CONLL_EVAL_MAX_LINE_BYTES``).  Two more cases time
+``--collapse-empty-nodes`` (:func:`write_collapse_input`).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import List
 
 from . import Case
 
-__all__ = ["CASES", "write_pair", "big_word_edges"]
+__all__ = ["CASES", "write_pair", "big_word_edges", "write_collapse_input"]
 
 #: words of the sentence that holds the big word (heads are drawn among them)
 SENTENCE_WORDS = 999
@@ -94,5 +95,39 @@ def _case(profile: str, pure: bool, repeated: bool = False) -> Case:
                 build=build, sizes=(100_000,), unit="edges", env=env, memory=repeated, note=note)
 
 
+def write_collapse_input(directory: str, n: int, shape: str) -> str:
+    """``collapse.conllu`` for ``--collapse-empty-nodes``: ``many-empty-nodes``, ``n`` empty
+    nodes after word 3 (each with the edge ``1:conj``) and word 2 with an edge to each; or
+    ``one-word``, word 2 with ``n`` edges to the empty node 3.1 (distinct relations: ``n``
+    collapsed paths) and ``n`` edges to words."""
+    if shape == "many-empty-nodes":
+        empties, items = n, [f"3.{e}:obj" for e in range(1, n + 1)]
+    else:
+        empties = 1
+        items = ([f"3.1:obj{k}" for k in range(n)]
+                 + [f"{4 + k % (SENTENCE_WORDS - 4)}:nmod:in{k}" for k in range(n)])
+    lines = _sentence("|".join(items)).split("\n")
+    empty_lines = [f"3.{e}\te\te\tX\t_\t_\t_\t_\t1:conj\t_" for e in range(1, empties + 1)]
+    at = lines.index(next(line for line in lines if line.startswith("3.1\t")))
+    lines[at:at + 1] = empty_lines
+    path = os.path.join(directory, "collapse.conllu")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("\n".join(lines))
+    return path
+
+
+def _collapse_case(shape: str) -> Case:
+    def build(directory: str, n: int) -> List[str]:
+        path = write_collapse_input(directory, n, shape)
+        return ["--profile", "iwpt", "--collapse-empty-nodes", "-v", path, path]
+
+    return Case(name=f"enhanced-collapse-{shape}", issue_point="7", build=build, sizes=(40_000,),
+                unit="empty nodes" if shape == "many-empty-nodes" else "edges",
+                env={"CONLL_EVAL_MAX_LINE_BYTES": LINE_LIMIT},
+                note="--collapse-empty-nodes: the script's path search scanned every path into "
+                     "an empty node per path out of one")
+
+
 CASES = ([_case(profile, pure) for profile in ("iwpt", "udeval") for pure in (False, True)]
-         + [_case("iwpt", pure, repeated=True) for pure in (False, True)])
+         + [_case("iwpt", pure, repeated=True) for pure in (False, True)]
+         + [_collapse_case(shape) for shape in ("many-empty-nodes", "one-word")])
