@@ -26,15 +26,18 @@ from ..errors import printable
 __all__ = ["printable", "markdown_text", "html_text", "spelt_out", "json_text", "kept",
            "valid_json_text"]
 
+# The patterns are compiled on first use (re's cache): importing this module costs no
+# start-up time of the commands that print no Markdown or JSON.
+
 #: Markdown's inline syntax (code, emphasis, links and images, table cells, strikethrough,
 #: GitHub's math) and the escape character itself: escaped wherever they stand
-_MARKDOWN_INLINE = re.compile(r"[\\`*\[\]|~$]")
+_MARKDOWN_INLINE = r"[\\`*\[\]|~$]"
 #: ``_`` emphasises unless it stands between two letters or digits (``en_ewt`` stays as is)
-_LOOSE_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+_LOOSE_UNDERSCORE = r"(?<![^\W_])_|_(?![^\W_])"
 #: what starts a block at the head of a line (a heading, a list, a quote: ``>`` is an entity
 #: by then) or a setext underline; escaped there only (``75.00`` is no list item: ``1.``
 #: starts one only before a space)
-_BLOCK_START = re.compile(r"^(\s*(?:\d+)?)([#+\-=]|(?<=\d)[.)](?=\s|$))")
+_BLOCK_START = r"^(\s*(?:\d+)?)([#+\-=]|(?<=\d)[.)](?=\s|$))"
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 #: :func:`html.escape` with ``quote=True`` (that module costs start-up time: html.entities)
 _HTML_QUOTED = str.maketrans({**_HTML, '"': "&quot;", "'": "&#x27;"})
@@ -49,10 +52,10 @@ def markdown_text(text: str) -> str:
 
     No code span holds input text: a backtick fence can be outrun, escapes cannot.
     """
-    text = _MARKDOWN_INLINE.sub(r"\\\g<0>", printable(text))
-    text = _LOOSE_UNDERSCORE.sub(r"\\_", text)
+    text = re.sub(_MARKDOWN_INLINE, r"\\\g<0>", printable(text))
+    text = re.sub(_LOOSE_UNDERSCORE, r"\\_", text)
     text = "".join(_HTML.get(char, char) for char in text) if re.search("[&<>]", text) else text
-    return _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text, count=1)
+    return re.sub(_BLOCK_START, lambda m: m.group(1) + "\\" + m.group(2), text, count=1)
 
 
 def html_text(value: object) -> str:
@@ -77,10 +80,9 @@ def spelt_out(value: Any) -> Any:
 #: bidi controls, line separators, lone surrogates), or JSON's escape of one (``\\n``,
 #: ``\\u001b``; with ``ensure_ascii`` also ``\\u0085``, ``\\u202e``, ``\\udcff``, and astral
 #: characters' pairs, which only cost a second look) after an even run of backslashes
-_SPELLABLE_IN_JSON = re.compile(
+_SPELLABLE_IN_JSON = (
     "[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
-    r"|(?<!\\)(?:\\\\)*\\(?:[bfnrt]|u(?:00[01]|007f|00[89]|202[89a-e]|206[6-9]|d[89a-f]))",
-    re.IGNORECASE)
+    r"|(?<!\\)(?:\\\\)*\\(?:[bfnrt]|u(?:00[01]|007f|00[89]|202[89a-e]|206[6-9]|d[89a-f]))")
 
 
 def json_text(document: Any, ensure_ascii: bool = False, **options: Any) -> str:
@@ -90,21 +92,21 @@ def json_text(document: Any, ensure_ascii: bool = False, **options: Any) -> str:
     usual document has nothing to spell out: one scan of its text tells."""
     import json  # here: only the JSON outputs need it (start-up time of every other call)
     text = json.dumps(document, ensure_ascii=ensure_ascii, **options)
-    if _SPELLABLE_IN_JSON.search(text) is None:
+    if re.search(_SPELLABLE_IN_JSON, text, re.IGNORECASE) is None:
         return text
     return json.dumps(spelt_out(document), ensure_ascii=ensure_ascii, **options)
 
 
 #: a lone surrogate: an undecodable byte read with ``surrogateescape``, which no UTF-8 text
 #: (and no JSON text written as UTF-8) can hold
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"
 
 
 def kept(text: str) -> str:
     """Quoted input text (a FORM, a line) as a JSON output keeps it: as read, JSON-escaped by
     the encoder, but an undecodable byte spelt out (:func:`printable`), so the output stays
     valid UTF-8."""
-    return text if _SURROGATE.search(text) is None else printable(text)
+    return text if re.search(_SURROGATE, text) is None else printable(text)
 
 
 def valid_json_text(document: Any, **options: Any) -> str:
@@ -114,6 +116,6 @@ def valid_json_text(document: Any, **options: Any) -> str:
     byte every string is spelt out.  One scan of the text in the usual case."""
     import json  # here: only the JSON outputs need it (start-up time of every other call)
     text = json.dumps(document, ensure_ascii=False, **options)
-    if _SURROGATE.search(text) is None:
+    if re.search(_SURROGATE, text) is None:
         return text
     return json.dumps(spelt_out(document), ensure_ascii=False, **options)
