@@ -3,10 +3,18 @@ for byte as mooteval 2.0.20 prints them (C ``printf`` widths, ``-nan`` and ``inf
 
 Counts are printed signed and whole: where mooteval's Disambig. count wraps below zero
 (unsigned arithmetic, printed modulo 2^32) this prints the negative count and its ratio.
+The files' names are spelt out (:func:`~conll_eval.errors.printable`: one line whatever the
+name holds), and so is the text of their items (tokens, tags, analyses, comments): an ESC, a
+CR, a TAB inside a field, a bidi override reads ``\\x1b``, ``\\r``, ``\\t``, ``\\u202e``, so the
+listing keeps one item per TAB field and one step per line.  Two things stay as they were
+read, as mooteval prints them: bytes that are not UTF-8 (mooteval's files are bytes, often
+Latin-1: :func:`shown`) and the CR that ends a comment of a CRLF file (its line end, the
+comment's last character); ordinary text is unchanged, byte for byte.
 """
 from __future__ import annotations
 
 import math
+import re
 from typing import List, Sequence, Tuple
 
 from ..analyze.tagger.comparison import (B, E1, E2, I1, I2, T, X1, X2, Comparison, FileCounts,
@@ -14,7 +22,7 @@ from ..analyze.tagger.comparison import (B, E1, E2, I1, I2, T, X1, X2, Compariso
 from ..analyze.tagger.native import COMMENT, EOF, EOS, HINT, Item
 from ..errors import printable
 
-__all__ = ["status_string", "display", "listing", "summary", "error_lines", "RULE"]
+__all__ = ["status_string", "display", "listing", "summary", "error_lines", "RULE", "shown"]
 
 RULE = "%%" + "=" * 67 + "\n"
 _STATUS = ((T, "t"), (B, "b"), (None, ":"), (E1, "e"), (I1, "i"), (X1, "x"), (None, ":"),
@@ -26,22 +34,38 @@ def status_string(flags: int) -> str:
     return "".join(char if bit is None or flags & bit else "-" for bit, char in _STATUS)
 
 
+#: a run of undecodable bytes (read with ``surrogateescape``), kept by :func:`shown`
+_UNDECODED = re.compile("([\udc80-\udcff]+)")
+
+
+def shown(text: str) -> str:
+    """``text`` (decoded with ``surrogateescape``) as the listing shows it: spelt out by
+    :func:`printable`, but for the bytes that are not UTF-8, written back as they were read
+    (a Latin-1 file's byte E9 stays that byte, as mooteval prints it)."""
+    spelt = printable(text)
+    if spelt is text:  # the usual case: nothing to spell out
+        return text
+    parts = _UNDECODED.split(text)  # text, bytes, text, ...: the bytes at odd places
+    return "".join(part if k % 2 else printable(part) for k, part in enumerate(parts))
+
+
 def display(item: Item) -> str:
     """An item as mooteval's native writer shows it: a token as text, best tag and analyses
     (details, else tag) joined by TABs; a comment or hint as ``%%`` + text (an empty comment
     as nothing); a sentence end or end of file as a placeholder comment."""
     kind = item.kind
-    if kind == COMMENT:
-        return "%%" + item.text if item.text else ""
+    if kind == COMMENT:  # a CRLF file's comment ends in its CR, which mooteval prints
+        text, line_end = (item.text[:-1], "\r") if item.text.endswith("\r") else (item.text, "")
+        return "%%" + shown(text) + line_end if item.text else ""
     if kind == HINT:
-        return "%%" + item.text
+        return "%%" + shown(item.text)
     if kind == EOS:
         return "%% (EOS)\t"
     if kind == EOF:
         return "%% (EOF)\t"
     parts = [item.text, item.best]
     parts.extend(details or tag for details, tag in item.analyses)
-    return "\t".join(parts)
+    return "\t".join(shown(part) for part in parts)
 
 
 def listing(steps: Sequence[Step]) -> str:
