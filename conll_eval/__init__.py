@@ -49,7 +49,7 @@ __all__ = [
 
 # Public submodules, reachable as attributes without importing them first.  They are not in
 # __all__, so ``from conll_eval import *`` does not import them all.
-_SUBMODULES = ("errors", "workers", "background", "treebank", "scan", "io", "reader", "reserve", "empty_nodes", "validate",
+_SUBMODULES = ("errors", "limits", "workers", "background", "treebank", "scan", "io", "reader", "reserve", "empty_nodes", "validate",
                "compiled_counts",
                "align", "stats", "enhancements", "enhanced", "metrics", "evaluate", "naming", "pairing", "suite",
                "analyze", "report", "compat", "cli", "compiled")

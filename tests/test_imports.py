@@ -36,7 +36,10 @@ def _targets(node, module: str, is_package: bool, known: Dict[str, Path]) -> Lis
         target = ".".join(base + ([node.module] if node.module else []))
     else:
         target = node.module or ""
-    names = [target] + [f"{target}.{a.name}" for a in node.names]
+    submodules = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in known]
+    # ``from pkg import sub`` of submodules only loads them: the package itself is loaded before
+    # any module in it, so it adds no edge of its own
+    names = submodules if len(submodules) == len(node.names) else [target] + submodules
     return [n for n in names if n in known and n != module]
 
 

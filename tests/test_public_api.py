@@ -33,7 +33,7 @@ def test_all_holds_strings_that_exist():
 
 
 #: every public submodule, reachable as ``conll_eval.<name>`` without importing it first
-SUBMODULES = ["errors", "workers", "background", "treebank", "io", "scan", "reader", "reserve", "compiled_counts", "empty_nodes",
+SUBMODULES = ["errors", "limits", "workers", "background", "treebank", "io", "scan", "reader", "reserve", "compiled_counts", "empty_nodes",
               "validate", "align",
               "stats", "enhancements", "enhanced", "metrics", "evaluate", "naming", "pairing", "suite", "analyze", "report",
               "compat", "cli", "compiled"]
