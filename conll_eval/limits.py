@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 __all__ = ["MAX_LINE_BYTES", "MAX_DECOMPRESSED_BYTES", "MAX_COMPRESSION_RATIO",
-           "RATIO_CHECK_FROM_BYTES"]
+           "RATIO_CHECK_FROM_BYTES", "MAX_CONFIG_BYTES"]
 
 
 def _setting(name: str, default: int) -> int:
@@ -31,3 +31,6 @@ MAX_DECOMPRESSED_BYTES = _setting("MAX_DECOMPRESSED_BYTES", 4 << 30)
 MAX_COMPRESSION_RATIO = _setting("MAX_COMPRESSION_RATIO", 100)
 #: the ratio is checked only once this many bytes came out (small files may compress better)
 RATIO_CHECK_FROM_BYTES = _setting("RATIO_CHECK_FROM_BYTES", 16 << 20)
+#: the largest small file read whole ([file-too-large]): a ``-w`` weights file, a ``--pairs``
+#: list, a suite's metadata.json, a tagger's rc file; real ones are a few kB
+MAX_CONFIG_BYTES = _setting("MAX_CONFIG_BYTES", 16 << 20)

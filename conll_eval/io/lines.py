@@ -1,24 +1,33 @@
 """Text lines of a byte stream read in bounded chunks, and the longest-line check of byte buffers.
 
-:class:`LineReader` gives the exact parser a file's lines one at a time (split as Python's
-universal newlines split them, as :func:`~conll_eval.io.byte_input.read_lines` does), so that
-memory is one chunk whatever the file's shape: a file of blank lines or comments is never held
-as a list of lines.  Its errors come in line order, when the parser asks for the line: invalid
-UTF-8 (``invalid-utf8``, before the lines of the chunk that has it, as the official scripts'
-reader decodes ahead of the line it parses) and a line longer than
-:data:`conll_eval.limits.MAX_LINE_BYTES` (``line-too-long``, found after reading at most that
-many bytes of it: ``/dev/zero`` ends).
+:class:`LineBlocks` is the one bounded reader of text input: a stream as blocks of whole lines, a
+line longer than :data:`conll_eval.limits.MAX_LINE_BYTES` being the error ``line-too-long``,
+found after reading at most that many bytes of it and a chunk (``/dev/zero`` ends).  On it:
+
+* :class:`LineReader` gives the exact parser a file's lines one at a time (split as Python's
+  universal newlines split them, as :func:`~conll_eval.io.byte_input.read_lines` does), so
+  that memory is one chunk whatever the file's shape: a file of blank lines or comments is
+  never held as a list of lines.  Its errors come in line order, when the parser asks for the
+  line: invalid UTF-8 (``invalid-utf8``, before the lines of the chunk that has it, as the
+  official scripts' reader decodes ahead of the line it parses) and ``line-too-long``;
+* :func:`read_checked` reads a file that is kept whole (MaltEval's formats, a tagger's or an
+  aligner's files) and :func:`read_config` a small one (weights, pair lists, metadata, rc
+  files; also within :data:`~conll_eval.limits.MAX_CONFIG_BYTES`: ``file-too-large``);
+* :func:`line_of` fetches one line for an error message, reading only up to it.
+
 :func:`has_long_line` is the same limit for the scan's pieces, in a few ``find`` calls a piece.
 """
 from __future__ import annotations
 
 from itertools import chain
-from typing import Callable, Iterator, List
+from typing import Callable, Iterator, List, Optional
 
 from .. import limits
 from ..errors import FormatError, Location
+from .byte_input import stdin_binary
 
-__all__ = ["LINE_CHUNK_BYTES", "LineReader", "has_long_line", "line_too_long"]
+__all__ = ["LINE_CHUNK_BYTES", "LineBlocks", "LineReader", "has_long_line", "line_too_long", "line_of",
+           "read_checked", "read_config", "file_too_large"]
 
 #: bytes read at a time (at most the line limit and one: then only a line begun in an earlier
 #: chunk can be longer than the limit, and only that one is measured)
@@ -78,9 +87,104 @@ def _split(text: str) -> List[str]:
     return lines
 
 
+class LineBlocks:
+    """The stream ``read`` (``read(n)`` as ``file.read``) as blocks of whole lines, read a
+    bounded chunk at a time: each block ends with a line end (only the stream's last may
+    not), and the blocks one after the other are the stream.  ``universal``: a line ends at
+    LF, CR or CRLF (Python's universal newlines, the CoNLL-U readers' lines), else at LF only
+    (readers that split on LF).
+
+    Iterating raises :class:`~conll_eval.errors.FormatError` ``line-too-long`` in place of the
+    block holding a line longer than :data:`conll_eval.limits.MAX_LINE_BYTES`, after the
+    blocks before it, having read at most the limit and a chunk of that line; memory is a
+    chunk and one line.  ``line_ends`` and ``size``: the line ends and bytes of the blocks
+    given out so far.  Every bounded reader of a text file reads through this class
+    (:class:`LineReader`, :func:`read_checked`, :func:`line_of`)."""
+
+    def __init__(self, read: Callable[[int], bytes], path: str, universal: bool = True):
+        self.read, self.path, self.universal = read, path, universal
+        self.line_ends = 0
+        self.size = 0
+
+    def _first_end(self, data: bytes) -> int:
+        return _line_end_after(data) if self.universal else data.find(b"\n")
+
+    def _last_end(self, data: bytes, end: int) -> int:
+        return _line_end_before(data, end) if self.universal else data.rfind(b"\n", 0, end)
+
+    def _count(self, block: bytes) -> int:
+        """The line ends in ``block`` (which never ends in the CR of a CRLF)."""
+        ends = block.count(b"\n")
+        if self.universal:
+            ends += block.count(b"\r") - block.count(b"\r\n")
+        return ends
+
+    def __iter__(self) -> Iterator[bytes]:
+        limit = limits.MAX_LINE_BYTES
+        chunk_size = min(LINE_CHUNK_BYTES, limit + 1)
+        universal = self.universal
+        rest = b""  # an unfinished line (or a CR that may be half of a CRLF), from the chunk before
+        while True:
+            chunk = self.read(chunk_size)
+            data = rest + chunk if rest else chunk
+            if not chunk:
+                cut = len(data)
+            else:  # after the last line end (a final CR waits: a LF may follow it)
+                cut = self._last_end(data, len(data) - (universal and data[-1] == CR)) + 1
+            if cut:
+                # only the first line can be too long: rest is within the limit, and a line
+                # that starts in this chunk and ends in it is shorter than the chunk
+                first_end = self._first_end(data)
+                if first_end > limit or (first_end < 0 and cut > limit):
+                    raise line_too_long(self.path, self.line_ends + 1)
+                block = data if cut == len(data) else data[:cut]
+                self.line_ends += self._count(block)
+                self.size += cut
+                yield block
+            rest = data[cut:]
+            if not chunk:
+                return
+            if len(rest) - (universal and rest[-1:] == b"\r") > limit:
+                raise line_too_long(self.path, self.line_ends + 1)
+
+
+def read_checked(read: Callable[[int], bytes], path: str, universal: bool = True,
+                 max_bytes: Optional[int] = None, what: str = "the file") -> bytes:
+    """All of the stream ``read``, read in bounded chunks (:class:`LineBlocks`: a line longer
+    than MAX_LINE_BYTES raises ``line-too-long`` at its line); with ``max_bytes``, more bytes
+    than that raise ``file-too-large`` (``what`` names the file in the message) once they are
+    read, so ``/dev/zero`` or an endless pipe end either way.  For files that are kept whole."""
+    blocks = LineBlocks(read, path, universal)
+    parts: List[bytes] = []
+    for block in blocks:
+        if max_bytes is not None and blocks.size > max_bytes:
+            raise file_too_large(path, max_bytes, what)
+        parts.append(block)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def file_too_large(path: str, max_bytes: int, what: str = "the file") -> FormatError:
+    """The error for ``path`` (``what``: a small file read whole) longer than ``max_bytes``."""
+    return FormatError(Location(path), "file-too-large",
+                       f"{what} is larger than {max_bytes:,} bytes, the limit (is it the right "
+                       f"file?); to read it, raise CONLL_EVAL_MAX_CONFIG_BYTES")
+
+
+def read_config(path: str, what: str, universal: bool = True) -> bytes:
+    """The bytes of a small file read whole (a weights file, a pair list, metadata.json, an rc
+    file): :func:`read_checked` within MAX_LINE_BYTES a line and MAX_CONFIG_BYTES in all.  A
+    missing or unreadable file raises the ``OSError`` of ``open()`` (each caller words its
+    own message); ``-`` is standard input."""
+    if path == "-":
+        return read_checked(stdin_binary().read, path, universal, limits.MAX_CONFIG_BYTES, what)
+    with open(path, "rb") as handle:
+        return read_checked(handle.read, path, universal, limits.MAX_CONFIG_BYTES, what)
+
+
 class LineReader:
     """The lines of the stream ``read`` (``read(n)`` as ``file.read``; the bytes of one file,
-    already decompressed), as ``str`` without their line ends, read a chunk at a time.
+    already decompressed), as ``str`` without their line ends, read a chunk at a time
+    (:class:`LineBlocks`).
 
     Iterating raises :class:`~conll_eval.errors.FormatError` ``invalid-utf8`` (line, column
     and byte offset of the first invalid byte) before the lines of its chunk, and
@@ -105,38 +209,25 @@ class LineReader:
     def __iter__(self) -> Iterator[str]:
         return chain.from_iterable(self._batches())  # lines in C, batches in Python
 
-    def _batches(self) -> Iterator[List[str]]:
-        """The lines, a chunk's at a time (the errors as :class:`LineReader` says)."""
-        limit = limits.MAX_LINE_BYTES
-        chunk_size = min(LINE_CHUNK_BYTES, limit + 1)
-        rest = b""  # an unfinished line (or a CR that may be half of a CRLF), from the chunk before
-        offset = 0  # the byte offset of ``rest`` in the stream
-        while True:
-            chunk = self.read(chunk_size)
-            if len(self.first) <= self.sniff and chunk:
-                self.first += chunk[:self.sniff + 1 - len(self.first)]
-            data = rest + chunk if rest else chunk
-            if not chunk:
-                cut = len(data)
-            else:  # after the last line end (a final CR waits: a LF may follow it)
-                cut = _line_end_before(data, len(data) - (data[-1] == CR)) + 1
-            if cut:
-                first_end = _line_end_after(data)
-                if first_end > limit or (first_end < 0 and cut > limit):
-                    raise line_too_long(self.path, self.n_lines + 1)
-                yield self._lines(data, cut, offset)
-            rest, offset = data[cut:], offset + cut
-            if not chunk:
-                return
-            if len(rest) - (rest[-1:] == b"\r") > limit:
-                raise line_too_long(self.path, self.n_lines + 1)
+    def _read_sniffed(self, size: int) -> bytes:
+        chunk = self.read(size)
+        if len(self.first) <= self.sniff and chunk:
+            self.first += chunk[:self.sniff + 1 - len(self.first)]
+        return chunk
 
-    def _lines(self, data: bytes, cut: int, offset: int) -> List[str]:
-        """The lines of ``data[:cut]`` (whole lines, at byte ``offset`` of the stream), all
+    def _batches(self) -> Iterator[List[str]]:
+        """The lines, a block's at a time (the errors as :class:`LineReader` says)."""
+        offset = 0  # the byte offset of the block in the stream
+        for block in LineBlocks(self._read_sniffed, self.path):
+            yield self._lines(block, offset)
+            offset += len(block)
+
+    def _lines(self, data: bytes, offset: int) -> List[str]:
+        """The lines of ``data`` (whole lines, at byte ``offset`` of the stream), all
         decoded before the parser sees the first: invalid UTF-8 anywhere in them is the error,
         as for the official scripts, whose reader decodes ahead of the line it parses."""
         try:
-            text = data[:cut].decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             bad = exc.start
             line_start = _line_end_before(data, bad) + 1
@@ -148,3 +239,13 @@ class LineReader:
         lines = _split(text)
         self.n_lines += len(lines)
         return lines
+
+
+def line_of(read: Callable[[int], bytes], path: str, number: int) -> str:
+    """Line ``number`` (1-based) of the stream ``read``, reading only up to it (bounded, as
+    :class:`LineReader` reads); IndexError when the stream has fewer lines, and the
+    reader's errors (invalid UTF-8 before it, a line too long) as it raises them."""
+    for index, line in enumerate(LineReader(read, path), 1):
+        if index == number:
+            return line
+    raise IndexError(f"{path} has fewer than {number} lines")
