@@ -10,6 +10,8 @@ head of 1-9 ASCII digits (or containing a ``.``: an empty node) and a path with 
 A word with any other item is returned in ``irregular``, for the reference parser to judge (an
 error, or edges that ``int()`` accepts, such as ``+2``).
 """
+import os
+
 import numpy as np
 
 cimport numpy as cnp
@@ -23,9 +25,26 @@ cnp.import_array()
 cdef int64_t EMPTY_REF = -4
 
 
+#: this process's hash key: a file cannot be made of paths whose slots collide (a chain that
+#: every later path walks: quadratic) without knowing it; numbers never depend on it
+cdef uint64_t _HASH_KEY = int.from_bytes(os.urandom(8), "little")
+
+
+cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
+    """MurmurHash3's 64-bit finalizer: every bit of ``h`` moves the slot's low bits (FNV-1a's
+    low bits depend on the bytes' low bits only, so collisions in them are easy to make)."""
+    h ^= h >> 33
+    h *= 0xff51afd7ed558ccdULL
+    h ^= h >> 33
+    h *= 0xc4ceb9fe1a85ec53ULL
+    h ^= h >> 33
+    return h
+
+
 cdef class PathTable:
     """Distinct byte strings of a buffer, numbered in order of appearance (open addressing on
-    a 64-bit FNV-1a hash; a hit needs the same length and bytes)."""
+    a 64-bit FNV-1a hash started from this process's random key and mixed; a hit needs the
+    same length and bytes)."""
     cdef const uint8_t *buf
     cdef object slots_a, start_a, end_a, hash_a
     cdef int64_t[::1] slots, start, end
@@ -49,10 +68,11 @@ cdef class PathTable:
             self.slots_a, self.start_a, self.end_a, self.hash_a
 
     cdef int32_t find(self, Py_ssize_t a, Py_ssize_t b):
-        cdef uint64_t h = 14695981039346656037ULL
+        cdef uint64_t h = 14695981039346656037ULL ^ _HASH_KEY
         cdef Py_ssize_t i
         for i in range(a, b):
             h = (h ^ self.buf[i]) * 1099511628211ULL
+        h = _mix(h)
         cdef int64_t mask = self.slots.shape[0] - 1
         cdef int64_t at = <int64_t>(h & <uint64_t>mask), d
         while True:

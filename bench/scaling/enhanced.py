@@ -10,17 +10,20 @@ repeated edges (so gold and system multiplicities multiply).  The system word ha
 edges in another order, a third of them changed and its own repeats.  A second shape repeats
 one edge ``n`` times on both sides.  The word's line is longer than the default line limit
 (1 MiB), which the cases raise (``CONLL_EVAL_MAX_LINE_BYTES``).  Two more cases time
-``--collapse-empty-nodes`` (:func:`write_collapse_input`).
+``--collapse-empty-nodes`` (:func:`write_collapse_input`), one the compiled DEPS parser's table of
+distinct paths (:func:`colliding_paths`).
 """
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from typing import List
 
 from . import Case
 
-__all__ = ["CASES", "write_pair", "big_word_edges", "write_collapse_input"]
+__all__ = ["CASES", "write_pair", "big_word_edges", "write_collapse_input", "colliding_paths",
+           "write_colliding_paths"]
 
 #: words of the sentence that holds the big word (heads are drawn among them)
 SENTENCE_WORDS = 999
@@ -128,6 +131,57 @@ def _collapse_case(shape: str) -> Case:
                      "an empty node per path out of one")
 
 
+def colliding_paths(n: int) -> List[bytes]:
+    """``n`` (a power of two) distinct DEPS paths whose unkeyed 64-bit FNV-1a hashes agree in
+    their low 20 bits, as a table's slots did: those bits depend only on the bytes' and the
+    start's low bits, so a pair of 4-letter blocks colliding in them from the current state
+    (a birthday search) doubles the set at each step (Joux's multicollisions)."""
+    mask, prime, state = (1 << 20) - 1, 1099511628211, 14695981039346656037
+    r = random.Random(7)
+    pairs = []
+
+    def step(h: int, block: bytes) -> int:
+        for byte in block:
+            h = ((h ^ byte) * prime) & 0xFFFFFFFFFFFFFFFF
+        return h
+
+    while len(pairs) < n.bit_length() - 1:
+        seen = {}
+        while True:
+            block = bytes(r.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(4))
+            low = step(state, block) & mask
+            if seen.get(low, block) != block:
+                pairs.append((seen[low], block))
+                state = step(state, block)
+                break
+            seen[low] = block
+    return [b"".join(choice) for choice in itertools.product(*pairs)]
+
+
+def write_colliding_paths(directory: str, n: int) -> str:
+    """``paths.conllu``: the ``n`` :func:`colliding_paths`, 64 to a word (``1:PATH``)."""
+    paths = colliding_paths(n)
+    lines = [b"1\tw\tw\tX\t_\t_\t0\troot\t0:root\t_"]
+    for k in range(0, len(paths), 64):
+        deps = b"|".join(b"1:" + path for path in paths[k:k + 64])
+        lines.append(b"%d\tw\tw\tX\t_\t_\t1\tdep\t%s\t_" % (k // 64 + 2, deps))
+    path = os.path.join(directory, "paths.conllu")
+    with open(path, "wb") as out:
+        out.write(b"\n".join(lines) + b"\n\n")
+    return path
+
+
+def _colliding_case() -> Case:
+    def build(directory: str, n: int) -> List[str]:
+        path = write_colliding_paths(directory, n)
+        return ["--profile", "iwpt", "-v", path, path]
+
+    return Case(name="enhanced-colliding-paths", issue_point="7", build=build, sizes=(65_536,),
+                unit="paths", note="distinct DEPS paths made to share a slot of the compiled "
+                                   "parser's path table under an unkeyed hash")
+
+
 CASES = ([_case(profile, pure) for profile in ("iwpt", "udeval") for pure in (False, True)]
          + [_case("iwpt", pure, repeated=True) for pure in (False, True)]
-         + [_collapse_case(shape) for shape in ("many-empty-nodes", "one-word")])
+         + [_collapse_case(shape) for shape in ("many-empty-nodes", "one-word")]
+         + [_colliding_case()])
