@@ -76,7 +76,7 @@ def format_table(table: Table, formatting) -> str:
                       + [len(label) for label in _spelt_out(table.all_labels) or labels])
     dashes = "-" * (sum(w + 3 for w in widths) + label_width)
 
-    def line(cells: List[str], label: str) -> str:
+    def line(cells: Sequence[str], label: str) -> str:
         if formatting.tab:
             text = "".join(f"{cell}\t" for cell in cells)
         else:
