@@ -21,7 +21,8 @@ import numpy as np
 from .align import Alignment, span_matches
 from .enhancements import ENHANCEMENT_DIGITS, EnhancedOptions  # noqa: F401  (part of this API)
 from .errors import FormatError, Location
-from .io.byte_input import read_bytes, read_lines
+from .io.byte_input import os_error, read_lines
+from .io.lines import read_config
 from .io.profiles import LazyRegex
 from .stats import Counts
 from .treebank import Treebank, Vocab
@@ -190,10 +191,16 @@ def display_name(metric: str) -> str:
 
 
 def load_weights(path: str) -> Dict[str, float]:
-    """Read a ``deprel weight`` file like conll17's ``-w`` (comments ``#`` and blank lines skipped)."""
+    """Read a ``deprel weight`` file like conll17's ``-w`` (comments ``#`` and blank lines skipped).
+    It is read whole within the limits of a small file (:func:`~conll_eval.io.lines.read_config`:
+    ``line-too-long``, ``file-too-large``)."""
 
     weights: Dict[str, float] = {}
-    for number, line in enumerate(read_lines(read_bytes(path), path), 1):
+    try:
+        data = read_config(path, "a weights file")
+    except OSError as exc:
+        raise os_error(path, exc) from exc
+    for number, line in enumerate(read_lines(data, path), 1):
         if line.startswith("#") or not line.strip():
             continue
         columns = line.split()

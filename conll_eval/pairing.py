@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .enhancements import ENHANCEMENT_DIGITS
-from .errors import FormatError, Location, UsageError, printable
+from .errors import FormatError, InputError, Location, UsageError, printable
+from .io.lines import read_config
 from .naming import CONLLU_SUFFIX, file_stem, treebank_name
 
 __all__ = ["METADATA_FILE", "SuiteEntry", "Pairing", "treebank_code", "pair_directories", "read_metadata",
@@ -155,10 +156,12 @@ def _lacking(path: str, where: str, name: str, item: dict) -> str:
 
 
 def read_metadata(path: str, system_dir: str) -> Pairing:
-    """Read a shared-task ``metadata.json`` (2017 ``ltcode`` or 2018 ``lcode``/``tcode`` form)."""
+    """Read a shared-task ``metadata.json`` (2017 ``ltcode`` or 2018 ``lcode``/``tcode`` form),
+    whole within the limits of a small file (:func:`~conll_eval.io.lines.read_config`)."""
     try:
-        with open(path, "rb") as handle:
-            document = json.loads(handle.read().decode("utf-8"))
+        document = json.loads(read_config(path, "a metadata file").decode("utf-8"))
+    except InputError:  # too long or too large: its own error, not a JSON one
+        raise
     except OSError as exc:
         raise FormatError(Location(path), "file-not-found" if isinstance(exc, FileNotFoundError)
                           else "unreadable", f"cannot read the metadata: {exc.strerror or exc}") from exc
@@ -197,10 +200,10 @@ def read_metadata(path: str, system_dir: str) -> Pairing:
 
 
 def read_pair_list(path: str) -> Pairing:
-    """Read ``GOLD SYSTEM [NAME]`` lines (whitespace-separated; ``#`` starts a comment)."""
+    """Read ``GOLD SYSTEM [NAME]`` lines (whitespace-separated; ``#`` starts a comment), whole
+    within the limits of a small file (:func:`~conll_eval.io.lines.read_config`)."""
     try:
-        with open(path, "rb") as handle:
-            lines = handle.read().decode("utf-8").splitlines()
+        lines = read_config(path, "a pair list").decode("utf-8").splitlines()
     except OSError as exc:
         raise FormatError(Location(path), "file-not-found" if isinstance(exc, FileNotFoundError)
                           else "unreadable", f"cannot read the pair list: {exc.strerror or exc}") from exc

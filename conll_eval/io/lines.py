@@ -36,12 +36,14 @@ LINE_CHUNK_BYTES = 1 << 20
 LF, CR = 10, 13
 
 
-def line_too_long(path: str, line: int) -> FormatError:
-    """The error for line ``line`` of ``path``, longer than MAX_LINE_BYTES."""
+def line_too_long(path: str, line: int, what: str = "") -> FormatError:
+    """The error for line ``line`` of ``path``, longer than MAX_LINE_BYTES; ``what`` names
+    the kind of file when it is not CoNLL-U (``"a weights file"``)."""
+    hint = ("CoNLL-U lines are a few kB at most: is this a CoNLL-U file?" if not what
+            else f"{what} has short lines: is this the right file?")
     return FormatError(Location(path, line), "line-too-long",
-                       f"line longer than {limits.MAX_LINE_BYTES:,} bytes, the limit (CoNLL-U "
-                       f"lines are a few kB at most: is this a CoNLL-U file?); to read it, "
-                       f"raise CONLL_EVAL_MAX_LINE_BYTES")
+                       f"line longer than {limits.MAX_LINE_BYTES:,} bytes, the limit ({hint}); "
+                       f"to read it, raise CONLL_EVAL_MAX_LINE_BYTES")
 
 
 def has_long_line(buffer, end: int) -> bool:
@@ -98,11 +100,13 @@ class LineBlocks:
     block holding a line longer than :data:`conll_eval.limits.MAX_LINE_BYTES`, after the
     blocks before it, having read at most the limit and a chunk of that line; memory is a
     chunk and one line.  ``line_ends`` and ``size``: the line ends and bytes of the blocks
-    given out so far.  Every bounded reader of a text file reads through this class
-    (:class:`LineReader`, :func:`read_checked`, :func:`line_of`)."""
+    given out so far; ``what``: the kind of file for the message, when it is not CoNLL-U.
+    Every bounded reader of a text file reads through this class (:class:`LineReader`,
+    :func:`read_checked`, :func:`line_of`)."""
 
-    def __init__(self, read: Callable[[int], bytes], path: str, universal: bool = True):
-        self.read, self.path, self.universal = read, path, universal
+    def __init__(self, read: Callable[[int], bytes], path: str, universal: bool = True,
+                 what: str = ""):
+        self.read, self.path, self.universal, self.what = read, path, universal, what
         self.line_ends = 0
         self.size = 0
 
@@ -136,7 +140,7 @@ class LineBlocks:
                 # that starts in this chunk and ends in it is shorter than the chunk
                 first_end = self._first_end(data)
                 if first_end > limit or (first_end < 0 and cut > limit):
-                    raise line_too_long(self.path, self.line_ends + 1)
+                    raise line_too_long(self.path, self.line_ends + 1, self.what)
                 block = data if cut == len(data) else data[:cut]
                 self.line_ends += self._count(block)
                 self.size += cut
@@ -145,16 +149,17 @@ class LineBlocks:
             if not chunk:
                 return
             if len(rest) - (universal and rest[-1:] == b"\r") > limit:
-                raise line_too_long(self.path, self.line_ends + 1)
+                raise line_too_long(self.path, self.line_ends + 1, self.what)
 
 
 def read_checked(read: Callable[[int], bytes], path: str, universal: bool = True,
-                 max_bytes: Optional[int] = None, what: str = "the file") -> bytes:
+                 max_bytes: Optional[int] = None, what: str = "") -> bytes:
     """All of the stream ``read``, read in bounded chunks (:class:`LineBlocks`: a line longer
     than MAX_LINE_BYTES raises ``line-too-long`` at its line); with ``max_bytes``, more bytes
-    than that raise ``file-too-large`` (``what`` names the file in the message) once they are
-    read, so ``/dev/zero`` or an endless pipe end either way.  For files that are kept whole."""
-    blocks = LineBlocks(read, path, universal)
+    than that raise ``file-too-large`` once they are read, so ``/dev/zero`` or an endless pipe
+    end either way.  ``what`` names the kind of file in messages (``""``: CoNLL-U).  For files
+    that are kept whole."""
+    blocks = LineBlocks(read, path, universal, what)
     parts: List[bytes] = []
     for block in blocks:
         if max_bytes is not None and blocks.size > max_bytes:
@@ -163,11 +168,12 @@ def read_checked(read: Callable[[int], bytes], path: str, universal: bool = True
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
-def file_too_large(path: str, max_bytes: int, what: str = "the file") -> FormatError:
-    """The error for ``path`` (``what``: a small file read whole) longer than ``max_bytes``."""
+def file_too_large(path: str, max_bytes: int, what: str = "") -> FormatError:
+    """The error for ``path`` (``what``: the kind of small file read whole) longer than
+    ``max_bytes``."""
     return FormatError(Location(path), "file-too-large",
-                       f"{what} is larger than {max_bytes:,} bytes, the limit (is it the right "
-                       f"file?); to read it, raise CONLL_EVAL_MAX_CONFIG_BYTES")
+                       f"larger than {max_bytes:,} bytes, the limit for {what or 'this file'} "
+                       f"(is it the right file?); to read it, raise CONLL_EVAL_MAX_CONFIG_BYTES")
 
 
 def read_config(path: str, what: str, universal: bool = True) -> bytes:
