@@ -319,9 +319,6 @@ def test_analyze_keeps_its_shape(trees, key):
     _outputs(trees[key], _analyze_invocations(trees[key]), spelt=False)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 40 point 3 (analyze's own change): analyze's "
-                   "JSON keeps input text JSON-escaped, file names included, where every other "
-                   "output spells names out (report/malteval.py items_json)")
 @pytest.mark.parametrize("key", ["newline", "esc", "non_utf8"])
 def test_analyze_json_spells_names_out(trees, key):
     _outputs(trees[key], [i for i in _analyze_invocations(trees[key]) if i[2] == "json"])

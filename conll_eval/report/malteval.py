@@ -156,9 +156,9 @@ def items_as_data(items, argv) -> dict:
             if item.counters is not None:
                 row["counts"] = {side: values[i] for side, values in item.counters.items()}
             rows.append(row)
-        tables.append({
-            "gold": header.gold if header else None,
-            "system": header.system if header else None,
+        tables.append({  # names spelt out, as in every output; values kept as read
+            "gold": printable(header.gold) if header and header.gold is not None else None,
+            "system": printable(header.system) if header and header.system is not None else None,
             # a result table knows its evaluation's lines; the others take the block above
             "parameters": list(item.header_lines or (header.lines if header else ())),
             "caption": item.caption,
@@ -169,7 +169,7 @@ def items_as_data(items, argv) -> dict:
             "row_count": {h: c for h, (_, c) in zip(item.headers, item.means)},
             "more": item.more or 0,
         })
-    return {"arguments": list(argv), "tables": tables}
+    return {"arguments": [printable(arg) for arg in argv], "tables": tables}
 
 
 #: what ``json.dumps(..., ensure_ascii=False)`` leaves raw that a terminal would act on (it
@@ -182,6 +182,17 @@ def items_json(items, argv) -> str:
     """:func:`items_as_data` as JSON text: every value as it was read (a FORM with an ESC is
     that FORM), JSON-escaped, with the characters a terminal would act on escaped too
     (``\\u001b``, ``\\u202e``, ``\\u0085``): the text holds none of them raw, and
-    ``json.loads`` gives the values back unchanged."""
+    ``json.loads`` gives the values back unchanged but an undecodable byte, spelt out
+    (``\\xff``) so that the text is valid UTF-8; file names and arguments spelt out."""
     text = json.dumps(items_as_data(items, argv), ensure_ascii=False, indent=1) + "\n"
-    return _RAW_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return _RAW_IN_JSON.sub(_json_escape, text)
+
+
+def _json_escape(match: "re.Match[str]") -> str:
+    """A character of :data:`_RAW_IN_JSON` as JSON text: ``\\u202e``; an undecodable byte
+    (a lone surrogate, which no UTF-8 text holds) spelt out as :func:`printable` does,
+    ``\\xff`` (the JSON text of a backslash, ``x``, ``ff``)."""
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:
+        return "\\\\" + printable(match.group())[1:]
+    return f"\\u{code:04x}"
