@@ -12,8 +12,9 @@ from ._version import __version__
 from .align import Alignment, align_words, check_characters
 from .compiled_counts import CompiledCounter
 from .errors import ConllEvalError, InputError, UsageError, ValidationFailed
-from .io.byte_input import decompress, read_bytes, read_lines, read_stdin
+from .io.byte_input import open_input, stdin_binary
 from .io.formats import CONLLU
+from .io.lines import line_of, read_kept
 from .io.read import read_treebank
 from .metrics import (DEPREL_POLICIES, ENHANCED_METRICS, ENHANCEMENT_DIGITS, EnhancedOptions, EXTRA_METRICS, METRICS, PROFILES,
                       PUNCT_POLICIES,
@@ -294,9 +295,12 @@ def _check_enhanced(treebank: Treebank, settings: Settings, enhanced: bool):
 
 
 def _line_text(path: str, line: int) -> str:
-    """Line ``line`` of the file (only for an error message; '' where it cannot be read again)."""
+    """Line ``line`` of the file (only for an error message; '' where it cannot be read again),
+    reading the file (decompressed) only up to that line, in bounded chunks."""
     try:
-        return read_lines(decompress(read_bytes(path), path), path)[line - 1]
+        stream, _ = open_input(path)
+        with stream:
+            return line_of(stream.read, path, line)
     except (ConllEvalError, OSError, IndexError):
         return ""
 
@@ -386,7 +390,7 @@ def validate_files(paths: Sequence[str], level: int = 2) -> List[Source]:
     sources: List[Source] = []
     for path in paths:
         if path == "-":
-            data = read_stdin()
+            data = read_kept(stdin_binary(), "-")  # lines bounded: an endless stdin ends
             incidents = validate_bytes(data, "-", level)
             copy = io.BytesIO(data)
             copy.name = "-"

@@ -19,8 +19,9 @@ import numpy as np
 from ..enhanced import ROOT as ENHANCED_ROOT, check_empty_nodes, enhanced_counts, enhanced_graph
 from ..errors import AlignmentError, ConllEvalError, InputError, printable
 from ..evaluate import Settings, evaluate as _evaluate
-from ..io.byte_input import read_lines
+from ..io.byte_input import open_bytes, open_input
 from ..io.formats import CONLLU
+from ..io.lines import line_of
 from ..io.read import read_treebank
 from ..metrics import (CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, UNIVERSAL_FEATURES, EnhancedOptions)
 from ..stats import Score
@@ -365,12 +366,12 @@ def _enhanced_at_load(treebank: Treebank, profile: str, options: Options, data: 
 
 
 def _line_text(path: str, data: Optional[bytes], line: int) -> str:
-    """Line ``line`` of the file (for an error message only)."""
+    """Line ``line`` of the file, or of ``data`` (its bytes) when given (for an error message
+    only), read (decompressed) only up to that line, in bounded chunks."""
     try:
-        if data is None:
-            with open(path, "rb") as f:
-                data = f.read()
-        return read_lines(data, path)[line - 1]
+        stream = open_bytes(data, path) if data is not None else open_input(path)[0]
+        with stream:
+            return line_of(stream.read, path, line)
     except (ConllEvalError, OSError, IndexError):
         return ""
 

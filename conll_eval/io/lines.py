@@ -24,10 +24,10 @@ from typing import Callable, Iterator, List, Optional
 
 from .. import limits
 from ..errors import FormatError, Location
-from .byte_input import stdin_binary
+from .byte_input import MAGIC_BYTES, Decompressed, Prefixed, Recorded, compression_of, stdin_binary
 
 __all__ = ["LINE_CHUNK_BYTES", "LineBlocks", "LineReader", "has_long_line", "line_too_long", "line_of",
-           "read_checked", "read_config", "file_too_large"]
+           "read_checked", "read_config", "read_kept", "file_too_large"]
 
 #: bytes read at a time (at most the line limit and one: then only a line begun in an earlier
 #: chunk can be longer than the limit, and only that one is measured)
@@ -185,6 +185,22 @@ def read_config(path: str, what: str, universal: bool = True) -> bytes:
         return read_checked(stdin_binary().read, path, universal, limits.MAX_CONFIG_BYTES, what)
     with open(path, "rb") as handle:
         return read_checked(handle.read, path, universal, limits.MAX_CONFIG_BYTES, what)
+
+
+def read_kept(stream, path: str) -> bytes:
+    """All of a stream that can be read only once (standard input, a pipe), as it came
+    (compressed bytes stay compressed, for the reader that decompresses them), its lines
+    checked as they were read (:class:`LineBlocks` over the decompressed text, which
+    :class:`~conll_eval.io.byte_input.Decompressed` bounds): an endless or hostile stream
+    ends with ``line-too-long`` (or a decompression limit) instead of filling memory."""
+    recorded = Recorded(stream, path)
+    head = recorded.read(MAGIC_BYTES)
+    kind = compression_of(head)
+    text = Prefixed(head, recorded, path)
+    readable = text if kind is None else Decompressed(text, kind, path)
+    for _ in LineBlocks(readable.read, path):
+        pass  # checked, and kept by ``recorded``
+    return b"".join(recorded.kept or ())
 
 
 class LineReader:
