@@ -10,6 +10,7 @@ from typing import Dict, List, Optional, Tuple
 from .incidents import ValidationIncident
 from .language import mwt_typo_words
 from .patterns import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, dualdict_get
+from .tree_index import TreeIndex
 
 #: relations whose dependents should be function-word leaves
 FUNCTIONAL = frozenset("case mark cc aux cop det clf fixed goeswith punct".split())
@@ -83,6 +84,7 @@ class Words:
         for i, h in enumerate(self.head):
             children[h].append(i + 1)
         self.children = children
+        self._tree: Optional[TreeIndex] = None
 
     def formtl(self, i: int) -> str:
         """udtools' formtl of word index i: FORM plus the MISC Translit when there is one."""
@@ -90,24 +92,12 @@ class Words:
         return self.form[i] + " " + translit if isinstance(translit, str) and translit else \
             self.form[i]
 
-    def ancestors(self, word: int) -> List[int]:
-        """The ids of the ancestors of a word (1-based), the root 0 last."""
-        out = []
-        while word:
-            word = self.head[word - 1]
-            out.append(word)
-        return out
-
-    def dominated_by(self, word: int) -> set:
-        """The ids of the descendants of a word (0: every word)."""
-        if word == 0:
-            return set(range(1, self.n + 1))
-        out, stack = set(), [word]
-        while stack:
-            for c in self.children[stack.pop()]:
-                out.add(c)
-                stack.append(c)
-        return out
+    @property
+    def tree(self) -> TreeIndex:
+        """The sentence's :class:`TreeIndex` (made on first use: descendants, range extremes)."""
+        if self._tree is None:
+            self._tree = TreeIndex(self.head, self.children)
+        return self._tree
 
     def is_nonprojective(self, word: int) -> bool:
         """udapi's Node.is_nonprojective: some word between word and its parent is not a
@@ -116,8 +106,7 @@ class Words:
         if parent == 0 or abs(parent - word) == 1:
             return False
         lo, hi = min(parent, word), max(parent, word)
-        inside = sum(1 for d in self.dominated_by(parent) if lo < d < hi)
-        return inside != hi - lo - 1
+        return not self.tree.all_descend(lo + 1, hi - 1, parent)
 
 
 def _canonical_deps(deps: str) -> str:

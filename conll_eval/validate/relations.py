@@ -180,11 +180,23 @@ class SpanChecks:
                     f" ({i + 1}:{w.form[i]}:{pdeprel} --> {c}:{w.form[k]}:{cdeprel})"), False))
 
     def _fixed_span(self, w: Words, out: List[Finding]) -> None:
-        for node, kids in self._children_by_rel(w, "fixed").items():
+        fixed = self._children_by_rel(w, "fixed")
+        if not fixed:
+            return
+        # words other than punctuation up to each word: a span's gaps are counted, not
+        # scanned (nested fixed expressions made the scans quadratic)
+        words_before = [0]
+        for udeprel in w.udeprel:
+            words_before.append(words_before[-1] + (udeprel != "punct"))
+        for node, kids in fixed.items():
             members = sorted([node] + kids)
-            span = range(node, kids[-1] + 1)
-            if any(w.udeprel[n - 1] != "punct" and n not in members for n in span):
-                expr = " ".join(w.form[n - 1] if n in members else "*" for n in span)
+            last = kids[-1]
+            in_span = sum(1 for n in members
+                          if node <= n <= last and w.udeprel[n - 1] != "punct")
+            if words_before[last] - words_before[node - 1] > in_span:
+                span = range(node, last + 1)
+                kept = set(members)
+                expr = " ".join(w.form[n - 1] if n in kept else "*" for n in span)
                 out.append((node - 1, R_FIXED, self._incident(
                     "fixed-gap", w.line[node - 1], f"Gaps in fixed expression {members} '{expr}'",
                     severity="warning"), False))
@@ -201,8 +213,10 @@ class SpanChecks:
         for node, kids in self._children_by_rel(w, "goeswith").items():
             p = node - 1
             members = sorted([node] + kids)
-            span = list(range(node, kids[-1] + 1))
-            if members != span:
+            last = kids[-1]
+            # members == [node .. last], told without listing the span (nested groups)
+            if members[0] != node or members[-1] != last or len(members) != last - node + 1:
+                span = list(range(node, last + 1))
                 out.append((p, R_GOESWITH, self._incident(
                     "goeswith-gap", w.line[p], f"Gaps in goeswith group {members} != {span}."),
                     False))
@@ -247,28 +261,35 @@ class SpanChecks:
                     "punct-causes-nonproj", w.line[i],
                     f"Punctuation must not cause non-projectivity of nodes {caused}"), False))
             lo, hi = min(node, parent), max(node, parent)
-            if parent and hi - lo > 1:
-                under = w.dominated_by(parent)
-                gap = [n for n in range(lo + 1, hi) if n not in under]
-                if gap:
-                    out.append((i, R_PUNCT, self._incident(
-                        "punct-is-nonproj", w.line[i], "Punctuation must not be attached"
-                        f" non-projectively over nodes {gap}"), False))
+            if parent and hi - lo > 1 and not w.tree.all_descend(lo + 1, hi - 1, parent):
+                gap = [n for n in range(lo + 1, hi) if not w.tree.descends(n, parent)]
+                out.append((i, R_PUNCT, self._incident(
+                    "punct-is-nonproj", w.line[i], "Punctuation must not be attached"
+                    f" non-projectively over nodes {gap}"), False))
 
     @staticmethod
     def _caused_nonprojectivities(w: Words, node: int, parent: int) -> List[int]:
         """udtools' get_caused_nonprojectivities: the words on either side of a node whose
-        parents lie on its other side, leaving out those attached to its ancestors."""
-        ancestors = set(w.ancestors(node))
-        if parent < node:
-            left, right = range(parent + 1, node), range(node + 1, w.n + 1)
-        else:
-            left, right = range(1, node), range(node + 1, parent)
-        head = w.head
-        leftcross = [x for x in left if head[x - 1] not in ancestors and head[x - 1] > node]
-        rightcross = [x for x in right if head[x - 1] not in ancestors and head[x - 1] < node]
-        if parent < node:
-            rightcross = [x for x in rightcross if head[x - 1] > parent]
-        else:
-            leftcross = [x for x in leftcross if head[x - 1] < parent]
-        return sorted(leftcross + rightcross)
+        parents lie on its other side (between the node and its parent), leaving out those
+        attached to its ancestors.  Those are the words of arcs crossing the node's own; each
+        side is scanned only when the tree's range extremes say such an arc may be there (a
+        scan per punctuation mark was quadratic on a head chain or a fan)."""
+        tree, head = w.tree, w.head
+        if parent < node:  # words between whose HEAD is after the node, or after the node
+            first, last = parent + 1, node - 1  # whose HEAD is between
+            inner = first <= last and tree.some_head_above(first, last, node)
+            outer = first <= last and tree.some_dependent_after(first, last, node)
+        else:  # words before the node whose HEAD is between, or between whose HEAD is before
+            first, last = node + 1, parent - 1
+            inner = first <= last and tree.some_head_below(first, last, node)
+            outer = first <= last and tree.some_dependent_before(first, last, node)
+        crossing = []
+        if inner:
+            crossing += [x for x in range(first, last + 1)
+                         if (head[x - 1] > node if parent < node else head[x - 1] < node)]
+        if outer:
+            crossing += [x for h in range(first, last + 1) for x in w.children[h]
+                         if (x > node if parent < node else x < node)]
+        # ancestors: the node's parent and the words above it, and 0
+        return sorted(x for x in crossing
+                      if head[x - 1] != 0 and not tree.descends(node, head[x - 1]))

@@ -1,0 +1,115 @@
+"""What the level 3 checks of the basic tree ask of one sentence, answered without walking the
+tree per word: whether a word descends from another (the times a depth-first walk enters and
+leaves each word), and the least and greatest value of a column over a range of words (blocks of
+words with their extremes, and a sparse table over the blocks).
+
+udtools walks to the root and over every word between a punctuation mark and its parent, per
+punctuation mark: quadratic on a head chain or a fan of punctuation.  Built once per sentence in
+time linear in its words, these answer each question in constant time (a descendant) or in time
+bounded by the block size (an extreme), so that the checks scan words only where a finding is
+possible.
+"""
+from __future__ import annotations
+
+from typing import List, Sequence, Tuple
+
+#: words per block of :class:`RangeExtremes` (a range's partial blocks are scanned by min/max)
+BLOCK = 64
+
+
+class RangeExtremes:
+    """The least and the greatest of ``values[first..last]`` (inclusive) for any range: the
+    whole blocks of the range through a sparse table of the blocks' extremes (levels of
+    2**k blocks, n / BLOCK * log2(n / BLOCK) items in all), the partial ones scanned."""
+
+    def __init__(self, values: Sequence[int]):
+        self.values = list(values)
+        lows = [min(self.values[i:i + BLOCK]) for i in range(0, len(self.values), BLOCK)]
+        highs = [max(self.values[i:i + BLOCK]) for i in range(0, len(self.values), BLOCK)]
+        self._lows, self._highs = [lows], [highs]
+        blocks, span = len(lows), 1
+        while 2 * span <= blocks:  # the level of windows of 2 * span blocks
+            lows = [min(a, b) for a, b in zip(lows, lows[span:])]
+            highs = [max(a, b) for a, b in zip(highs, highs[span:])]
+            self._lows.append(lows)
+            self._highs.append(highs)
+            span *= 2
+
+    def extremes(self, first: int, last: int) -> Tuple[int, int]:
+        """(least, greatest) of ``values[first..last]``; the range must not be empty."""
+        first_block, last_block = first // BLOCK + 1, last // BLOCK - 1  # the whole blocks
+        if first_block > last_block:
+            part = self.values[first:last + 1]
+            return min(part), max(part)
+        head = self.values[first:first_block * BLOCK]
+        tail = self.values[(last_block + 1) * BLOCK:last + 1]
+        level = (last_block - first_block + 1).bit_length() - 1
+        lows, highs = self._lows[level], self._highs[level]
+        other = last_block - (1 << level) + 1
+        low = min(lows[first_block], lows[other], *head, *tail)
+        high = max(highs[first_block], highs[other], *head, *tail)
+        return low, high
+
+
+class TreeIndex:
+    """The basic tree of one sentence: ``head[i]`` is word i + 1's HEAD (0 the root),
+    ``children[h]`` the words whose HEAD is h in word order (0 = the root), as
+    :class:`conll_eval.validate.contents.Words` holds them.  Words are 1-based."""
+
+    def __init__(self, head: Sequence[int], children: Sequence[Sequence[int]]):
+        n = len(head)
+        self.n = n
+        self.head = head
+        enter = [0] * (n + 1)
+        leave = [0] * (n + 1)
+        time = 0
+        stack: List[Tuple[int, int]] = [(0, 0)]  # (word, its next child to walk)
+        enter[0] = time
+        while stack:
+            word, k = stack[-1]
+            kids = children[word]
+            if k < len(kids):
+                stack[-1] = (word, k + 1)
+                time += 1
+                enter[kids[k]] = time
+                stack.append((kids[k], 0))
+            else:
+                stack.pop()
+                time += 1
+                leave[word] = time
+        self.enter, self.leave = enter, leave
+        # per position 0..n (0: nothing there): the extremes asked about a range of words
+        self._enter = RangeExtremes(enter)
+        # the HEAD of each word, the root's as n + 1 for the least (it descends from nothing)
+        self._head_high = RangeExtremes([0] + list(head))
+        self._head_low = RangeExtremes([n + 1] + [h if h else n + 1 for h in head])
+        # each word's first and last dependent (n + 1 and 0 without any)
+        self._first_dependent = RangeExtremes([n + 1] + [c[0] if c else n + 1
+                                                         for c in children[1:]])
+        self._last_dependent = RangeExtremes([0] + [c[-1] if c else 0 for c in children[1:]])
+
+    def descends(self, word: int, ancestor: int) -> bool:
+        """``word`` is a descendant of ``ancestor`` (every word descends from 0)."""
+        return self.enter[ancestor] < self.enter[word] < self.leave[ancestor]
+
+    def all_descend(self, first: int, last: int, ancestor: int) -> bool:
+        """Every word of ``first..last`` (not empty, ``ancestor`` not among them) descends from
+        ``ancestor``."""
+        low, high = self._enter.extremes(first, last)
+        return self.enter[ancestor] < low and high < self.leave[ancestor]
+
+    def some_head_above(self, first: int, last: int, bound: int) -> bool:
+        """Some word of ``first..last`` has its HEAD after word ``bound``."""
+        return self._head_high.extremes(first, last)[1] > bound
+
+    def some_head_below(self, first: int, last: int, bound: int) -> bool:
+        """Some word of ``first..last`` has its HEAD (not 0) before word ``bound``."""
+        return self._head_low.extremes(first, last)[0] < bound
+
+    def some_dependent_after(self, first: int, last: int, bound: int) -> bool:
+        """Some word of ``first..last`` has a dependent after word ``bound``."""
+        return self._last_dependent.extremes(first, last)[1] > bound
+
+    def some_dependent_before(self, first: int, last: int, bound: int) -> bool:
+        """Some word of ``first..last`` has a dependent before word ``bound``."""
+        return self._first_dependent.extremes(first, last)[0] < bound
