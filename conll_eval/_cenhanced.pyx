@@ -256,7 +256,7 @@ cdef int _compare_keys(const void *a, const void *b) noexcept nogil:
     return 0
 
 
-cdef inline int64_t _mapped_head(int64_t head, const int64_t[::1] sys_to_gold, int64_t root,
+cdef inline int64_t _mapped_head(int64_t head, const int64_t *sys_to_gold, int64_t root,
                                  int64_t unmatched) noexcept nogil:
     """A system edge's head in gold word indices (``root`` stays; a head without partner or
     another negative head becomes ``unmatched``)."""
@@ -266,11 +266,11 @@ cdef inline int64_t _mapped_head(int64_t head, const int64_t[::1] sys_to_gold, i
     return head if head == root else unmatched
 
 
-cdef int64_t _matching_pairs(const int64_t[::1] g_head, const int64_t[::1] g_label,
+cdef int64_t _matching_pairs(const int64_t *g_head, const int64_t *g_label,
                              Py_ssize_t g_from, Py_ssize_t g_to,
-                             const int64_t[::1] s_head, const int64_t[::1] s_label,
+                             const int64_t *s_head, const int64_t *s_label,
                              Py_ssize_t s_from, Py_ssize_t s_to,
-                             const int64_t[::1] sys_to_gold, int64_t root, int64_t unmatched,
+                             const int64_t *sys_to_gold, int64_t root, int64_t unmatched,
                              EdgeKey *gold_keys, EdgeKey *sys_keys) noexcept nogil:
     """The pairs (gold edge, system edge) of one aligned word pair with equal head and label:
     each side's (head, label) keys sorted, and every key found on both sides counts the product
@@ -325,17 +325,16 @@ def official_counts(const int64_t[::1] g_word, const int64_t[::1] g_head,
     cdef int64_t[::1] s_at = _word_offsets(s_word, n_system)
     cdef Py_ssize_t w, g, i, j, n_g, n_s
     cdef int64_t head, sentence, correct
-    # scratch room for the sorted keys of the largest word pair (both sides)
+    # raw pointers: a memoryview passed to a function is reference-counted at each call
+    cdef const int64_t *to_gold = &sys_to_gold[0] if sys_to_gold.shape[0] else NULL
+    cdef const int64_t *gh = &g_head[0] if g_head.shape[0] else NULL
+    cdef const int64_t *gl = &g_label[0] if g_label.shape[0] else NULL
+    cdef const int64_t *sh = &s_head[0] if s_head.shape[0] else NULL
+    cdef const int64_t *sl = &s_label[0] if s_label.shape[0] else NULL
+    # scratch room for the sorted keys of a large word pair (both sides), grown by doubling
     cdef Py_ssize_t room = 0
-    for w in range(n_system):
-        g = sys_to_gold[w]
-        if g >= 0:
-            n_g, n_s = g_at[g + 1] - g_at[g], s_at[w + 1] - s_at[w]
-            if n_g > NESTED_AT_MOST and n_s > NESTED_AT_MOST and n_g + n_s > room:
-                room = n_g + n_s
-    scratch_a = np.empty(2 * room, dtype=np.int64)   # EdgeKey: two int64 each
-    cdef int64_t[::1] scratch = scratch_a
-    cdef EdgeKey *keys = <EdgeKey *>&scratch[0] if room else NULL
+    cdef int64_t[::1] scratch
+    cdef EdgeKey *keys = NULL
     for w in range(n_gold):
         out[gold_word_sent[w], 1] += g_at[w + 1] - g_at[w]
     for w in range(n_system):
@@ -346,15 +345,18 @@ def official_counts(const int64_t[::1] g_word, const int64_t[::1] g_head,
             continue
         n_g, n_s = g_at[g + 1] - g_at[g], s_at[w + 1] - s_at[w]
         if n_g > NESTED_AT_MOST and n_s > NESTED_AT_MOST:
-            correct = _matching_pairs(g_head, g_label, g_at[g], g_at[g + 1], s_head, s_label,
-                                      s_at[w], s_at[w + 1], sys_to_gold, root, unmatched,
-                                      keys, keys + n_g)
+            if n_g + n_s > room:
+                room = max(2 * room, n_g + n_s)
+                scratch = np.empty(2 * room, dtype=np.int64)   # EdgeKey: two int64 each
+                keys = <EdgeKey *>&scratch[0]
+            correct = _matching_pairs(gh, gl, g_at[g], g_at[g + 1], sh, sl, s_at[w], s_at[w + 1],
+                                      to_gold, root, unmatched, keys, keys + n_g)
         else:
             correct = 0
             for j in range(s_at[w], s_at[w + 1]):
-                head = _mapped_head(s_head[j], sys_to_gold, root, unmatched)
+                head = _mapped_head(sh[j], to_gold, root, unmatched)
                 for i in range(g_at[g], g_at[g + 1]):
-                    if g_head[i] == head and g_label[i] == s_label[j]:
+                    if gh[i] == head and gl[i] == sl[j]:
                         correct += 1
         out[gold_word_sent[g], 0] += correct
     return out_a
