@@ -1,6 +1,6 @@
 """What the level 3 checks of the basic tree ask of one sentence, answered without walking the
-tree per word: whether a word descends from another (the times a depth-first walk enters and
-leaves each word), and the least and greatest value of a column over a range of words (blocks of
+tree per word: whether a word descends from another (its place in a depth-first walk and the
+place after its last descendant), and the least and greatest value of a column over a range of words (blocks of
 words with their extremes, and a sparse table over the blocks).
 
 udtools walks to the root and over every word between a punctuation mark and its parent, per
@@ -11,6 +11,7 @@ possible.
 """
 from __future__ import annotations
 
+import functools
 from typing import List, Sequence, Tuple
 
 #: words per block of :class:`RangeExtremes` (a range's partial blocks are scanned by min/max)
@@ -20,10 +21,15 @@ BLOCK = 64
 class RangeExtremes:
     """The least and the greatest of ``values[first..last]`` (inclusive) for any range: the
     whole blocks of the range through a sparse table of the blocks' extremes (levels of
-    2**k blocks, n / BLOCK * log2(n / BLOCK) items in all), the partial ones scanned."""
+    2**k blocks, n / BLOCK * log2(n / BLOCK) items in all), the partial ones scanned.  Values
+    too few to hold a whole block between two partial ones are only scanned."""
 
     def __init__(self, values: Sequence[int]):
         self.values = list(values)
+        self._lows: List[List[int]] = []
+        self._highs: List[List[int]] = []
+        if len(self.values) <= 2 * BLOCK:
+            return
         lows = [min(self.values[i:i + BLOCK]) for i in range(0, len(self.values), BLOCK)]
         highs = [max(self.values[i:i + BLOCK]) for i in range(0, len(self.values), BLOCK)]
         self._lows, self._highs = [lows], [highs]
@@ -58,35 +64,48 @@ class TreeIndex:
 
     def __init__(self, head: Sequence[int], children: Sequence[Sequence[int]]):
         n = len(head)
-        self.n = n
-        self.head = head
-        enter = [0] * (n + 1)
-        leave = [0] * (n + 1)
-        time = 0
-        stack: List[Tuple[int, int]] = [(0, 0)]  # (word, its next child to walk)
-        enter[0] = time
+        self.n, self.head, self.children = n, head, children
+        # each word's place in a depth-first walk from 0 (``enter``) and the place after its
+        # last descendant (``leave``): its descendants are the words placed between
+        order: List[int] = []
+        stack = [0]
         while stack:
-            word, k = stack[-1]
-            kids = children[word]
-            if k < len(kids):
-                stack[-1] = (word, k + 1)
-                time += 1
-                enter[kids[k]] = time
-                stack.append((kids[k], 0))
-            else:
-                stack.pop()
-                time += 1
-                leave[word] = time
-        self.enter, self.leave = enter, leave
-        # per position 0..n (0: nothing there): the extremes asked about a range of words
-        self._enter = RangeExtremes(enter)
-        # the HEAD of each word, the root's as n + 1 for the least (it descends from nothing)
-        self._head_high = RangeExtremes([0] + list(head))
-        self._head_low = RangeExtremes([n + 1] + [h if h else n + 1 for h in head])
-        # each word's first and last dependent (n + 1 and 0 without any)
-        self._first_dependent = RangeExtremes([n + 1] + [c[0] if c else n + 1
-                                                         for c in children[1:]])
-        self._last_dependent = RangeExtremes([0] + [c[-1] if c else 0 for c in children[1:]])
+            word = stack.pop()
+            order.append(word)
+            stack.extend(children[word])
+        enter = [0] * (n + 1)
+        for place, word in enumerate(order):
+            enter[word] = place
+        size = [1] * (n + 1)
+        for word in reversed(order[1:]):
+            size[head[word - 1]] += size[word]
+        self.enter = enter
+        self.leave = [place + count for place, count in zip(enter, size)]
+
+    # per position 0..n (0: nothing there), made when first asked: the extremes of a range
+    @functools.cached_property
+    def _enter(self) -> RangeExtremes:
+        return RangeExtremes(self.enter)
+
+    @functools.cached_property
+    def _head_high(self) -> RangeExtremes:
+        return RangeExtremes([0, *self.head])
+
+    @functools.cached_property
+    def _head_low(self) -> RangeExtremes:
+        """HEADs, the root's as n + 1 (it is before no word)."""
+        return RangeExtremes([self.n + 1] + [h if h else self.n + 1 for h in self.head])
+
+    @functools.cached_property
+    def _first_dependent(self) -> RangeExtremes:
+        """Each word's first dependent, n + 1 without any."""
+        return RangeExtremes([self.n + 1] + [c[0] if c else self.n + 1
+                                             for c in self.children[1:]])
+
+    @functools.cached_property
+    def _last_dependent(self) -> RangeExtremes:
+        """Each word's last dependent, 0 without any."""
+        return RangeExtremes([0] + [c[-1] if c else 0 for c in self.children[1:]])
 
     def descends(self, word: int, ancestor: int) -> bool:
         """``word`` is a descendant of ``ancestor`` (every word descends from 0)."""
