@@ -163,7 +163,7 @@ def _random_file(rng: random.Random) -> bytes:
     for _ in range(rng.randint(0, 60)):
         line = rng.choice(_LINES)
         if line == b"" and rng.random() < 0.3:
-            out.append(b"\n" * rng.randint(2, 9))
+            out.append(rng.choice([b"\n", b"\n", b"\r\n", b"\r"]) * rng.randint(2, 9))
             continue
         if rng.random() < 0.05:
             line = b"#" + b"u" * rng.randint(95, 105)
@@ -281,6 +281,19 @@ def test_many_empty_lines_are_every_incident_counted(write):
     document = json.loads(out)
     assert len(document["incidents"]) == total == document["summary"]["errors"]
     assert document["incidents"][n]["line"] == n + 5
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_empty_lines_with_cr_line_ends_are_every_incident_counted(end, write):
+    path = write("blank.conllu", end * 30_000 + VALID.replace("\n", end))
+    code, out, err = run_cli("validate", "--level", "1", "--max-err", "0", "--format", "json",
+                             path)
+    incidents = json.loads(out)["incidents"]
+    assert [(i["testid"], i["line"]) for i in incidents] == [
+        ("empty-sentence", k) for k in range(1, 30_001)] + [("non-unix-newline", 30_004)]
+    converter = "dos2unix" if end == "\r\n" else "mac2unix"
+    assert incidents[-1]["hint"].endswith(f"the first one on line 1; convert with {converter}")
+    assert err == "FORMAT errors: 30001\n*** FAILED *** with 30001 errors\n"
 
 
 def _incident(line, testid="empty-sentence", klass="FORMAT", severity="error"):

@@ -202,13 +202,16 @@ class SentenceSplitter:
         self.bom_hint = None
         self.sentence = []
 
-    def blank_run(self, count: int) -> IncidentRun:
-        """What ``count`` empty lines at a sentence start give, at the cost of one: each is a
-        sentence (as udtools reads them) with one ``empty-sentence``; the validator's state is
-        left as :meth:`Validator.sentence` leaves it after the last."""
+    def blank_run(self, end: str, count: int) -> IncidentRun:
+        """What ``count`` empty lines ending with ``end`` (LF, CRLF or CR) at a sentence start
+        give, at the cost of one: each is a sentence (as udtools reads them) with one
+        ``empty-sentence``; the validator's state is left as :meth:`Validator.sentence`
+        leaves it after the last."""
         assert not self.sentence, "a run of empty sentences starts at a sentence start"
         first = self.lineno + 1
         self.lineno += count
+        if end != "\n" and self.non_unix is None:
+            self.non_unix = (first, end)
         v = self.v
         v.out, v.sent_id, v.sentence_line, v.n_comments = [], None, self.lineno, 0
         return IncidentRun(ValidationIncident(1, "FORMAT", "empty-sentence", self.path, first,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable, Iterable, Iterator, List, Optional
+from typing import Callable, Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -294,10 +294,11 @@ class Screen:
 _ABSENT = object()  # no entry in a dict
 
 
-#: an empty line at a sentence start, then as many as follow: each is an empty sentence
-_LEADING_EMPTY_LINES = re.compile(rb"\n*")
-#: a line end, an empty line (which ends the sentence), then more empty lines (empty sentences)
-_EMPTY_LINES = re.compile(rb"\n{3,}")
+#: empty lines at a sentence start, with the same line end: each is an empty sentence
+_LEADING_EMPTY_LINES = re.compile(rb"\n+|(?:\r\n)+|(?:\r(?!\n))+")
+#: a line end, an empty line (which ends the sentence), then more empty lines (empty
+#: sentences), with the same line end (a CR before an LF is a CRLF, not a line end of its own)
+_EMPTY_LINES = re.compile(rb"\n{3,}|(?:\r\n){3,}|(?:\r(?!\n)){3,}")
 
 
 def validate_blocks(blocks: Iterable[bytes], path: str,
@@ -311,47 +312,54 @@ def validate_blocks(blocks: Iterable[bytes], path: str,
     screen = Screen(validator, splitter) if AVAILABLE else None
     cutter = Cutter(BLOCK_BYTES)
     for kind, data in cutter.pieces(blocks):
-        if kind == WHOLE:
-            yield from _whole(data, screen, splitter)
-            continue
         if kind == TOO_LONG:  # the bytes before the line, which is dropped
-            cut = data.rfind(b"\n\n") + 2
+            cut = data.rfind(b"\n\n") + 2  # after its last empty line (1: none)
             if cut >= 2:
-                yield from _whole(data[:cut], screen, splitter)
+                yield from _piece(data[:cut], True, screen, splitter)
                 data = data[cut:]
-        if data:
-            yield from splitter.feed([data.decode("utf-8", "replace")])
-        if kind == TOO_LONG:
+            yield from _piece(data, False, screen, splitter)
             yield splitter.line_too_long(cutter.limit)
+        else:
+            yield from _piece(data, kind == WHOLE, screen, splitter)
     yield from splitter.finish()
 
 
-def _whole(data: bytes, screen: Optional[Screen],
+def _piece(data: bytes, whole: bool, screen: Optional[Screen],
            splitter: SentenceSplitter) -> Iterator[Found]:
-    """The incidents of ``data``, which ends with an empty line (a WHOLE piece): a sentence
-    begun in an earlier piece line by line, then each stretch of whole sentences through the
-    screen (or line by line without it), each run of empty sentences as one IncidentRun."""
-    if splitter.sentence:  # the rest of a sentence, up to its first possible end
+    """The incidents of a piece (``whole``: it ends with an empty line), each run of empty
+    sentences as one IncidentRun (:meth:`SentenceSplitter.blank_run`) and the text between
+    line by line, or, for the whole sentences of a whole piece, through the screen."""
+    start = 0
+    if whole and splitter.sentence:  # the rest of a sentence, up to its first possible end
         # (the piece before ended with a line end, so a first LF is an empty line)
-        end = 1 if data[:1] == b"\n" else data.find(b"\n\n") + 2
-        yield from splitter.feed([data[:end].decode("utf-8", "replace")])
-        data = data[end:]
-    start = _LEADING_EMPTY_LINES.match(data).end()  # type: ignore[union-attr]  # (matches "")
-    if start:
-        yield splitter.blank_run(start)
+        start = 1 if data[:1] == b"\n" else data.find(b"\n\n") + 2
+        yield from splitter.feed([data[:start].decode("utf-8", "replace")])
+    if not splitter.sentence:
+        lead = _LEADING_EMPTY_LINES.match(data, start)
+        if lead is not None:
+            yield splitter.blank_run(*_empty_lines(lead.group()))
+            start = lead.end()
     for run in _EMPTY_LINES.finditer(data, start):
-        yield from _block(data[start:run.start() + 2], screen, splitter)
-        yield splitter.blank_run(run.end() - run.start() - 2)
+        end, count = _empty_lines(run.group())
+        yield from _text(data[start:run.start() + 2 * len(end)], whole, screen, splitter)
+        yield splitter.blank_run(end, count - 2)
         start = run.end()
     if start < len(data):
-        yield from _block(data[start:], screen, splitter)
+        yield from _text(data[start:], whole, screen, splitter)
 
 
-def _block(block: bytes, screen: Optional[Screen],
-           splitter: SentenceSplitter) -> Iterator[ValidationIncident]:
-    if screen is not None:
-        return screen.block(block)
-    return splitter.feed([block.decode("utf-8", "replace")])
+def _empty_lines(run: bytes) -> Tuple[str, int]:
+    """(line end, number of lines) of a run of empty lines with the same line end."""
+    end = "\r\n" if run[:2] == b"\r\n" else chr(run[0])
+    return end, len(run) // len(end)
+
+
+def _text(data: bytes, whole: bool, screen: Optional[Screen],
+          splitter: SentenceSplitter) -> Iterator[ValidationIncident]:
+    """``whole``: whole sentences from a sentence start, each ending with an empty line."""
+    if whole and screen is not None:
+        return screen.block(data)
+    return splitter.feed([data.decode("utf-8", "replace")])
 
 
 def validate_byte_stream(blocks: Iterable[bytes], path: str, level: int = 2,
