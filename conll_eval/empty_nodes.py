@@ -21,9 +21,11 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from .errors import FormatError, InputError, Location, TreeError
+from .io.lines import LineBlocks
 from .treebank import Treebank
 
-__all__ = ["collapse_empty_nodes", "iter_collapsed", "LineMap", "remap_lines", "remapped_error"]
+__all__ = ["collapse_empty_nodes", "iter_collapsed", "CollapsedStream", "LineMap", "remap_lines",
+           "remapped_error"]
 
 #: an empty-node line starts with digits and a dot (the one bytes search per chunk)
 _EMPTY_NODE_LINE = re.compile(rb"^[0-9]+\.", re.M)
@@ -36,7 +38,7 @@ _WORD_ID = re.compile(rb"[1-9][0-9]*")
 _EMPTY_IN_PATH = re.compile(rb"[0-9]+\.[0-9]+")
 #: the script's removal of the empty nodes' IDs from a collapsed label ("conj>33.1>obj")
 _ID_IN_LABEL = re.compile(rb">[0-9]+\.[0-9]+>")
-#: bytes read at a time when streaming
+#: bytes read at a time when streaming (at most MAX_LINE_BYTES and one)
 CHUNK_BYTES = 1 << 20
 
 
@@ -307,27 +309,62 @@ def iter_collapsed(read: Callable[[int], bytes], path: str = "<bytes>",
                    line_map: Optional[LineMap] = None) -> Iterator[bytes]:
     """The collapsed bytes of the stream ``read`` reads, in pieces, sentence by sentence
     (memory: one chunk and the sentence it ends in); ``line_map`` records the lines removed.
-    Malformed empty nodes raise :class:`~conll_eval.errors.InputError` naming ``path:line``."""
+    Malformed empty nodes raise :class:`~conll_eval.errors.InputError` naming ``path:line``,
+    and so does a line longer than :data:`~conll_eval.limits.MAX_LINE_BYTES`
+    (``line-too-long``, after reading at most that much of it: the stream is read in whole
+    lines by :class:`~conll_eval.io.lines.LineBlocks`)."""
     line_map = LineMap() if line_map is None else line_map
-    pending: List[bytes] = []  # read, not passed on yet: no blank line in them
-    line = 1
-    while True:
-        chunk = read(CHUNK_BYTES)
-        if not chunk:
-            break
-        tail = b"".join(pending[-2:])[-2:]  # a blank line may start there
-        window = tail + chunk
+    pending: List[bytes] = []  # whole lines read, not passed on yet: no blank line in them
+    tail = b""  # the last bytes read (a blank line may start there)
+    line = 1  # the line number of the first pending byte
+    for block in LineBlocks(read, path, chunk_bytes=CHUNK_BYTES):
+        window = tail + block
         found = max(window.rfind(b"\n\n"), window.rfind(b"\n\r\n"))
-        pending.append(chunk)
-        if found < 0:
+        # where the last blank line ends in ``block`` (0 or less: none ends in it)
+        cut = window.index(b"\n", found + 1) + 1 - len(tail) if found >= 0 else 0
+        tail = window[-2:]
+        if cut <= 0:
+            pending.append(block)
             continue
-        data = b"".join(pending)
-        cut = data.index(b"\n", len(data) - len(window) + found + 1) + 1
-        yield _collapse_block(data[:cut], line, path, line_map)
-        line += data.count(b"\n", 0, cut)
-        pending = [data[cut:]] if cut < len(data) else []
+        pending.append(block[:cut])
+        data = b"".join(pending) if len(pending) > 1 else pending[0]
+        yield _collapse_block(data, line, path, line_map)
+        line += data.count(b"\n")
+        pending = [block[cut:]] if cut < len(block) else []
     if pending:
         yield _collapse_block(b"".join(pending), line, path, line_map)
+
+
+class CollapsedStream:
+    """A binary stream (``read(size)``) of the collapsed bytes of the stream ``read``
+    (:func:`iter_collapsed`), for a reader that reads a file a chunk at a time: the collapsed
+    file is never whole in memory.  ``line_map``: the lines removed so far."""
+
+    def __init__(self, read: Callable[[int], bytes], path: str = "<bytes>"):
+        self.line_map = LineMap()
+        self._pieces = iter_collapsed(read, path, self.line_map)
+        self._piece = b""
+        self._at = 0  # bytes of ``_piece`` given out
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            rest = [self._piece[self._at:], *self._pieces]
+            self._piece, self._at = b"", 0
+            return b"".join(rest)
+        while self._at >= len(self._piece):
+            piece = next(self._pieces, None)
+            if piece is None:
+                return b""
+            self._piece, self._at = piece, 0
+        data = self._piece[self._at:self._at + size]
+        self._at += len(data)
+        return data
+
+    def drain(self) -> None:
+        """Collapse the rest of the stream without keeping it (its errors, its line map)."""
+        for _ in self._pieces:
+            pass
+        self._piece, self._at = b"", 0
 
 
 def collapse_empty_nodes(data: bytes, path: str = "<bytes>",

@@ -35,7 +35,7 @@ import numpy as np
 from ..errors import InputError
 from ..treebank import Treebank, Vocab
 from .byte_input import (MAGIC_BYTES, Decompressed, Prefixed, Recorded, check_utf8, compression_of,
-                         open_binary, open_bytes, open_input, os_error, stdin_binary)
+                         open_binary, open_bytes, os_error, stdin_binary)
 from .columns import Columns
 from .lazy_fields import LazyCodes, file_identity
 from .lines import LineReader
@@ -93,30 +93,74 @@ def load_source(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll
 
 
 def load_collapsed(source: Union[str, BinaryIO], profile: str = "conll18",
-                   vocab: Optional[Vocab] = None, *args, **kwargs) -> Treebank:
-    """Like :func:`load` (the same further arguments), with the empty
-    nodes collapsed first; line numbers (of the Treebank and of any error) are the original
-    file's."""
-    # here: only --collapse-empty-nodes needs the collapsing (start-up time of the rest)
-    from ..empty_nodes import LineMap, iter_collapsed, remap_lines, remapped_error
+                   vocab: Optional[Vocab] = None, trees: bool = True,
+                   multiple_roots: bool = False) -> Treebank:
+    """Like :func:`load` (the same further arguments), with the empty nodes collapsed first;
+    line numbers (of the Treebank and of any error) are the original file's.
+
+    The collapsed text streams into the reader (:class:`~conll_eval.empty_nodes.CollapsedStream`):
+    memory is the treebank's and a sentence's, never the collapsed file's.  As the UD tools
+    collapse a whole file before the scorer reads it, an error of the collapse anywhere in the
+    file comes before the reader's: if the scan hands over, the collapse runs to the end of the
+    file before the exact parser reads it again (a regular file is read again; a stream read
+    once is kept as it came, see :class:`Recorded`)."""
+    check_profile(profile)
+    if vocab is None:
+        vocab = Vocab()
+        treebank = load_collapsed(source, profile, vocab, trees, multiple_roots)
+        vocab.drop_reader_state()
+        return treebank
+    if isinstance(source, str) and source != "-" and os.path.isfile(source):
+        with open_binary(source) as handle:
+            def rewound() -> BinaryIO:  # a regular file: read again from its start
+                handle.seek(0)
+                return handle
+            try:
+                return _read_collapsed(rewound, source, profile, vocab, trees, multiple_roots)
+            except OSError as exc:
+                raise os_error(source, exc) from exc
     if isinstance(source, str):
+        raw = stdin_binary() if source == "-" else open_binary(source)  # a pipe, a device
         path = source
-        stream, _ = open_input(path)
     else:
-        path = getattr(source, "name", "<stream>")
-        path = path if isinstance(path, str) else "<stream>"
-        stream = source
-    line_map = LineMap()
+        raw = source
+        name = getattr(source, "name", "<stream>")
+        path = name if isinstance(name, str) else "<stream>"
+    recorded = Recorded(raw, path)
+    passes = iter((lambda: recorded, recorded.replay))  # read as it is kept, then the copy
     try:
-        data = b"".join(iter_collapsed(stream.read, path, line_map))
+        return _read_collapsed(lambda: next(passes)(), path, profile, vocab, trees,
+                               multiple_roots)
     finally:
-        if isinstance(source, str):
-            stream.close()
-    try:
-        treebank = parse_bytes(data, path, profile, vocab, *args, **kwargs)
-    except InputError as exc:
-        raise remapped_error(exc, path, line_map) from exc
-    return remap_lines(treebank, line_map)
+        if isinstance(source, str) and source != "-":
+            raw.close()
+
+
+def _read_collapsed(start: Callable[[], Any], path: str, profile: str, vocab: Vocab,
+                    trees: bool, multiple_roots: bool) -> Treebank:
+    """:func:`load_collapsed`'s reading; ``start()`` gives the raw stream from its start
+    (called once a pass: the scan's, then the exact parser's if the scan hands over)."""
+    # here: only --collapse-empty-nodes needs the collapsing (start-up time of the rest)
+    from ..empty_nodes import CollapsedStream, remap_lines, remapped_error
+    first = CollapsedStream(_decompressing(start(), path).read, path)
+    columns = scan_stream(first.read, space_pattern(profile), vocab, utf8_valid)
+    if columns is None:
+        first.drain()  # the collapse's errors, anywhere in the file, before the reader's
+        second = CollapsedStream(_decompressing(start(), path).read, path)
+        try:
+            columns = parse_exact_stream(second.read, path, profile, trees, multiple_roots)
+        except InputError as exc:
+            raise remapped_error(exc, path, first.line_map) from exc
+    return remap_lines(build_treebank(columns, path, vocab), first.line_map)
+
+
+def _decompressing(raw: Any, path: str) -> Any:
+    """A stream of ``raw``'s text from where it is: decompressed when it starts with a gzip,
+    bzip2 or xz magic number (bounded, see :class:`Decompressed`)."""
+    head = Prefixed(b"", raw, path).read(MAGIC_BYTES)
+    kind = compression_of(head)
+    stream = Prefixed(head, raw, path)
+    return stream if kind is None else Decompressed(stream, kind, path)
 
 
 def _load_regular_file(path: str, profile: str, vocab: Vocab, trees: bool = True,

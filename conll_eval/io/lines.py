@@ -100,13 +100,16 @@ class LineBlocks:
     block holding a line longer than :data:`conll_eval.limits.MAX_LINE_BYTES`, after the
     blocks before it, having read at most the limit and a chunk of that line; memory is a
     chunk and one line.  ``line_ends`` and ``size``: the line ends and bytes of the blocks
-    given out so far; ``what``: the kind of file for the message, when it is not CoNLL-U.
+    given out so far; ``what``: the kind of file for the message, when it is not CoNLL-U;
+    ``chunk_bytes``: bytes read at a time (at most the limit and one; default
+    :data:`LINE_CHUNK_BYTES`).
     Every bounded reader of a text file reads through this class (:class:`LineReader`,
     :func:`read_checked`, :func:`line_of`)."""
 
     def __init__(self, read: Callable[[int], bytes], path: str, universal: bool = True,
-                 what: str = ""):
+                 what: str = "", chunk_bytes: Optional[int] = None):
         self.read, self.path, self.universal, self.what = read, path, universal, what
+        self.chunk_bytes = chunk_bytes  # None: LINE_CHUNK_BYTES
         self.line_ends = 0
         self.size = 0
 
@@ -125,7 +128,7 @@ class LineBlocks:
 
     def __iter__(self) -> Iterator[bytes]:
         limit = limits.MAX_LINE_BYTES
-        chunk_size = min(LINE_CHUNK_BYTES, limit + 1)
+        chunk_size = min(self.chunk_bytes or LINE_CHUNK_BYTES, limit + 1)
         universal = self.universal
         rest = b""  # an unfinished line (or a CR that may be half of a CRLF), from the chunk before
         while True:
