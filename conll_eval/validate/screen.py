@@ -297,8 +297,11 @@ _ABSENT = object()  # no entry in a dict
 #: empty lines at a sentence start, with the same line end: each is an empty sentence
 _LEADING_EMPTY_LINES = re.compile(rb"\n+|(?:\r\n)+|(?:\r(?!\n))+")
 #: a line end, an empty line (which ends the sentence), then more empty lines (empty
-#: sentences), with the same line end (a CR before an LF is a CRLF, not a line end of its own)
-_EMPTY_LINES = re.compile(rb"\n{3,}|(?:\r\n){3,}|(?:\r(?!\n)){3,}")
+#: sentences), with the same line end (a CR before an LF is a CRLF, not a line end of its own);
+#: each branch starts with its literal line ends, which re searches for fast (0.4 ms a MB for
+#: LF alone, 4 with the others; written {3,}, the search took 40)
+_EMPTY_LF_LINES = re.compile(rb"\n\n\n+")
+_EMPTY_LINES = re.compile(rb"\n\n\n+|\r\n\r\n\r\n(?:\r\n)*|\r\r\r+(?!\n)")
 
 
 def validate_blocks(blocks: Iterable[bytes], path: str,
@@ -339,7 +342,7 @@ def _piece(data: bytes, whole: bool, screen: Optional[Screen],
         if lead is not None:
             yield splitter.blank_run(*_empty_lines(lead.group()))
             start = lead.end()
-    for run in _EMPTY_LINES.finditer(data, start):
+    for run in (_EMPTY_LINES if b"\r" in data else _EMPTY_LF_LINES).finditer(data, start):
         end, count = _empty_lines(run.group())
         yield from _text(data[start:run.start() + 2 * len(end)], whole, screen, splitter)
         yield splitter.blank_run(end, count - 2)
