@@ -11,14 +11,16 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import sys
 from dataclasses import dataclass, replace
-from typing import Dict, FrozenSet, List, Optional, Tuple, Union
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, Union
 
 import numpy as np
 
 from ..errors import InputError, Location
-from .byte_input import decompress, read_bytes
+from .byte_input import open_input
 from .formats import CONLLX, MALTTAB, MALTXML, malteval_format
+from .lines import read_checked
 from .safexml import parse
 
 __all__ = ["Conversion", "convert", "to_conll_text", "load_analysis_pair_texts", "relocate",
@@ -90,7 +92,7 @@ def convert(path: PathLike, charset: Optional[str] = None, format: Optional[str]
     Postag or Feats give a ``_`` group where MaltEval crashes."""
     name = os.fspath(path)
     fmt = malteval_format(name) if format is None else format
-    data = _read(name)
+    data = _read(name, _FORMAT_NAMES[fmt])
     if fmt == MALTXML:
         return _convert_xml(data, name)
     text = _decode(data, name, charset)
@@ -118,7 +120,7 @@ def check_conllx(path: str) -> None:
     (a CoNLL-U comment, for one) raises :data:`CONLLX_COLUMNS` at its line, ``official``
     being MaltEval's reader's message and the line."""
     with open(path, "rb") as handle:
-        data = handle.read()
+        data = read_checked(handle.read, path, universal=False, what=_FORMAT_NAMES[CONLLX])
     raw = np.frombuffer(data, dtype=np.uint8)
     newlines = np.flatnonzero(raw == 10)
     starts = np.concatenate([[0], newlines + 1])
@@ -142,22 +144,85 @@ CHARSET_UNDECODABLE = "charset-undecodable"
 
 def utf8_bytes(path: str, charset: Optional[str]) -> bytes:
     """A CoNLL file as UTF-8 bytes: decompressed, decoded from ``charset`` when another one
-    is given (raises :data:`CHARSET_UNDECODABLE`, naming the file and the byte)."""
-    data = decompress(read_bytes(path), path)
-    if charset and codecs.lookup(charset).name != "utf-8":
+    is given (raises :data:`CHARSET_UNDECODABLE`, naming the file and the byte), read in
+    bounded chunks (:func:`~conll_eval.io.lines.read_checked`: a line longer than
+    MAX_LINE_BYTES, in UTF-8, raises ``line-too-long``)."""
+    stream, _ = open_input(path)
+    with stream:
+        read: Callable[[int], bytes] = stream.read
+        if charset and codecs.lookup(charset).name != "utf-8":
+            read = _Transcoded(read, charset, path).read
+        return read_checked(read, path)
+
+
+class _Transcoded:
+    """``read(size)`` of the UTF-8 encoding of the stream ``read``'s text in ``charset``
+    (at most ``size`` bytes a call, as a bounded reader needs), decoded a chunk at a time as
+    ``bytes.decode`` decodes the whole; text ``charset`` cannot decode raises
+    :data:`CHARSET_UNDECODABLE` naming the byte's offset in the stream."""
+
+    def __init__(self, read: Callable[[int], bytes], charset: str, path: str):
+        self.read_raw, self.charset, self.path = read, charset, path
+        self.decoder: Optional[codecs.IncrementalDecoder] = None  # chosen on the first bytes
+        self.head = b""  # the first bytes, until there are enough to choose
+        self.fed = 0  # bytes given to the decoder
+        self.out = b""  # encoded, not given out yet
+        self.at = 0
+        self.ended = False
+
+    def read(self, size: int) -> bytes:
+        while self.at >= len(self.out) and not self.ended:
+            raw = self.read_raw(size)
+            self.ended = not raw
+            self.out, self.at = self._decode(raw).encode("utf-8"), 0
+        data = self.out[self.at:self.at + size]
+        self.at += len(data)
+        return data
+
+    def _decode(self, raw: bytes) -> str:
+        final = not raw
+        if self.decoder is None:
+            self.head += raw
+            if raw and len(self.head) < 4:
+                return ""
+            self.decoder = _incremental_decoder(self.charset, self.head)
+            raw, self.head = self.head, b""
+        pending = len(self.decoder.getstate()[0])  # bytes held from the call before
         try:
-            data = data.decode(charset).encode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(Location(path), CHARSET_UNDECODABLE,
-                             f"not readable as {charset}: {exc.reason} at byte {exc.start}") from None
-    return data
+            text = self.decoder.decode(raw, final=final)
+        except UnicodeError as exc:  # exc.start counts from the bytes held
+            where = (f" at byte {self.fed - pending + exc.start}"
+                     if isinstance(exc, UnicodeDecodeError) else "")
+            reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+            raise InputError(Location(self.path), CHARSET_UNDECODABLE,
+                             f"not readable as {self.charset}: {reason}{where}") from None
+        self.fed += len(raw)
+        return text
 
 
+def _incremental_decoder(charset: str, head: bytes) -> codecs.IncrementalDecoder:
+    """An incremental decoder of ``charset`` for a stream starting with ``head``: UTF-16 and
+    UTF-32 without a byte-order mark are the machine's order, as ``bytes.decode`` reads them
+    (their incremental decoders refuse such a stream)."""
+    name = codecs.lookup(charset).name
+    if name in ("utf-16", "utf-32"):
+        marks = ((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) if name == "utf-16"
+                 else (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE))
+        if not head.startswith(marks):
+            name += "-le" if sys.byteorder == "little" else "-be"
+    return codecs.getincrementaldecoder(name)()
 
-def _read(path: str) -> bytes:
+
+#: formats as a message names them
+_FORMAT_NAMES = {CONLLX: "a CoNLL-X file", MALTTAB: "a MaltTab file", MALTXML: "a MaltXML file"}
+
+
+def _read(path: str, what: str) -> bytes:
+    """The file's bytes (not decompressed, as MaltEval reads them), in bounded chunks
+    (:func:`~conll_eval.io.lines.read_checked`: ``line-too-long``; ``what``: the kind of file)."""
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            return read_checked(handle.read, path, what=what)
     except OSError as exc:
         # MaltEval's message is FileNotFoundException's: "<path> (No such file or directory)"
         raise InputError(Location(path), "missing-file", f"cannot read the file: {exc.strerror}",
