@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import errno
 import os
-import sys
 from typing import List, Optional, TextIO
 
 from .. import __version__
 from ..analyze.tagger.comparison import compare_items
-from ..analyze.tagger.native import XML, format_label, format_request, read_items
+from ..analyze.tagger.native import XML, format_label, format_request, read_items, read_native
 from ..analyze.tagger.options import PROGRAM, parse_command_line
-from ..errors import printable
+from ..errors import InputError, printable
 from ..report.mooteval import error_lines, listing, summary
 from .common import EXIT_INPUT, input_named, write_atomically
 from .tagger_conllu import choose_mode, conllu_tagger_command
@@ -54,7 +53,7 @@ Usage: conll_eval tagger [OPTIONS]... SYSTEM GOLD     moot files: the tagger's o
              --input-encoding=ENCODING  Accepted; used by XML input only (not supported).
 
 Exit status as mooteval: 0 compared (whatever the mismatches), 1 bad options or output
-file, 2 an input file cannot be opened.
+file, 2 an input file cannot be opened (or has a line longer than the limit).
 """
 
 
@@ -89,13 +88,6 @@ def _output_problem(path: str) -> Optional[str]:
     else:
         writable = os.access(directory, os.W_OK | os.X_OK)
     return None if writable else os.strerror(errno.EACCES)
-
-
-def _read(name: str) -> bytes:
-    if name == "-":
-        return sys.stdin.buffer.read()
-    with open(name, "rb") as handle:
-        return handle.read()
 
 
 def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
@@ -135,10 +127,13 @@ def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
     texts = []
     for name in names:
         try:
-            texts.append(_read(name).decode("utf-8", "surrogateescape"))
+            texts.append(read_native(name))
         except OSError as exc:
             stderr.write(f'{PROGRAM}: open failed for file "{printable(name)}": '
                          f"{os.strerror(exc.errno or errno.EIO)}")
+            return 2
+        except InputError as exc:  # a line longer than the limit: as a file not opened
+            stderr.write(f"{exc}\n")
             return 2
     first, evaluated_second = options.evaluated
     result = compare_items(read_items(texts[0], flags), read_items(texts[1], flags),

@@ -12,10 +12,13 @@ from typing import Callable, List, NamedTuple, Optional, Tuple
 
 import regex
 
+from ...io.byte_input import stdin_binary
+from ...io.lines import read_checked
+
 __all__ = ["FLAG_LABELS", "TEXT", "ANALYZED", "TAGGED", "NATIVE", "XML", "USER", "LOCATION",
            "COST", "TOKEN", "HINT", "COMMENT", "EOS", "EOF", "Item", "format_label",
            "parse_format_string", "guess_filename_format", "format_request", "read_items",
-           "analysis_tag"]
+           "read_native", "analysis_tag"]
 
 #: format flags, in the order mooteval's "Input format" label lists them
 FLAG_LABELS = ("Unknown", "Null", "Native", "XML", "Conserve", "Pretty", "Text", "Analyzed",
@@ -140,6 +143,20 @@ def _fields(rest: str) -> List[str]:
 
 
 # --- the reader ----------------------------------------------------------------------------
+
+def read_native(name: str) -> str:
+    """The text of a native file (``-``: standard input), decoded with ``surrogateescape``
+    (compared as bytes), read in bounded chunks: a line (up to LF, as mooteval's reader cuts
+    them) longer than MAX_LINE_BYTES raises the :class:`~conll_eval.errors.InputError`
+    ``line-too-long`` after reading at most that much (``/dev/zero`` ends).  A file that
+    cannot be opened raises ``open()``'s ``OSError``."""
+    if name == "-":
+        data = read_checked(stdin_binary().read, name, False, what="a moot file")
+    else:
+        with open(name, "rb") as handle:
+            data = read_checked(handle.read, name, False, what="a moot file")
+    return data.decode("utf-8", "surrogateescape")
+
 
 def read_items(text: str, flags: int) -> List[Item]:
     """Every item of one file's text (decoded with ``surrogateescape``: compared as bytes).

@@ -10,6 +10,10 @@ import os
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
+from ... import limits
+from ...errors import InputError
+from ...io.lines import read_checked
+
 __all__ = ["MootevalOptions", "parse_command_line", "atoi", "PROGRAM"]
 
 #: the program name mooteval's messages start with (kept for byte-identical stderr)
@@ -100,12 +104,16 @@ def _apply(options: MootevalOptions, name: str, value: Optional[str], depth: int
 def _read_rc_file(options: MootevalOptions, name: str, depth: int) -> None:
     path = os.path.expanduser(name) if name.startswith("~") else name
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        with open(path, "rb") as handle:  # within a small file's limits (house errors, exit 1)
+            data = read_checked(handle.read, path, False, limits.MAX_CONFIG_BYTES, "an rc file")
     except OSError as exc:
         options.messages.append(f"{PROGRAM}: warning: open failed for rc-file '{path}': "
                                 f"{os.strerror(exc.errno or 0)}\n")
         return
+    except InputError as exc:  # a line too long, or too large: no rc file
+        options.messages.append(f"{exc}\n")
+        options.action = "fail"
+        raise _Stop from None
     options.rc_files.append(path)
     if depth > _RC_DEPTH:
         options.messages.append(f"{PROGRAM}: warning: rc-file '{path}' nested too deeply; "
