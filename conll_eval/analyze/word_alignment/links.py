@@ -16,6 +16,7 @@ import numpy as np
 from ...errors import Incident, InputError, Location
 from ...io.formats import LINKS, PHARAOH_LINK, is_natural
 from ...io.formats import detect_format as detect_file_format
+from ...io.lines import read_checked
 
 __all__ = ["INPUT_FORMATS", "LinkFileError", "LinkFile", "read_links", "read_lines",
            "detect_format", "read_token_counts", "check_positions"]
@@ -69,12 +70,14 @@ class LinkFile:
                         self.possible_marks, self.warnings)
 
 
-def read_lines(path: str) -> List[str]:
+def read_lines(path: str, what: str = "an alignment file") -> List[str]:
     """The lines of a UTF-8 text file without their line ends (a final newline makes no extra
-    empty line); unreadable files and invalid UTF-8 raise :class:`LinkFileError`."""
+    empty line); unreadable files and invalid UTF-8 raise :class:`LinkFileError`, a line
+    longer than MAX_LINE_BYTES ``line-too-long`` after reading at most that much of it (the
+    file is read in bounded chunks: ``/dev/zero`` ends; ``what``: the kind of file)."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            data = read_checked(handle.read, path, universal=False, what=what)
     except OSError as exc:
         raise _os_error(path, exc) from exc
     if data.startswith(b"\xef\xbb\xbf"):  # a byte-order mark is no token
@@ -222,7 +225,7 @@ def read_token_counts(path: str) -> np.ndarray:
     """Tokens per line of a tokenised file (one sentence per line, tokens separated by
     spaces or tabs); line k of the file is sentence k."""
     return np.array([len([t for t in re.split(r"[ \t]+", line) if t])
-                     for line in read_lines(path)], dtype=np.int64)
+                     for line in read_lines(path, "a sentence file")], dtype=np.int64)
 
 
 def check_positions(links: LinkFile, side: str, lengths: np.ndarray, tokens_path: str) -> None:
