@@ -14,6 +14,7 @@ import sys
 import unittest
 from typing import Dict, Optional, Sequence
 
+from .. import limits
 from ..report.official import default_lines, verbose_table
 from ..stats import Score
 from ._base import (DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, ORDERS, UPOS, XPOS, UDError,
@@ -57,11 +58,20 @@ def evaluate(gold_ud: UDRepresentation, system_ud: UDRepresentation,
 def load_deprel_weights(weights_file) -> Optional[Dict[str, float]]:
     """``relation weight`` lines of an open file -> dict (``#`` comments and blank lines
     skipped); None for None.  A line without two columns raises ValueError with the 2017
-    text, a weight that is no number float()'s ValueError."""
+    text, a weight that is no number float()'s ValueError.  A file's lines are read with
+    ``readline`` bounded by MAX_LINE_BYTES: a longer line raises ValueError (conll_eval's
+    limit; ``-w /dev/zero`` ends) after reading at most that much of it."""
     if weights_file is None:
         return None
+    limit = limits.MAX_LINE_BYTES
+    readline = getattr(weights_file, "readline", None)
+    lines = iter(lambda: readline(limit + 2), "") if callable(readline) else iter(weights_file)
     weights: Dict[str, float] = {}
-    for line in weights_file:
+    for number, line in enumerate(lines, 1):
+        if len(line.rstrip("\r\n")) > limit:
+            raise ValueError(f"Line {number} of the UD Relations weights file is longer than "
+                             f"{limit:,} characters, conll_eval's limit (raise "
+                             f"CONLL_EVAL_MAX_LINE_BYTES to read it)")
         if line.startswith("#") or not line.strip():
             continue
         columns = line.rstrip("\r\n").split()
