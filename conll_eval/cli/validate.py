@@ -23,7 +23,9 @@ def build_validate_parser() -> argparse.ArgumentParser:
         description="Check CoNLL-U files like the UD validator (udtools' udvalidate) at levels "
                     "1 (CoNLL-U backbone), 2 (UD format and trees), 3 (UD contents), 4-5 (the "
                     "language's lists, --lang), with its test ids.  Every incident is "
-                    "reported; files are streamed (bounded memory).",
+                    "reported; files are streamed (bounded memory).  A line longer than "
+                    "CONLL_EVAL_MAX_LINE_BYTES (default 1 MiB) is an error of its own "
+                    "(line-too-long, not udvalidate's) that ends the file's check.",
         epilog="Incidents go to stdout, the summary to stderr.  Exit codes: 0 no errors "
                "(warnings allowed), 1 errors, unreadable or empty input, 2 usage error, 4 the "
                "results could not be written (an early-closing reader, as with | head, is not "

@@ -62,6 +62,17 @@ Deliberate differences from udtools 0.2.9 (``udvalidate --level N --lang XX``):
 * Level 3-5 checks where udtools crashes (a regex applied to a UPOS or DEPREL ``_``, a bare
   ``Translit`` or ``Lang`` in MISC, empty node ``1.10`` named in DEPS, flat:foreign under the
   root): we report on, treating ``_`` as a value that matches nothing.
+* A line longer than :data:`conll_eval.limits.MAX_LINE_BYTES` (1 MiB, environment variable
+  ``CONLL_EVAL_MAX_LINE_BYTES``): udtools reads any line whole (an endless one, such as
+  ``/dev/zero``, until memory runs out).  We report ``line-too-long`` (L1 FORMAT, our own id:
+  :data:`LIMIT_IDS`) at that line once its first MAX_LINE_BYTES + 1 bytes are read, keep none
+  of them, and stop: the sentence holding it and the rest of the file are not checked (their
+  incidents would be guesses).  The command line shows it whatever -e/-i/--max-err say.
+  :func:`validate_lines` (text already in memory) has no such limit.
+* A run of empty lines gives one ``empty-sentence`` per line, as in udtools, but the streams
+  of :func:`iter_file_findings` and :func:`conll_eval.validate.screen.validate_byte_stream`
+  give the run as one :class:`IncidentRun` (the public iterators expand it), so that counting
+  100 MB of blank lines costs per run, not per line.
 * udtools' explanation paragraphs are kept in ``ValidationIncident.explanation`` (printed by
   ``--format udtools`` on first occurrence, as udvalidate does), not in the message.
 
