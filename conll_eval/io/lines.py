@@ -267,10 +267,23 @@ class LineReader:
 
 
 def line_of(read: Callable[[int], bytes], path: str, number: int) -> str:
-    """Line ``number`` (1-based) of the stream ``read``, reading only up to it (bounded, as
-    :class:`LineReader` reads); IndexError when the stream has fewer lines, and the
-    reader's errors (invalid UTF-8 before it, a line too long) as it raises them."""
-    for index, line in enumerate(LineReader(read, path), 1):
-        if index == number:
-            return line
+    """Line ``number`` (1-based; universal newlines) of the stream ``read``, reading only up
+    to it in bounded chunks (:class:`LineBlocks`) and decoding only it: IndexError when the
+    stream has fewer lines, ``invalid-utf8`` when that line is not UTF-8, ``line-too-long``
+    when a line up to it is too long."""
+    blocks = LineBlocks(read, path)
+    before = 0  # lines before the block
+    for block in blocks:
+        last = not block.endswith((b"\n", b"\r"))  # the stream's unterminated last line
+        if blocks.line_ends >= number or last:
+            lines = block.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+            if number - before <= len(lines) - (not last):
+                line = lines[number - before - 1]
+                try:
+                    return line.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise FormatError(Location(path, number), "invalid-utf8",
+                                      f"invalid UTF-8 byte 0x{line[exc.start]:02x} at column "
+                                      f"{exc.start + 1}; the file must be UTF-8") from exc
+        before = blocks.line_ends
     raise IndexError(f"{path} has fewer than {number} lines")
