@@ -19,33 +19,25 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport qsort
 from libc.string cimport memcmp
 
+from conll_eval._chash cimport HashKey, keyed_hash, new_hash_key
+
 cnp.import_array()
 
 #: a DEPS head naming an empty node (enhanced.EMPTY_REF)
 cdef int64_t EMPTY_REF = -4
 
 
-#: this process's hash key: a file cannot be made of paths whose slots collide (a chain that
-#: every later path walks: quadratic) without knowing it; numbers never depend on it
-cdef uint64_t _HASH_KEY = int.from_bytes(os.urandom(8), "little")
-
-
-cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
-    """MurmurHash3's 64-bit finalizer: every bit of ``h`` moves the slot's low bits (FNV-1a's
-    low bits depend on the bytes' low bits only, so collisions in them are easy to make)."""
-    h ^= h >> 33
-    h *= 0xff51afd7ed558ccdULL
-    h ^= h >> 33
-    h *= 0xc4ceb9fe1a85ec53ULL
-    h ^= h >> 33
-    return h
+#: this process's key of the path table's hash (see _chash.pxd): a file cannot be made of paths
+#: whose slots collide (a chain that every later path walks: quadratic) without knowing it;
+#: numbers never depend on it
+cdef HashKey _HASH_KEY = new_hash_key(os.urandom(24))
 
 
 cdef class PathTable:
     """Distinct byte strings of a buffer, numbered in order of appearance (open addressing on
-    a 64-bit FNV-1a hash started from this process's random key and mixed; a hit needs the
-    same length and bytes)."""
+    this process's keyed hash, :func:`keyed_hash`; a hit needs the same length and bytes)."""
     cdef const uint8_t *buf
+    cdef const uint8_t *limit  # the buffer's end (the hash may read up to it)
     cdef object slots_a, start_a, end_a, hash_a
     cdef int64_t[::1] slots, start, end
     cdef uint64_t[::1] hashes
@@ -68,11 +60,7 @@ cdef class PathTable:
             self.slots_a, self.start_a, self.end_a, self.hash_a
 
     cdef int32_t find(self, Py_ssize_t a, Py_ssize_t b):
-        cdef uint64_t h = 14695981039346656037ULL ^ _HASH_KEY
-        cdef Py_ssize_t i
-        for i in range(a, b):
-            h = (h ^ self.buf[i]) * 1099511628211ULL
-        h = _mix(h)
+        cdef uint64_t h = keyed_hash(self.buf + a, b - a, self.limit, &_HASH_KEY)
         cdef int64_t mask = self.slots.shape[0] - 1
         cdef int64_t at = <int64_t>(h & <uint64_t>mask), d
         while True:
@@ -112,9 +100,10 @@ cdef class PathTable:
         return self.start_a[:self.n].copy(), self.end_a[:self.n].copy()
 
 
-cdef PathTable _path_table(const uint8_t *buf):
+cdef PathTable _path_table(const uint8_t *buf, Py_ssize_t size):
     cdef PathTable table = PathTable()
     table.buf = buf
+    table.limit = buf + size if buf != NULL else NULL
     return table
 
 
@@ -130,7 +119,7 @@ def parse_deps(const uint8_t[::1] buf, const int64_t[::1] field_start,
     cdef Py_ssize_t n_words = field_start.shape[0], i, end, item_start, colon, j, m, stop
     cdef int64_t bound = 0, w, k = 0, head, count, underscores = 0
     cdef bint ok, has_dot, empty_step
-    cdef PathTable table = _path_table(&buf[0] if buf.shape[0] else NULL)
+    cdef PathTable table = _path_table(&buf[0] if buf.shape[0] else NULL, buf.shape[0])
     # an upper bound on the edges: one per word plus one per '|' in DEPS
     for w in range(n_words):
         i = field_start[w]

@@ -12,9 +12,13 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memchr
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
 
+import os
+
 cimport cython
 import numpy as np
 cimport numpy as cnp
+
+from conll_eval._chash cimport HashKey, keyed_hash, new_hash_key
 
 cdef extern from *:
     """
@@ -303,41 +307,24 @@ EMPTY_COLUMNS = ("id", "form", "lemma", "upos", "xpos", "feats", "deprel", "deps
 cdef int[9] EMPTY_FIELD = [0, 1, 2, 3, 4, 5, 7, 8, 9]
 
 
+#: this process's key of the string tables' hash (see _chash.pxd): a file cannot be made of
+#: strings that share one slot chain (quadratic interning) without knowing it
+cdef HashKey _HASH_KEY = new_hash_key(os.urandom(24))
+
+
 cdef inline uint64_t _hash_bytes(const uint8_t* p, Py_ssize_t n, const uint8_t* limit) noexcept nogil:
-    """A hash of ``p[:n]`` (any good spread will do: hits are verified byte for byte): two
-    multiply lanes over 16-byte steps (their multiplications overlap, so long fields such as
-    FEATS hash about twice as fast as with one), then a final mix.  Bytes up to ``limit``
-    may be read: a short tail is then one 8-byte load, masked."""
-    cdef uint64_t x = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n, y = 0xC2B2AE3D27D4EB4FULL
-    cdef uint64_t w, v
-    cdef Py_ssize_t i = 0, j
-    while i + 16 <= n:
-        memcpy(&w, p + i, 8)
-        memcpy(&v, p + i + 8, 8)
-        x = (x ^ w) * 0xff51afd7ed558ccdULL
-        y = (y ^ v) * 0xc4ceb9fe1a85ec53ULL
-        x ^= x >> 29
-        y ^= y >> 31
-        i += 16
-    if i + 8 <= n:
-        memcpy(&w, p + i, 8)
-        x = (x ^ w) * 0xff51afd7ed558ccdULL
-        x ^= x >> 29
-        i += 8
-    if i < n:
-        if p + i + 8 <= limit:
-            memcpy(&w, p + i, 8)
-            w &= (1ULL << (8 * (n - i))) - 1
-        else:  # near the end of the buffer: byte by byte
-            w = 0
-            for j in range(n - i):
-                w |= (<uint64_t>p[i + j]) << (8 * j)
-        y = (y ^ w) * 0xc4ceb9fe1a85ec53ULL
-    x ^= y + (y >> 32)
-    x ^= x >> 33
-    x *= 0xff51afd7ed558ccdULL
-    x ^= x >> 33
-    return x
+    """The keyed hash of ``p[:n]`` (:func:`keyed_hash`; hits are verified byte for byte, ids
+    handed out in order of first appearance, so no output depends on it).  Bytes up to
+    ``limit`` may be read: a short tail is then one 8-byte load, masked."""
+    return keyed_hash(p, n, limit, &_HASH_KEY)
+
+
+def string_hash(const uint8_t[::1] data):
+    """This process's hash of ``data``'s bytes, as the string tables compute it (a diagnostic:
+    the tests check that it depends on the process's key and spreads strings that collided
+    under the old unkeyed hash)."""
+    cdef const uint8_t* p = &data[0] if data.shape[0] else NULL
+    return _hash_bytes(p, data.shape[0], p + data.shape[0] if p != NULL else NULL)
 
 
 cdef inline bint _same_bytes(const uint8_t* x, const uint8_t* y, Py_ssize_t n) noexcept nogil:
@@ -456,6 +443,21 @@ cdef class StringTable:
                 self.failed = True
                 return -1
         return found
+
+    def longest_probe(self):
+        """The farthest any string sits from the slot its hash picks (0: each in its own):
+        the longest walk of a lookup that finds it.  A diagnostic of the hash's spread (the
+        tests read it): strings whose hashes pick one slot queue up after it."""
+        cdef Py_ssize_t j, home, mask = self.n_slots - 1, longest = 0
+        cdef int64_t start, found
+        for j in range(self.n_slots):
+            found = self.slots[j].id
+            if found >= 0:
+                start = self.offset[found]
+                home = <Py_ssize_t>(_hash_bytes(self.data + start, self.offset[found + 1] - start,
+                                                self.data + self.data_capacity) & <uint64_t>mask)
+                longest = max(longest, (j - home) & mask)
+        return longest
 
     def decoded(self, Py_ssize_t since=0):
         """The strings of local ids ``since`` .. ``len(self) - 1`` as ``str`` (the scan reads
