@@ -162,8 +162,9 @@ def _random_file(rng: random.Random) -> bytes:
     out = []
     for _ in range(rng.randint(0, 60)):
         line = rng.choice(_LINES)
-        if line == b"" and rng.random() < 0.3:
-            out.append(rng.choice([b"\n", b"\n", b"\r\n", b"\r"]) * rng.randint(2, 9))
+        if line in (b"", b"  ") and rng.random() < 0.3:  # a run of blank lines, one line end
+            end = rng.choice([b"\n", b"\n", b"\r\n", b"\r"])
+            out += [rng.choice([b"", b"", b" ", b"\t \t"]) + end for _ in range(rng.randint(2, 9))]
             continue
         if rng.random() < 0.05:
             line = b"#" + b"u" * rng.randint(95, 105)
@@ -265,6 +266,27 @@ def test_a_long_line_is_found_whatever_the_chunks(monkeypatch):
 
 # --- runs of empty lines ----------------------------------------------------------------------
 
+def test_lines_of_spaces_are_every_incident_counted(write):
+    path = write("spaces.conllu", VALID + " \n" * 20_000 + "\t\n\n" * 3 + VALID)
+    code, out, err = run_cli("validate", "--max-err", "0", "--format", "udtools", path)
+    assert err == "FORMAT errors: 40009\nMETADATA errors: 1\n*** FAILED *** with 40010 errors\n"
+    spaces = ("[L1 FORMAT pseudo-empty-line] Spurious line that appears empty but is not; there "
+              "are whitespace characters.")
+    empty = ("[L1 FORMAT empty-sentence] Sentence must not be empty. Only one empty line is "
+             "expected after every sentence.")
+    expected = [f"[Line {line} Sent None]: {text}" for line in range(5, 20005)
+                for text in (spaces, empty)]
+    expected += [
+        f"[Line {line} Sent None]: {text}" for line, text in (
+            (20005, spaces), (20005, empty), (20006, empty), (20007, spaces), (20007, empty),
+            (20008, empty), (20009, spaces), (20009, empty), (20010, empty))]
+    expected.append("[Line 20013 Sent a]: [L2 METADATA non-unique-sent-id] Non-unique sent_id "
+                    "attribute 'a'.")
+    assert out.splitlines() == expected
+    code, out, err = run_cli("validate", "-e", "empty-sentence", "--", path)
+    assert err.startswith("FORMAT errors: 20003\n") and out.count("pseudo-empty-line") == 20
+
+
 def test_many_empty_lines_are_every_incident_counted(write):
     n = 50_000
     path = write("blank.conllu", "\n" * n + VALID + "\n" * 7)
@@ -300,14 +322,26 @@ def _incident(line, testid="empty-sentence", klass="FORMAT", severity="error"):
     return ValidationIncident(1, klass, testid, "p", line, None, f"m {testid}", severity)
 
 
+_GROUPS = [("FORMAT", "error"), ("SYNTAX", "error"), ("FORMAT", "warning")]
+
+
 def _random_items(rng):
+    """Incidents and runs of them: runs of one kind of line, and of several kinds of
+    several incidents (of several groups)."""
     items, line = [], 1
     for _ in range(rng.randint(0, 12)):
-        klass, severity = rng.choice([("FORMAT", "error"), ("SYNTAX", "error"),
-                                      ("FORMAT", "warning")])
+        klass, severity = rng.choice(_GROUPS)
         count = rng.choice([1, 1, 2, 5, 30])
         first = _incident(line, klass=klass, severity=severity)
-        items.append(IncidentRun(first, count) if rng.random() < 0.6 else first)
+        if rng.random() < 0.3:
+            items.append(first)
+        elif rng.random() < 0.5:
+            items.append(IncidentRun.repeated(first, count))
+        else:
+            templates = [[_incident(line, f"t{kind}{k}", *rng.choice(_GROUPS))
+                          for k in range(rng.randint(1, 3))] for kind in range(3)]
+            items.append(IncidentRun(templates, bytes(rng.randrange(3) for _ in range(count)),
+                                     line))
         line += count
     return items
 
@@ -328,7 +362,9 @@ def test_runs_are_limited_and_counted_as_their_incidents():
 
 def test_a_runs_lines_are_formatted_as_each_incident():
     from conll_eval.cli.validate import _formatted
-    run = IncidentRun(_incident(7), 2500)
+    runs = [IncidentRun.repeated(_incident(7), 2500),
+            IncidentRun([[_incident(9000)], [_incident(9000, "pseudo-empty-line"),
+                                             _incident(9000)]], bytes([1, 0, 0, 1] * 700), 9000)]
     explained = set()
     formats = [report.format_incident, report.format_github,
                lambda inc: json.dumps(report.incident_dict(inc)),
@@ -336,8 +372,8 @@ def test_a_runs_lines_are_formatted_as_each_incident():
                lambda inc: report.format_udtools(inc, explained=explained),
                lambda inc: f"{inc.line} twice: {inc.line}"]  # the one probe can't place
     for format_one in formats:
-        text = "\n".join(_formatted([_incident(3), run], format_one, "\n"))
-        assert text == "\n".join(map(format_one, [_incident(3), *run]))
+        text = "\n".join(_formatted([_incident(3), *runs], format_one, "\n"))
+        assert text == "\n".join(map(format_one, [_incident(3), *expand_runs(runs)]))
 
 
 # --- linear rewrites of udtools' algorithms --------------------------------------------------

@@ -3,7 +3,8 @@ on one huge line or sentence.
 
 - A file of blank lines: every line an ``empty-sentence`` (100 MB took about 5 minutes, an
   incident object per line); runs of them are now counted in one step.  On the compiled screen
-  and the numpy path, with LF and with CRLF line ends.
+  and the numpy path, with LF and with CRLF line ends, and lines of a space (each also a
+  ``pseudo-empty-line``).
 - A file whose every line has a wrong column count (one incident per line, each different).
 - One line of ``n`` bytes without a line end (the bytes waiting for a sentence's end were
   re-copied and re-searched per chunk: 128 MB took 9.8 s), under a raised line limit.
@@ -74,6 +75,9 @@ CASES = [
          exit_codes=(1,), unit="lines", memory=True, env=PURE),
     Case("validate-crlf-blank-lines", "9", _blank_lines(b"\r\n"), sizes=(20_000_000,),
          exit_codes=(1,), unit="lines", memory=True),
+    Case("validate-space-lines", "9", _blank_lines(b" \n"), sizes=(5_000_000,),
+         exit_codes=(1,), unit="lines", memory=True,
+         note="pseudo-empty-line and empty-sentence on every line"),
     Case("validate-wrong-columns", "9", _wrong_columns, sizes=(300_000,), exit_codes=(1,),
          unit="lines", memory=True),
     Case("validate-one-line", "9", _one_line, sizes=(32 << 20,), exit_codes=(1,), unit="bytes",

@@ -7,7 +7,8 @@ import json
 import os
 import sys
 from dataclasses import replace
-from typing import Dict, Iterator, List, Set, TextIO, Tuple
+from itertools import islice
+from typing import Dict, Iterator, List, Optional, Set, TextIO, Tuple
 
 from ..errors import ConllEvalError, FormatError, InputError, Location, UsageError, printable
 from .common import EXIT_INPUT, EXIT_OK, Parser, add_options, is_terminal
@@ -192,9 +193,11 @@ class _Writer:
         """Incidents, with those --max-err must let through in a tuple: an unreadable
         file's turned into its house line, and a limit's (LIMIT_IDS: the rest of the file was
         not checked)."""
-        from ..validate import LIMIT_IDS  # start-up time (as above)
+        from ..validate import LIMIT_IDS, IncidentRun  # start-up time (as above)
         for inc in incidents:
-            if inc.klass == "INPUT":
+            if isinstance(inc, IncidentRun):  # (blank lines: never a limit's or INPUT)
+                yield inc
+            elif inc.klass == "INPUT":
                 where = inc.path if inc.line is None else f"{inc.path}:{inc.line}"
                 yield (printable(f"{where}: error [{inc.testid}] {inc.message}"),)
             elif inc.testid in LIMIT_IDS:
@@ -227,7 +230,8 @@ class _Writer:
 
         def with_rules(found):
             for item in found:  # (an incident or a run of them)
-                rules.setdefault(item.testid, (item.level, item.klass))
+                for inc in _kinds_of(item):
+                    rules.setdefault(inc.testid, (inc.level, inc.klass))
                 yield item
         for text in _formatted(with_rules(incidents),
                                lambda inc: json.dumps(sarif_result(inc), ensure_ascii=False),
@@ -243,7 +247,7 @@ class _Writer:
 
 def _formatted(found, format_one, separator: str) -> Iterator[str]:
     """``format_one`` of each incident of ``found`` (incidents and runs of them), a run's
-    formatted once (:func:`_run_lines`) and given several at a time, joined by
+    formatted once per kind (:func:`_run_lines`) and given several at a time, joined by
     ``separator``."""
     from ..validate import IncidentRun  # start-up time (as above)
     for item in found:
@@ -253,41 +257,86 @@ def _formatted(found, format_one, separator: str) -> Iterator[str]:
             yield format_one(item)
 
 
+def _kinds_of(item) -> Iterator:
+    """An incident, or each kind of incident of a run (IncidentRun.templates)."""
+    from ..validate import IncidentRun  # start-up time (as above)
+    if isinstance(item, IncidentRun):
+        for incidents in item.templates:
+            yield from incidents
+    else:
+        yield item
+
+
 #: line numbers no file has: a run is formatted with each to find where its line number goes
 _PROBE_LINES = (918273645546372819, 192837465564738291)
+#: lines of a run written at a time
+_BATCH = 1000
 
 
 def _run_lines(run, format_one, separator: str) -> Iterator[str]:
-    """``format_one`` of each incident of a run (IncidentRun, which differ only in their
-    line): the first formatted on its own, the others by putting their line number into the
-    text of one formatted twice, with each of two probe lines, when that text holds the line
-    number once and nothing else changes (else each is formatted); those a thousand at a
-    time, joined by ``separator`` (one write each)."""
-    incidents = iter(run)
-    yield format_one(next(incidents))
-    if run.count == 1:
+    """``format_one`` of each incident of a run (IncidentRun, whose incidents of a kind
+    differ only in their line), a batch at a time joined by ``separator`` (one write each):
+    the first of each kind formatted on its own (a format may remember it: udtools'
+    explanations), the others by putting their line number into the text of one formatted
+    twice, with each of two probe lines, when that text holds the line number once and
+    nothing else changes (else each is formatted)."""
+    start, kinds, templates = run.start, run.kinds, run.templates
+    if len(templates) == 1 and len(templates[0]) == 1:  # one incident a line
+        text, split = _line_split(templates[0][0], format_one)
+        yield text
+        if split is None:
+            yield from map(format_one, islice(run, 1, None))
+            return
+        before, after = split
+        lines = range(start + 1, start + len(kinds))
+        for at in range(0, len(lines), _BATCH):
+            yield separator.join([f"{before}{line}{after}" for line in lines[at:at + _BATCH]])
         return
-    first, (probe, other) = run.first, map(str, _PROBE_LINES)
-    text, changed = (format_one(replace(first, line=line)) for line in _PROBE_LINES)
-    if text.count(probe) != 1 or text.replace(probe, other) != changed:
-        yield from map(format_one, incidents)
-        return
-    before, after = text.split(probe)
-    lines = range(run.start + 1, run.start + run.count)
-    for at in range(0, len(lines), 1000):
-        yield separator.join([f"{before}{line}{after}" for line in lines[at:at + 1000]])
+    splits: Dict[Tuple[int, int], Optional[Tuple[str, str]]] = {}
+    batch: List[str] = []
+    for k, kind in enumerate(kinds):
+        line = start + k
+        for i, template in enumerate(templates[kind]):
+            if (kind, i) not in splits:
+                text, splits[kind, i] = _line_split(replace(template, line=line), format_one)
+                batch.append(text)
+                continue
+            split = splits[kind, i]
+            batch.append(format_one(replace(template, line=line)) if split is None
+                         else f"{split[0]}{line}{split[1]}")
+        if len(batch) >= _BATCH:
+            yield separator.join(batch)
+            batch = []
+    if batch:
+        yield separator.join(batch)
+
+
+def _line_split(inc, format_one):
+    """(``format_one(inc)``, (the text before and after the line number in the format of
+    ``inc`` on another line), or None when the probes cannot place it)."""
+    text = format_one(inc)
+    (probe, other), (at_probe, at_other) = map(str, _PROBE_LINES), (
+        format_one(replace(inc, line=line)) for line in _PROBE_LINES)
+    if at_probe.count(probe) != 1 or at_probe.replace(probe, other) != at_other:
+        return text, None
+    before, after = at_probe.split(probe)
+    return text, (before, after)
 
 
 def _counted(found, wanted, tally):
-    """The incidents and runs of incidents that are ``wanted``, each counted (--max-err and
-    --quiet show fewer)."""
+    """The incidents and runs of incidents that are ``wanted`` (a run: its wanted incidents),
+    each counted (--max-err and --quiet show fewer)."""
+    from ..validate import IncidentRun  # start-up time (as above)
     add = tally.add
     for inc in found:
-        if wanted(inc):
-            add(inc)
-            yield inc
-
-
+        if isinstance(inc, IncidentRun):
+            inc = inc.keep(wanted)
+            if inc is None:
+                continue
+        elif not wanted(inc):
+            continue
+        add(inc)
+        yield inc
 
 
 def _test_ids(given: List[str], implemented) -> set:

@@ -28,7 +28,8 @@
   never be counted as an error; ``format_incident``/``format_udtools`` pass strings through
   unchanged.  ``max_err <= 0`` means no limit.  Count the summary on the unlimited list, as
   udtools does.  Runs of incidents (:class:`~conll_eval.validate.IncidentRun`, the validator's
-  form for a run of empty lines) are counted by ``Tally`` and ``limit_per_class`` in one step.
+  form for a run of blank lines) are counted by ``Tally`` and ``limit_per_class`` in one step
+  (but for the incidents ``limit_per_class`` shows).
 
 The text lines spell out what a terminal would act on (:func:`conll_eval.errors.printable`:
 ``\\x1b``, ``\\t``, bidi overrides); JSON and SARIF keep the messages as read (their own
@@ -147,15 +148,16 @@ class Tally:
         self.warnings = 0
         self.by_class: Dict[str, int] = {}
 
-    def add(self, inc: Item) -> None:
+    def add(self, inc: Union[Item, IncidentRun]) -> None:
         """Count an incident, or each of a run's in one step."""
         if isinstance(inc, str):
             return
-        count = inc.count if isinstance(inc, IncidentRun) else 1
-        if inc.severity == "warning":
-            self.warnings += count
-        else:
-            self.by_class[inc.klass] = self.by_class.get(inc.klass, 0) + count
+        counts = inc.counts() if isinstance(inc, IncidentRun) else {(inc.severity, inc.klass): 1}
+        for (severity, klass), count in counts.items():
+            if severity == "warning":
+                self.warnings += count
+            else:
+                self.by_class[klass] = self.by_class.get(klass, 0) + count
 
     @property
     def errors(self) -> int:
@@ -195,25 +197,47 @@ def to_json(incidents: Iterable[Item]) -> str:
 
 def limit_per_class(incidents: Iterable[Union[Item, IncidentRun]],
                     max_err: int) -> Iterator[Union[Item, IncidentRun]]:
-    """(see the module docstring) A run (:class:`~conll_eval.validate.IncidentRun`) counts as
-    its incidents in one step; the part of it within the limit passes as a shorter run."""
+    """(see the module docstring) A run (:class:`~conll_eval.validate.IncidentRun`) passes
+    whole without a limit; else its incidents pass one by one until each of its groups is
+    past the limit, and the rest of it is counted in one step."""
     counts: Dict[Tuple[str, str], int] = {}
     for inc in incidents:
         if isinstance(inc, IncidentRun):
-            count = inc.count
-        elif isinstance(inc, ValidationIncident):
-            count = 1
-        else:  # markers, and what the caller lets through in a tuple
-            yield inc
+            if max_err <= 0:
+                yield inc
+            else:
+                yield from _limited_run(inc, max_err, counts)
             continue
-        if max_err <= 0:
+        if max_err <= 0 or not isinstance(inc, ValidationIncident):  # others pass unlimited
             yield inc
             continue
         key = (inc.severity, inc.klass)
-        before = counts.get(key, 0)
-        counts[key] = before + count
-        if before < max_err:
-            yield (inc.head(max_err - before)
-                   if isinstance(inc, IncidentRun) and before + count > max_err else inc)
-        if before <= max_err < before + count:
-            yield f"...suppressing further messages regarding {inc.severity.upper()}/{inc.klass}"
+        n = counts[key] = counts.get(key, 0) + 1
+        if n <= max_err:
+            yield inc
+        elif n == max_err + 1:
+            yield _suppressing(key)
+
+
+def _suppressing(key: Tuple[str, str]) -> str:
+    return f"...suppressing further messages regarding {key[0].upper()}/{key[1]}"
+
+
+def _limited_run(run: IncidentRun, max_err: int,
+                 counts: Dict[Tuple[str, str], int]) -> Iterator[Item]:
+    """limit_per_class of a run's incidents: one by one while one of its groups is within the
+    limit (at most the limit and one per group), then the others only counted."""
+    totals = run.counts()
+    walked: Dict[Tuple[str, str], int] = {}
+    for inc in run:
+        if all(counts.get(key, 0) > max_err for key in totals):
+            break
+        key = (inc.severity, inc.klass)
+        n = counts[key] = counts.get(key, 0) + 1
+        walked[key] = walked.get(key, 0) + 1
+        if n <= max_err:
+            yield inc
+        elif n == max_err + 1:
+            yield _suppressing(key)
+    for key, total in totals.items():
+        counts[key] = counts.get(key, 0) + total - walked.get(key, 0)

@@ -69,10 +69,11 @@ Deliberate differences from udtools 0.2.9 (``udvalidate --level N --lang XX``):
   of them, and stop: the sentence holding it and the rest of the file are not checked (their
   incidents would be guesses).  The command line shows it whatever -e/-i/--max-err say.
   :func:`validate_lines` (text already in memory) has no such limit.
-* A run of empty lines gives one ``empty-sentence`` per line, as in udtools, but the streams
-  of :func:`iter_file_findings` and :func:`conll_eval.validate.screen.validate_byte_stream`
-  give the run as one :class:`IncidentRun` (the public iterators expand it), so that counting
-  100 MB of blank lines costs per run, not per line.
+* A run of blank lines gives one ``empty-sentence`` per line (after a ``pseudo-empty-line``
+  for a line of spaces and tabs), as in udtools, but the streams of
+  :func:`iter_file_findings` and :func:`conll_eval.validate.screen.validate_byte_stream` give
+  the run as one :class:`IncidentRun` (the public iterators expand it), so that counting 100
+  MB of blank lines costs per run, not per line.
 * udtools' explanation paragraphs are kept in ``ValidationIncident.explanation`` (printed by
   ``--format udtools`` on first occurrence, as udvalidate does), not in the message.
 
@@ -149,9 +150,9 @@ def iter_validate_file(path: str, level: int = 2, state: Optional[Validator] = N
 def iter_file_findings(path: str, level: int = 2, state: Optional[Validator] = None,
                        progress: Optional[Callable[[int], None]] = None, lang: str = "ud",
                        data_dir: Optional[str] = None) -> Iterator[Found]:
-    """:func:`iter_validate_file` with each run of identical incidents on consecutive lines
-    (a run of empty lines) as one :class:`IncidentRun`, for a caller that counts them in one
-    step (the command line: 100 MB of blank lines are 100 million incidents)."""
+    """:func:`iter_validate_file` with the incidents of a run of blank lines (alike but for
+    their lines) as one :class:`IncidentRun`, for a caller that counts them in one step (the
+    command line: 100 MB of blank lines are 100 million incidents)."""
     stream, head = open_input(path, SNIFF_BYTES)
     with stream:
         hint, last_line = _sniffed_hint(head, len(head) < SNIFF_BYTES)

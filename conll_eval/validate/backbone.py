@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
-from .format import EMPTY_SENTENCE, IdChecks, LineChecks
+from .format import EMPTY_SENTENCE, PSEUDO_EMPTY_LINE, IdChecks, LineChecks
 from .incidents import (BOM_HINT, NEWLINE_HINTS, IncidentRun, ValidationIncident, _with_hint,
                         new_incident)
 from .metadata import MetadataChecks
@@ -202,20 +202,24 @@ class SentenceSplitter:
         self.bom_hint = None
         self.sentence = []
 
-    def blank_run(self, end: str, count: int) -> IncidentRun:
-        """What ``count`` empty lines ending with ``end`` (LF, CRLF or CR) at a sentence start
-        give, at the cost of one: each is a sentence (as udtools reads them) with one
-        ``empty-sentence``; the validator's state is left as :meth:`Validator.sentence`
-        leaves it after the last."""
-        assert not self.sentence, "a run of empty sentences starts at a sentence start"
+    def blank_run(self, end: str, kinds: bytes) -> IncidentRun:
+        """What blank lines ending with ``end`` (LF, CRLF or CR) at a sentence start give, at
+        the cost of one: each is a sentence (as udtools reads them), an empty one (kind 0)
+        with one ``empty-sentence``, one of spaces and tabs (kind 1) with
+        ``pseudo-empty-line`` first; the validator's state is left as
+        :meth:`Validator.sentence` leaves it after the last."""
+        assert not self.sentence, "a run of blank sentences starts at a sentence start"
         first = self.lineno + 1
-        self.lineno += count
+        self.lineno += len(kinds)
         if end != "\n" and self.non_unix is None:
             self.non_unix = (first, end)
         v = self.v
         v.out, v.sent_id, v.sentence_line, v.n_comments = [], None, self.lineno, 0
-        return IncidentRun(ValidationIncident(1, "FORMAT", "empty-sentence", self.path, first,
-                                              None, EMPTY_SENTENCE), count)
+        empty = new_incident(1, "FORMAT", "empty-sentence", self.path, first, None,
+                             EMPTY_SENTENCE)
+        spaces = new_incident(1, "FORMAT", "pseudo-empty-line", self.path, first, None,
+                              PSEUDO_EMPTY_LINE)
+        return IncidentRun([[empty], [spaces, empty]], kinds, first)
 
     def line_too_long(self, limit: int) -> ValidationIncident:
         """The incident of a line longer than ``limit`` bytes after the lines fed so far

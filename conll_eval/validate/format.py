@@ -15,6 +15,9 @@ from .patterns import (COLNAMES, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, UPO
 #: udtools' message for an empty line that starts a sentence
 EMPTY_SENTENCE = ("Sentence must not be empty. Only one empty line is expected after every"
                   " sentence.")
+#: udtools' message for a line of whitespace
+PSEUDO_EMPTY_LINE = ("Spurious line that appears empty but is not; there are whitespace"
+                     " characters.")
 
 
 class LineChecks:
@@ -43,9 +46,7 @@ class LineChecks:
                 seen_token = True
             elif not line or _is_ws_line(line):
                 if line:
-                    self._add(1, "FORMAT", "pseudo-empty-line", lineno,
-                              "Spurious line that appears empty but is not; there are whitespace"
-                              " characters.")
+                    self._add(1, "FORMAT", "pseudo-empty-line", lineno, PSEUDO_EMPTY_LINE)
                 if i != n - 1:
                     self._add(1, "FORMAT", "extra-empty-line", lineno,
                               "Spurious empty line that is not the last line of a sentence.")

@@ -4,7 +4,7 @@ each level implements.  Hints in plain words (BOM, CRLF, not UTF-8) are attached
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Iterable, Iterator, Optional, Union
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..errors import Incident, Location
 
@@ -128,75 +128,129 @@ def _with_hint(incidents: Iterable[Found], hint: Optional[str],
     """``incidents`` (and runs) with ``hint`` given to the first error (if it has none and is
     on or before ``last_line``; a later first error has a cause of its own)."""
     for inc in incidents:
-        if hint is not None and inc.severity == "error":
-            if isinstance(inc, IncidentRun):  # the hint goes to the run's first incident
-                first = inc.first
-                yield from _with_hint([first], hint, last_line)
-                if inc.count > 1:
-                    yield IncidentRun(replace(first, line=inc.start + 1), inc.count - 1)
-                hint = None
-                continue
-            if inc.hint is None and (last_line is None or inc.line is None
-                                     or inc.line <= last_line):
-                inc = replace(inc, hint=hint)
+        if hint is None:
+            yield inc
+        elif isinstance(inc, IncidentRun):  # the hint goes to an incident of a first line
+            run: Optional[IncidentRun] = inc
+            while run is not None and hint is not None:
+                for one in run.line(0):
+                    if hint is not None and one.severity == "error":
+                        one, hint = _hinted(one, hint, last_line), None
+                    yield one
+                run = run.after(1)
+            if run is not None:
+                yield run
+        elif inc.severity == "error":
+            yield _hinted(inc, hint, last_line)
             hint = None
-        yield inc
+        else:
+            yield inc
+
+
+def _hinted(inc: ValidationIncident, hint: str, last_line: Optional[int]) -> ValidationIncident:
+    if inc.hint is None and (last_line is None or inc.line is None or inc.line <= last_line):
+        return replace(inc, hint=hint)
+    return inc
 
 
 class IncidentRun:
-    """``count`` incidents equal to ``first`` but each on the line after the one before (the
-    first on ``first.line``): the validator's findings on a run of empty lines, one
-    ``empty-sentence`` per line, given as one object so that 100 MB of blank lines cost per
-    run, not per line (issue 40).  Iterating gives the incidents; ``severity``, ``klass``,
-    ``testid`` and ``level`` are the first incident's (a filter or a count by them takes the
-    run whole)."""
+    """The incidents of ``len(kinds)`` consecutive lines from ``start`` on: line ``start + k``
+    has those of ``templates[kinds[k]]`` (incidents on line ``start``), moved to it.  The
+    validator's findings on a run of blank lines, each a sentence of its own (an empty line
+    gives ``empty-sentence``; a line of spaces and tabs ``pseudo-empty-line``, then
+    ``empty-sentence``), as one object, so that 100 MB of blank lines cost per run, not per
+    line (issue 40).  Iterating gives the incidents in order; :meth:`counts` how many of each
+    (severity, class) without iterating; ``len()`` how many in all."""
 
-    __slots__ = ("first", "count")
+    __slots__ = ("templates", "kinds", "start")
 
-    def __init__(self, first: ValidationIncident, count: int):
-        if first.line is None or count < 1:
-            raise ValueError("an incident run needs a line and at least one incident")
-        self.first, self.count = first, count
+    def __init__(self, templates: Sequence[Sequence[ValidationIncident]], kinds: bytes,
+                 start: int):
+        if not kinds or kinds.translate(None, bytes(range(len(templates)))) or any(
+                inc.line != start for incidents in templates for inc in incidents):
+            raise ValueError("a run needs lines, and templates on its first line")
+        self.templates = tuple(tuple(incidents) for incidents in templates)
+        self.kinds, self.start = kinds, start
 
-    severity = property(lambda self: self.first.severity)
-    klass = property(lambda self: self.first.klass)
-    testid = property(lambda self: self.first.testid)
-    level = property(lambda self: self.first.level)
-    line = property(lambda self: self.first.line)
+    @classmethod
+    def repeated(cls, first: ValidationIncident, lines: int) -> "IncidentRun":
+        """``first`` on its line and on each of the ``lines - 1`` lines after it."""
+        assert first.line is not None
+        return cls(((first,),), bytes(lines), first.line)
 
     @property
-    def start(self) -> int:
-        """The first incident's line."""
-        assert self.first.line is not None  # (checked in __init__)
-        return self.first.line
-    hint = property(lambda self: self.first.hint)
+    def lines(self) -> int:
+        return len(self.kinds)
 
-    def head(self, count: int) -> "IncidentRun":
-        """The run's first ``count`` incidents (1 <= count <= self.count)."""
-        return IncidentRun(self.first, count)
+    def _kind_counts(self) -> List[int]:
+        if len(self.templates) == 1:
+            return [len(self.kinds)]
+        return [self.kinds.count(kind) for kind in range(len(self.templates))]
 
-    def __iter__(self) -> Iterator[ValidationIncident]:
-        first = self.first
-        yield first
-        fields = dict(first.__dict__)
-        make = object.__new__
-        for line in range(self.start + 1, self.start + self.count):
-            # ValidationIncident's own __init__ costs 2.5x this: these are a run's copies
-            inc = make(ValidationIncident)
-            state = inc.__dict__
-            state.update(fields)
-            state["line"] = line
-            yield inc
+    def counts(self) -> Dict[Tuple[str, str], int]:
+        """Incidents per (severity, class)."""
+        found: Dict[Tuple[str, str], int] = {}
+        for incidents, lines in zip(self.templates, self._kind_counts()):
+            for inc in incidents if lines else ():
+                key = (inc.severity, inc.klass)
+                found[key] = found.get(key, 0) + lines
+        return found
 
     def __len__(self) -> int:
-        return self.count
+        return sum(len(incidents) * lines
+                   for incidents, lines in zip(self.templates, self._kind_counts()))
+
+    def line(self, k: int) -> Tuple[ValidationIncident, ...]:
+        """The incidents of the run's ``k``-th line."""
+        return tuple(_moved(inc, self.start + k) if k else inc
+                     for inc in self.templates[self.kinds[k]])
+
+    def after(self, k: int) -> Optional["IncidentRun"]:
+        """The run from its ``k``-th line on (None: no line left)."""
+        if k >= len(self.kinds):
+            return None
+        start = self.start + k
+        return IncidentRun([[_moved(inc, start) for inc in incidents]
+                            for incidents in self.templates], self.kinds[k:], start)
+
+    def keep(self, wanted: Callable[[ValidationIncident], bool]) -> Optional["IncidentRun"]:
+        """The run of the incidents ``wanted`` keeps (asked once per template: a run's
+        incidents differ only in their line); None when it keeps none."""
+        templates = [[inc for inc in incidents if wanted(inc)] for incidents in self.templates]
+        if all(len(kept) == len(incidents)
+               for kept, incidents in zip(templates, self.templates)):
+            return self
+        if not any(templates):
+            return None
+        return IncidentRun(templates, self.kinds, self.start)
+
+    def __iter__(self) -> Iterator[ValidationIncident]:
+        templates, start = self.templates, self.start
+        fields = [[dict(inc.__dict__) for inc in incidents] for incidents in templates]
+        make = _NEW
+        for k, kind in enumerate(self.kinds):
+            if not k:
+                yield from templates[kind]
+                continue
+            for state in fields[kind]:
+                # ValidationIncident's own __init__ costs 2.5x this: these are a run's copies
+                inc = make(ValidationIncident)
+                inc.__dict__.update(state)
+                inc.__dict__["line"] = start + k
+                yield inc
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, IncidentRun) and self.first == other.first
-                and self.count == other.count)
+        return (isinstance(other, IncidentRun) and self.start == other.start
+                and self.templates == other.templates and self.kinds == other.kinds)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable-looking, compared by value)
 
     def __repr__(self) -> str:
-        return f"IncidentRun({self.first!r}, {self.count})"
+        return f"IncidentRun({self.templates!r}, {self.kinds!r}, {self.start})"
+
+
+def _moved(inc: ValidationIncident, line: int) -> ValidationIncident:
+    return replace(inc, line=line)
 
 
 #: what the validator's streams give: incidents, and runs of them (:class:`IncidentRun`)

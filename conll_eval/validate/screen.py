@@ -294,19 +294,27 @@ class Screen:
 _ABSENT = object()  # no entry in a dict
 
 
-#: empty lines at a sentence start, with the same line end: each is an empty sentence
-_LEADING_EMPTY_LINES = re.compile(rb"\n+|(?:\r\n)+|(?:\r(?!\n))+")
-#: a line end, an empty line (which ends the sentence), then more empty lines (empty
-#: sentences), with the same line end (a CR before an LF is a CRLF, not a line end of its own);
-#: each branch starts with its literal line ends, which re searches for fast (0.4 ms a MB for
-#: LF alone, 4 with the others; written {3,}, the search took 40)
-_EMPTY_LF_LINES = re.compile(rb"\n\n\n+")
-_EMPTY_LINES = re.compile(rb"\n\n\n+|\r\n\r\n\r\n(?:\r\n)*|\r\r\r+(?!\n)")
+#: blank lines at a sentence start, with the same line end: each is a sentence of its own (a
+#: CR before an LF is half of a CRLF, not a line end of its own); empty ones first (a repeated
+#: character is matched fast: 1.6 ms for a MB of LFs, where a repeated group takes 50-80)
+_LEADING_BLANK_LINES = (re.compile(rb"\n+|(?:\r\n)+|(?:\r(?!\n))+"),
+                        re.compile(rb"(?:[ \t]*+\n)+|(?:[ \t]*+\r\n)+|(?:[ \t]*+\r(?!\n))+"))
+#: a line end, a blank line (which ends the sentence), then more blank lines (sentences of
+#: their own) with the same line end: empty ones, or ones of spaces and tabs too; with CR
+#: line ends or without.  Each branch starts with its literal line end, which re searches for
+#: fast: 0.8 ms a MB of a treebank, 0.3 for a MB of LFs, 34 for one of lines of a space (an
+#: alternation of repeats such as (?:\r\n){3,} took 40 for the treebank)
+_BLANK_LINES = {
+    False: re.compile(rb"\n(?:\n\n+|(?:[ \t]*+\n){2,})"),
+    True: re.compile(rb"\n(?:\n\n+|(?:[ \t]*+\n){2,})"
+                     rb"|\r\n(?:\r\n\r\n(?:\r\n)*|(?:[ \t]*+\r\n){2,})"
+                     rb"|\r(?!\n)(?:\r\r+(?!\n)|(?:[ \t]*+\r(?!\n)){2,})")}
+LF = 10
 
 
 def validate_blocks(blocks: Iterable[bytes], path: str,
                     validator: Validator) -> Iterator[Found]:
-    """The incidents of a file given as raw bytes in pieces of any size, a run of empty lines'
+    """The incidents of a file given as raw bytes in pieces of any size, a run of blank lines'
     as one :class:`IncidentRun` (the caller adds the run's end, :meth:`Validator.end_of_run`).
     A line longer than :data:`conll_eval.limits.MAX_LINE_BYTES` ends the file with a
     ``line-too-long`` incident, as :mod:`.blocks` cuts the stream there."""
@@ -329,7 +337,7 @@ def validate_blocks(blocks: Iterable[bytes], path: str,
 
 def _piece(data: bytes, whole: bool, screen: Optional[Screen],
            splitter: SentenceSplitter) -> Iterator[Found]:
-    """The incidents of a piece (``whole``: it ends with an empty line), each run of empty
+    """The incidents of a piece (``whole``: it ends with an empty line), each run of blank
     sentences as one IncidentRun (:meth:`SentenceSplitter.blank_run`) and the text between
     line by line, or, for the whole sentences of a whole piece, through the screen."""
     start = 0
@@ -337,24 +345,34 @@ def _piece(data: bytes, whole: bool, screen: Optional[Screen],
         # (the piece before ended with a line end, so a first LF is an empty line)
         start = 1 if data[:1] == b"\n" else data.find(b"\n\n") + 2
         yield from splitter.feed([data[:start].decode("utf-8", "replace")])
-    if not splitter.sentence:
-        lead = _LEADING_EMPTY_LINES.match(data, start)
-        if lead is not None:
-            yield splitter.blank_run(*_empty_lines(lead.group()))
-            start = lead.end()
-    for run in (_EMPTY_LINES if b"\r" in data else _EMPTY_LF_LINES).finditer(data, start):
-        end, count = _empty_lines(run.group())
-        yield from _text(data[start:run.start() + 2 * len(end)], whole, screen, splitter)
-        yield splitter.blank_run(end, count - 2)
+    while not splitter.sentence:
+        lead = (_LEADING_BLANK_LINES[0].match(data, start)
+                or _LEADING_BLANK_LINES[1].match(data, start))
+        if lead is None:
+            break
+        yield splitter.blank_run(*_blank_lines(lead.group()))
+        start = lead.end()
+    for run in _BLANK_LINES[b"\r" in data].finditer(data, start):
+        found = run.group()
+        lead = 2 if found[:2] == b"\r\n" else 1  # the line end before the blank lines
+        end = found[:lead]
+        first = found.index(end, lead) + len(end)  # the first blank line ends a sentence
+        yield from _text(data[start:run.start() + first], whole, screen, splitter)
+        yield splitter.blank_run(*_blank_lines(found[first:]))
         start = run.end()
     if start < len(data):
         yield from _text(data[start:], whole, screen, splitter)
 
 
-def _empty_lines(run: bytes) -> Tuple[str, int]:
-    """(line end, number of lines) of a run of empty lines with the same line end."""
-    end = "\r\n" if run[:2] == b"\r\n" else chr(run[0])
-    return end, len(run) // len(end)
+def _blank_lines(run: bytes) -> Tuple[str, bytes]:
+    """(line end, kinds) of blank lines with the same line end: a byte per line, 0 for an
+    empty one, 1 for one of spaces and tabs."""
+    at = len(run) - len(run.lstrip(b" \t"))  # the first line end
+    end = b"\n" if run[at] == LF else b"\r\n" if run[at + 1:at + 2] == b"\n" else b"\r"
+    lines = run.count(end)
+    if lines * len(end) == len(run):  # empty lines only
+        return end.decode(), bytes(lines)
+    return end.decode(), bytes(map(bool, run.split(end)[:-1]))
 
 
 def _text(data: bytes, whole: bool, screen: Optional[Screen],
@@ -370,7 +388,7 @@ def validate_byte_stream(blocks: Iterable[bytes], path: str, level: int = 2,
                          data_dir: Optional[str] = None) -> Iterator[Found]:
     """Like :func:`conll_eval.validate.backbone.validate_lines` for raw bytes (UTF-8; bad
     bytes become U+FFFD, see ``invalid-utf``), through the screen when it is built; a run of
-    empty sentences comes as one :class:`IncidentRun`."""
+    blank sentences comes as one :class:`IncidentRun`."""
     v = state if state is not None else Validator(level, lang, data_dir)
     yield from validate_blocks(blocks, path, v)
     if state is None:  # this file is the whole run
