@@ -10,9 +10,10 @@
 # multiplication of the bytes and the state, each xored with a secret word (the high half xor
 # the low half).  A difference in the bytes is multiplied by a factor the file's author does
 # not know, which spreads it over the whole product: no known pair of strings collides
-# whatever the key.  A key only in the start of a hash that multiplies by a constant (FNV-1a,
-# MurmurHash, the scan's old hash) leaves such pairs: a product's top bit flips with its
-# input's, its low bits depend only on the input's low bits, whatever the state.
+# whatever the key.  A key only in the start of a hash whose steps multiply by a constant can
+# leave such pairs: in the scan's old hash (x = (x ^ word) * C, x ^= x >> 29), flipping bit 62
+# of a word changes the state after its step by one fixed difference for half of all states,
+# which the next word cancels (two 16-byte blocks colliding for half of all keys).
 from libc.stdint cimport uint64_t, uint8_t
 
 cdef extern from *:
