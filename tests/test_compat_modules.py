@@ -387,7 +387,11 @@ def test_main_prints_what_the_official_main_prints(name, options, case, monkeypa
     expected = capsys.readouterr().out
     assert expected
     assert COMPAT[name].main(argv) in (None, 0)
-    assert capsys.readouterr().out == expected
+    printed = capsys.readouterr().out
+    if name == "conll17" and not has_clas(module):  # the installed v1.0 prints no CLAS row
+        printed = "".join(line for line in printed.splitlines(keepends=True)
+                          if not line.startswith("CLAS "))
+    assert printed == expected
 
 
 @pytest.mark.parametrize("name", MODULES)
