@@ -7,7 +7,7 @@
      |   |- FormatError                             level 1: columns, IDs, empty FORM, MWT ranges, blank lines
      |   |- TreeError                               level 2: cycle, 0 or >1 roots, HEAD out of range
      |   `- LabelError                              level 3 (opt-in): label not in the UD inventory
-     |- ValidationFailed(ConllEvalError)            --strict: .incidents (every validator error of both files)
+     |- ValidationFailed(ConllEvalError)            --strict: .count validator errors, .incidents (each class's first)
      |- AlignmentError(ConllEvalError, ValueError)  texts differ: both locations and token context
      |   `- EmptyFileError(AlignmentError, InputError)  one file of the pair has no words
      `- UsageError(ConllEvalError)                  unknown metric or profile, incompatible options
@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
+from typing import Optional
 
 __all__ = [
     "printable", "Location", "Incident", "ConllEvalError", "InputError", "FormatError", "TreeError",
@@ -135,16 +136,27 @@ class LabelError(InputError):
 
 
 class ValidationFailed(ConllEvalError):
-    """Raised after both files were validated (``--strict``); holds every error incident
-    (the validator's :class:`conll_eval.validate.ValidationIncident` objects)."""
+    """Raised after both files were validated (``--strict``).  ``count`` is how many error
+    incidents they had; ``incidents`` a read-only sequence of them (the validator's
+    :class:`conll_eval.validate.ValidationIncident` objects), in the order found: from
+    ``evaluate_files(strict=...)`` a :class:`conll_eval.validate.KeptIncidents`, which keeps
+    the first 1,000 of each class (:data:`conll_eval.validate.KEPT_PER_GROUP`) and counts the
+    rest, so that a file of a million broken or blank lines does not take a million objects
+    (``conll_eval.validate.iter_validate_file`` streams them all).
+
+    ``incidents`` is kept as given when it is a read-only sequence, else copied into a list;
+    ``count`` defaults to its length."""
 
     def __reduce__(self):
-        return (self.__class__, (self.incidents,))
+        return (self.__class__, (self.incidents, self.count))
 
-    def __init__(self, incidents: Sequence[object]):
-        self.incidents = list(incidents)
+    def __init__(self, incidents: Iterable[object], count: Optional[int] = None):
+        self.incidents: Sequence[object] = (
+            incidents if isinstance(incidents, Sequence) and not isinstance(incidents, MutableSequence)
+            else list(incidents))
+        self.count = len(self.incidents) if count is None else count
         first = str(self.incidents[0]) if self.incidents else "no incidents"
-        super().__init__(f"{len(self.incidents)} error(s); first: {first}")
+        super().__init__(f"{self.count} error(s); first: {first}")
 
 
 class AlignmentError(ConllEvalError, ValueError):

@@ -368,7 +368,7 @@ def load_pair(gold_path: Source, system_path: Source, profile: str = "conll18",
 def validate_pair(gold_path: str, system_path: str, level: int = 2
                   ) -> Tuple[Source, Source]:
     """Validate both files (UD validator levels 1-``level``, each file on its own) and raise
-    :class:`ValidationFailed` holding every error of both when there is any.
+    :class:`ValidationFailed` with their errors when there is any (see :func:`validate_files`).
 
     Returns what to read next for each file (see :func:`validate_files`).
     """
@@ -378,30 +378,38 @@ def validate_pair(gold_path: str, system_path: str, level: int = 2
 
 def validate_files(paths: Sequence[str], level: int = 2) -> List[Source]:
     """Validate each file on its own (UD validator levels 1-``level``) and raise
-    :class:`ValidationFailed` holding every error of all of them when there is any.
+    :class:`ValidationFailed` when any has an error: its ``count`` is how many errors all of
+    them have, its ``incidents`` a :class:`~conll_eval.validate.KeptIncidents` of them (each
+    class's first 1,000 and a run of blank lines as one object: memory bounded whatever the
+    files hold).
 
     Returns what to read next for each file: the path, or for stdin ('-') an in-memory copy
     (stdin can be read only once).  Files are streamed, so this costs one more read;
     compressed ones (gzip, bzip2, xz) are decompressed as the scorer reads them.  A missing
     or unreadable file, or a closed stdin, raises :class:`~conll_eval.errors.InputError`.
     """
-    from .validate import iter_validate_file, validate_bytes  # the validator only loads when asked
-    errors: List["ValidationIncident"] = []
+    # the validator only loads when asked
+    from .validate import KeptIncidents, iter_bytes_findings, iter_file_findings, wanted_found
+    errors = KeptIncidents()
     sources: List[Source] = []
     for path in paths:
         if path == "-":
             data = read_kept(stdin_binary(), "-")  # lines bounded: an endless stdin ends
-            incidents = validate_bytes(data, "-", level)
+            found = iter_bytes_findings(data, "-", level)
             copy = io.BytesIO(data)
             copy.name = "-"
             sources.append(copy)
         else:
-            incidents = iter_validate_file(path, level)
+            found = iter_file_findings(path, level)
             sources.append(path)
-        errors.extend(i for i in incidents if i.severity == "error")
-    if errors:
-        raise ValidationFailed(errors)
+        errors.extend(wanted_found(found, _is_error))
+    if errors.total:
+        raise ValidationFailed(errors, errors.total)
     return sources
+
+
+def _is_error(incident: "ValidationIncident") -> bool:
+    return incident.severity == "error"
 
 
 def evaluate_files(gold_path: str, system_path: str, profile: str = "conll18",

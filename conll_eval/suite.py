@@ -232,7 +232,7 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
             except ConllEvalError as exc:
                 first = exc.incidents[0] if getattr(exc, "incidents", None) else None
                 side = "gold" if first is not None and first.location.path == entry.gold else "system"
-                message = (f"{first} ({len(exc.incidents)} validation error(s) in all)"
+                message = (f"{first} ({exc.count} validation error(s) in all)"
                            if first is not None else str(exc))
                 location = first.location if first is not None else Location(entry.system)
                 code = first.code if first is not None else "validation-failed"

@@ -116,9 +116,12 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
             raise
         # here: only a --strict run that found errors prints incidents (start-up time)
         from ..report.validation import format_incident, limit_per_class
-        for item in limit_per_class(exc.incidents, STRICT_MAX_ERR):
+        from ..validate import KeptIncidents
+        # a run of blank lines whole: limit_per_class counts past the limit in one step
+        found = exc.incidents.found if isinstance(exc.incidents, KeptIncidents) else exc.incidents
+        for item in limit_per_class(found, STRICT_MAX_ERR):
             stderr.write(format_incident(item) + "\n")
-        stderr.write(problem_line(name, f"--strict: {len(exc.incidents)} validation error(s); "
+        stderr.write(problem_line(name, f"--strict: {exc.count} validation error(s); "
                                   "nothing scored (see 'conll_eval validate')", "validation-failed"))
         return EXIT_INPUT
     except (InputError, ConllEvalError) as exc:

@@ -18,7 +18,8 @@ Example (``bad.conllu`` holds one sentence whose word 1 has HEAD 1)::
 Modules: :mod:`.backbone` (state and driver), :mod:`.format` (level 1), :mod:`.tree` and
 :mod:`.metadata` (level 2), :mod:`.contents` and :mod:`.relations` (level 3), :mod:`.langdata`
 and :mod:`.language` (levels 4-5, udtools' language data), :mod:`.verdicts` (cached verdicts
-on field values), :mod:`.incidents` (findings, classes, test ids), :mod:`.patterns` (the
+on field values), :mod:`.incidents` (findings, classes, test ids), :mod:`.kept` (what a failed
+validation keeps of them: the head of each class, the rest counted), :mod:`.patterns` (the
 fields' syntax); the fast path: :mod:`.screen` (blocks through the compiled screen,
 :mod:`conll_eval._cvalidate`) and :mod:`.screen_content` (its level 3-5 stage), which only
 decide which sentences can skip the checks above.
@@ -90,12 +91,14 @@ from .backbone import Validator, validate_lines
 from .incidents import (BOM_HINT, CLASS_ORDER, IMPLEMENTED_IDS, LEVEL1_IDS, LEVEL2_IDS,
                         LEVEL3_IDS, LEVEL4_IDS, LEVEL5_IDS, LIMIT_IDS, NEWLINE_HINTS, Found,
                         IncidentRun, ValidationIncident, _with_hint, expand_runs)
+from .kept import KEPT_PER_GROUP, KeptIncidents, wanted_found
 from .patterns import UD_RELATIONS, UPOS_TAGS
 from .screen import validate_byte_stream
 
 __all__ = ["ValidationIncident", "IncidentRun", "Validator", "validate_lines", "validate_bytes",
-           "validate_file", "iter_validate_file", "iter_file_findings", "iter_validate_files",
-           "expand_runs", "IMPLEMENTED_IDS", "LIMIT_IDS",
+           "validate_file", "iter_validate_file", "iter_file_findings", "iter_bytes_findings",
+           "iter_validate_files", "expand_runs", "KeptIncidents", "KEPT_PER_GROUP", "wanted_found",
+           "IMPLEMENTED_IDS", "LIMIT_IDS",
            "CLASS_ORDER", "UPOS_TAGS", "UD_RELATIONS", "LEVEL1_IDS", "LEVEL2_IDS", "LEVEL3_IDS",
            "LEVEL4_IDS", "LEVEL5_IDS", "BOM_HINT",
            "NEWLINE_HINTS"]
@@ -166,10 +169,17 @@ def validate_bytes(data: bytes, path: str, level: int = 2, state: Optional[Valid
                    ) -> Iterator[ValidationIncident]:
     """Like :func:`iter_validate_file` for a file's bytes already in memory (e.g. standard
     input, which can be read only once): decompressed when compressed, then validated."""
+    return expand_runs(iter_bytes_findings(data, path, level, state, lang, data_dir))
+
+
+def iter_bytes_findings(data: bytes, path: str, level: int = 2, state: Optional[Validator] = None,
+                        lang: str = "ud", data_dir: Optional[str] = None) -> Iterator[Found]:
+    """:func:`validate_bytes` with a run of blank lines as one :class:`IncidentRun` (as
+    :func:`iter_file_findings` gives them)."""
     data = decompress(data, path)
     hint, last_line = _sniffed_hint(data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
-    yield from expand_runs(_with_hint(
-        validate_byte_stream([data], path, level, state, lang, data_dir), hint, last_line))
+    yield from _with_hint(validate_byte_stream([data], path, level, state, lang, data_dir),
+                          hint, last_line)
 
 
 def iter_validate_files(paths: Sequence[str], level: int = 2, lang: str = "ud",
