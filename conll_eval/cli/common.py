@@ -361,8 +361,8 @@ def scoring_request(args, prog: str, scopes: Collection[str] = ("",)):
 def evaluate_systems(gold_path: str, system_paths: Sequence[str], settings: Settings) -> list:
     """An Evaluation of each system file against the gold file, read once (every system into
     its vocabulary); with ``settings.strict`` every file is validated first and any error
-    raises :class:`~conll_eval.errors.ValidationFailed` (all of them) before anything is
-    scored, as scoring one pair with --strict does."""
+    raises :class:`~conll_eval.errors.ValidationFailed` (their count, each class's first)
+    before anything is scored, as scoring one pair with --strict does."""
     paths = [gold_path, *system_paths]
     if paths.count("-") > 1:
         raise UsageError("only one input can be read from stdin ('-')")
