@@ -92,7 +92,7 @@ def main(argv=None) -> int:
         cases = [c for c in cases if c.name in wanted]
     if args.list:
         for case in cases:
-            print(f"{case.name:32} {case.issue_point:6} sizes {', '.join(map(str, case.sizes))} "
+            print(f"{case.name:38} {case.issue_point:6} sizes {', '.join(map(str, case.sizes))} "
                   f"{case.unit} (and twice each)")
         return 0
     runner, env = bench.Runner(), bench.ours_env()

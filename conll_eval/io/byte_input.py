@@ -16,7 +16,7 @@ from ..errors import FormatError, InputError, Location
 
 __all__ = ["os_error", "open_binary", "stdin_binary", "read_stdin", "read_bytes", "COMPRESSIONS",
            "MAGIC_BYTES", "compression_of", "Decompressed", "Prefixed", "Recorded", "decompress", "open_bytes",
-           "open_input", "check_utf8", "read_lines"]
+           "open_input", "check_utf8", "read_lines", "split_lines"]
 
 
 def os_error(path: str, exc: OSError) -> FormatError:
@@ -367,7 +367,12 @@ _UTF8_SLICE = 1 << 24
 
 def read_lines(data: bytes, path: str) -> List[str]:
     """Decode UTF-8 and split into lines the way Python's universal-newline readline does."""
-    text = check_utf8(data, path, keep=True)
+    return split_lines(check_utf8(data, path, keep=True))
+
+
+def split_lines(text: str) -> List[str]:
+    """The lines of ``text`` as universal newlines split them (LF, CRLF, CR; a final line end
+    ends the last line, it starts no empty one)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")

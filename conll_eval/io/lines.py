@@ -24,7 +24,8 @@ from typing import Callable, Iterator, List, Optional
 
 from .. import limits
 from ..errors import FormatError, Location
-from .byte_input import MAGIC_BYTES, Decompressed, Prefixed, Recorded, compression_of, stdin_binary
+from .byte_input import (MAGIC_BYTES, Decompressed, Prefixed, Recorded, compression_of, split_lines,
+                         stdin_binary)
 
 __all__ = ["LINE_CHUNK_BYTES", "LineBlocks", "LineReader", "has_long_line", "line_too_long", "line_of",
            "read_checked", "read_config", "read_kept", "file_too_large"]
@@ -77,16 +78,6 @@ def _line_end_after(data: bytes, start: int = 0) -> int:
 def _line_end_before(data: bytes, end: int) -> int:
     """The last CR or LF before ``end`` (-1: none)."""
     return max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end))
-
-
-def _split(text: str) -> List[str]:
-    """The lines of ``text`` (universal newlines; a final line end ends the last line)."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 class LineBlocks:
@@ -256,12 +247,12 @@ class LineReader:
         except UnicodeDecodeError as exc:
             bad = exc.start
             line_start = _line_end_before(data, bad) + 1
-            line = self.n_lines + len(_split(data[:line_start].decode("utf-8"))) + 1
+            line = self.n_lines + len(split_lines(data[:line_start].decode("utf-8"))) + 1
             raise FormatError(Location(self.path, line), "invalid-utf8",
                               f"invalid UTF-8 byte 0x{data[bad]:02x} at column "
                               f"{bad - line_start + 1} (byte offset {offset + bad}); the file "
                               f"must be UTF-8") from exc
-        lines = _split(text)
+        lines = split_lines(text)
         self.n_lines += len(lines)
         return lines
 
