@@ -7,6 +7,9 @@ Memory is each run's peak RSS against a bound relative to the input's size (a re
 not a timing)."""
 from __future__ import annotations
 
+import bz2
+import gzip
+import lzma
 import os
 import pickle
 import subprocess
@@ -16,9 +19,11 @@ import pytest
 
 import conll_eval
 from conll_eval.cli import STRICT_MAX_ERR
+from conll_eval.io.diagnoses import SNIFF_BYTES
 from conll_eval.report.validation import format_incident, limit_per_class
 from conll_eval.validate import (KEPT_PER_GROUP, IncidentRun, KeptIncidents, ValidationIncident,
-                                 iter_file_findings, iter_validate_file)
+                                 expand_runs, iter_bytes_findings, iter_file_findings,
+                                 iter_validate_file, validate_bytes)
 from helpers import run_cli, sentence
 
 SENTENCE = sentence("1 Hello 0 root INTJ", "2 world 1 obj NOUN",
@@ -88,6 +93,19 @@ def test_blank_lines_cost_no_object_each(tmp_path, name, env, from_stdin):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="peak RSS from /proc")
+def test_a_gzipped_stdin_is_validated_a_chunk_at_a_time(tmp_path):
+    # 48 MB of blank lines, gzipped (48 kB) on standard input (the ratio's limit raised): its
+    # copy was decompressed whole to be validated (2.5 bytes a decompressed byte at the peak)
+    gold = _write(tmp_path / "gold.conllu", SENTENCE, b"", 0)
+    data = gzip.compress(SENTENCE + b"\n" * (48 << 20))
+    env = {"CONLL_EVAL_MAX_COMPRESSION_RATIO": "100000"}
+    _, _, base = _run(gold, gold, env=env)
+    code, err, peak = _run("--strict", gold, "-", env=env, stdin=data)
+    assert code == 1 and err.endswith(FINAL.format(48 << 20))
+    assert peak < base + 24, (peak, base)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="peak RSS from /proc")
 def test_a_broken_sentence_on_every_line_costs_no_object_each(tmp_path):
     # 300,000 one-line sentences of 'x' (900 kB): 600,000 errors, an object each took 280 MB
     gold = _write(tmp_path / "gold.conllu", SENTENCE, b"", 0)
@@ -97,6 +115,33 @@ def test_a_broken_sentence_on_every_line_costs_no_object_each(tmp_path):
     assert code == 1 and err.endswith(FINAL.format(600_000))
     # (the validator's own buffers are a few MB over the interpreter's, whatever the lines)
     assert peak < base + 24 + 16 * os.path.getsize(broken) / (1 << 20), (peak, base)
+
+
+def test_corrupt_gzip_on_stdin_is_an_input_error(tmp_path):
+    gold = _write(tmp_path / "gold.conllu", SENTENCE, b"", 0)
+    data = gzip.compress(SENTENCE + b"\n" * (4 << 20))
+    code, err, _ = _run("--strict", gold, "-", stdin=data[:len(data) // 2])
+    assert code == 1 and err.startswith("-: error [corrupt-compressed-file]"), err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("text", [
+    SENTENCE + LOOP + b"\n \n\n" + b"x\n" * 50 + SENTENCE,
+    SENTENCE * (SNIFF_BYTES // len(SENTENCE)) + b"\n" * (SNIFF_BYTES % len(SENTENCE)),  # the sniff
+    SENTENCE * (SNIFF_BYTES // len(SENTENCE)) + b"\n" * (SNIFF_BYTES % len(SENTENCE) + 1),  # ends
+    b"<html><body>not CoNLL-U</body></html>\n" * 3,  # a hint on the first error
+    "1\tw\u00e9\t_\tX\t_\t_\t0\troot\t_\t_\n\n".encode("utf-16"),
+    b"",
+], ids=["mixed", "sniff-exactly", "sniff-and-one", "html", "utf-16", "empty"])
+@pytest.mark.parametrize("compress", [gzip.compress, bz2.compress, lzma.compress],
+                         ids=["gzip", "bzip2", "xz"])
+def test_compressed_bytes_are_validated_as_the_text(text, compress):
+    """The chunked decompression finds what the text itself gives, hints included."""
+    def found(data):
+        return [(inc, inc.hint) for inc in validate_bytes(data, "-")]
+    assert found(compress(text)) == found(text)
+    assert [(inc, inc.hint) for inc in expand_runs(iter_bytes_findings(compress(text), "-"))] \
+        == found(text)
 
 
 # ---- what --strict prints ----------------------------------------------------------------------

@@ -83,9 +83,10 @@ empty or whitespace-only line ends a sentence (a second one gives ``empty-senten
 """
 from __future__ import annotations
 
-from typing import BinaryIO, Callable, Iterator, List, Optional, Sequence, Tuple
+from itertools import chain
+from typing import BinaryIO, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..io.byte_input import decompress, open_input
+from ..io.byte_input import MAGIC_BYTES, compression_of, open_bytes, open_input
 from ..io.diagnoses import SNIFF_BYTES, describe_non_conllu
 from .backbone import Validator, validate_lines
 from .incidents import (BOM_HINT, CLASS_ORDER, IMPLEMENTED_IDS, LEVEL1_IDS, LEVEL2_IDS,
@@ -175,11 +176,30 @@ def validate_bytes(data: bytes, path: str, level: int = 2, state: Optional[Valid
 def iter_bytes_findings(data: bytes, path: str, level: int = 2, state: Optional[Validator] = None,
                         lang: str = "ud", data_dir: Optional[str] = None) -> Iterator[Found]:
     """:func:`validate_bytes` with a run of blank lines as one :class:`IncidentRun` (as
-    :func:`iter_file_findings` gives them)."""
-    data = decompress(data, path)
-    hint, last_line = _sniffed_hint(data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
-    yield from _with_hint(validate_byte_stream([data], path, level, state, lang, data_dir),
+    :func:`iter_file_findings` gives them).  Compressed data is decompressed a chunk at a
+    time, never whole (--strict's copy of a gzipped standard input)."""
+    if compression_of(data[:MAGIC_BYTES]) is None:
+        blocks: Iterable[bytes] = [data]
+        head = data[:SNIFF_BYTES + 1]
+    else:
+        stream = open_bytes(data, path)
+        head = _read_up_to(stream, SNIFF_BYTES + 1)
+        blocks = chain([head], _byte_chunks(stream))
+    hint, last_line = _sniffed_hint(head[:SNIFF_BYTES], len(head) <= SNIFF_BYTES)
+    yield from _with_hint(validate_byte_stream(blocks, path, level, state, lang, data_dir),
                           hint, last_line)
+
+
+def _read_up_to(stream: BinaryIO, size: int) -> bytes:
+    """The stream's first ``size`` bytes (fewer only at its end)."""
+    parts: List[bytes] = []
+    while size > 0:
+        part = stream.read(size)
+        if not part:
+            break
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
 
 
 def iter_validate_files(paths: Sequence[str], level: int = 2, lang: str = "ud",
