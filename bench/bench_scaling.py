@@ -31,6 +31,8 @@ import scaling  # noqa: E402  (bench/scaling/: the cases)
 
 #: the larger run may take at most this many times the smaller's time (and memory, where checked)
 GROWTH_BOUND = 2.5
+#: the least net seconds and MB a run is taken to cost: differences below them are noise
+NOISE_SECONDS, NOISE_MB = 0.05, 5.0
 
 
 def all_cases():
@@ -67,9 +69,12 @@ def measure(runner, env, case, n, repeat, tmp):
             "rc": runs[0]["rc"], "problem": problem}
 
 
-def ratio(big, small, base):
-    """(big - base) / (small - base), each net at least 10 ms (below that it is noise)."""
-    return max(big - base, 0.01) / max(small - base, 0.01)
+def ratio(big, small, base, noise):
+    """(big - base) / (small - base), each net at least ``noise``: below 50 ms, scheduling on
+    a shared machine moves a run by as much as the run itself (a case that stops early, a bomb
+    refused after a bounded read, costs about the same at both sizes), and below 5 MB the
+    allocator's arenas do."""
+    return max(big - base, noise) / max(small - base, noise)
 
 
 def parse_args(argv):
@@ -103,8 +108,8 @@ def main(argv=None) -> int:
             for n in case.sizes:
                 small = measure(runner, env, case, n, args.repeat, tmp)
                 big = measure(runner, env, case, 2 * n, args.repeat, tmp)
-                t_ratio = ratio(big["time"], small["time"], base_time)
-                m_ratio = ratio(big["mb"], small["mb"], base_mb) if case.memory else None
+                t_ratio = ratio(big["time"], small["time"], base_time, NOISE_SECONDS)
+                m_ratio = ratio(big["mb"], small["mb"], base_mb, NOISE_MB) if case.memory else None
                 problems = [p for p in (small["problem"], big["problem"]) if p]
                 if t_ratio > GROWTH_BOUND:
                     problems.append(f"time grew {t_ratio:.2f}x")
