@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+from conll_eval.io import scan_pieces
 from conll_eval.io.conllu import load, parse_bytes
 from conll_eval.io.lines import LineReader, has_long_line
 from helpers import run_cli, sentence
@@ -218,3 +219,28 @@ def test_comments_kept_one_range_per_sentence_give_the_same_metadata():
     exact = parse_bytes(text.replace("\n", "\r\n").encode(), "f", "conll18")  # CRs: the exact parser
     assert scanned.sent_ids == exact.sent_ids == [f"s{k}" for k in range(3000)]
     assert scanned.sent_texts == exact.sent_texts
+
+
+def _pieces(data: bytes, into: bool):
+    """What the scan's piece readers make of ``data``: [(bytes, size)]."""
+    stream = io.BytesIO(data)
+    blocks = (scan_pieces._pieces_read_into(stream.readinto) if into
+              else scan_pieces._pieces_read(stream.read))
+    return [(bytes(buffer), size) for buffer, size in blocks]
+
+
+@pytest.mark.parametrize("into", [False, True], ids=["read", "readinto"])
+def test_a_huge_sentence_stays_with_the_scan_and_a_run_of_comments_does_not(monkeypatch, into):
+    """Past SCAN_BLOCK_MAX_BYTES without a sentence end, a run of mostly comments goes to the
+    exact parser (no memory per comment) but one huge sentence of word lines stays with the
+    scan (its memory is what the words need; the exact parser took 10x the time and 3x the
+    memory on a 1M-word sentence)."""
+    monkeypatch.setattr(scan_pieces, "SCAN_PIECE_BYTES", 4096)
+    monkeypatch.setattr(scan_pieces, "SCAN_BLOCK_MAX_BYTES", 16384)
+    words = "".join(f"{i}\tw\t_\t_\t_\t_\t{i - 1}\tdep\t_\t_\n" for i in range(1, 3001))
+    sentence = ("# sent_id = 1\n" + words + "\n").encode()
+    pieces = _pieces(sentence, into)
+    assert pieces and all(size is not None for _, size in pieces)
+    assert b"".join(buffer[:size] for buffer, size in pieces) == sentence
+    comments = ("# sent_id = 1\n" + "# a comment\n" * 3000 + "1\tw\t_\t_\t_\t_\t0\troot\t_\t_\n\n").encode()
+    assert _pieces(comments, into)[-1][1] is None  # handed over

@@ -32,11 +32,23 @@ __all__ = ["SCAN_PIECE_BYTES", "SCAN_BLOCK_MAX_BYTES", "scan", "scan_stream", "s
 SCAN_PIECE_BYTES = 2 << 20 if _cscan is not None else 4 << 20
 
 
-#: the longest run of lines without a sentence end a streamed scan holds (one sentence and
-#: the comments before it; real ones are a few kB): a longer one goes to the exact parser,
-#: which holds no comment and a line at a time, so that a file of comments between a few
-#: sentences costs no memory per comment
+#: the longest run of lines without a sentence end a streamed scan holds when most of its
+#: lines are comments (one sentence and the comments before it; real ones are a few kB): a
+#: longer one goes to the exact parser, which holds no comment and a line at a time, so that
+#: a file of comments between a few sentences costs no memory per comment.  A run of mostly
+#: word lines (one huge sentence) stays with the scan, whose memory is what its words need.
 SCAN_BLOCK_MAX_BYTES = 8 << 20
+
+
+def _comment_lines(data, start: int, end: int) -> Tuple[int, int]:
+    """(comment lines, lines) of ``data[start:end]``, counted by the line ends before a
+    ``#`` and all line ends (a run's first line is not looked at: a bound, not a parse)."""
+    return data.count(b"\n#", start, end), data.count(b"\n", start, end)
+
+
+def _mostly_comments(counts: Tuple[int, int]) -> bool:
+    comments, lines = counts
+    return 2 * comments > lines
 
 
 def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
@@ -393,6 +405,7 @@ def _pieces_read(read: Callable[[int], bytes]):
     MAX_LINE_BYTES: the exact parser says so), from ``read(n)``."""
     waiting: List[bytes] = []  # blocks read after the last blank line (joined once, when cut)
     waiting_bytes = 0
+    waiting_lines = (0, 0)  # (comment lines, lines) of the waiting blocks
     unfinished = 0  # bytes of the last line read so far (no newline yet)
     while True:
         block = read(SCAN_PIECE_BYTES)
@@ -405,7 +418,10 @@ def _pieces_read(read: Callable[[int], bytes]):
             elif waiting and waiting[-1].endswith(b"\n") and block.startswith(b"\n"):
                 cut = waiting_bytes - 1  # the blank line straddles the two blocks
             else:  # no sentence end yet: read on (a long sentence is copied once, not per block)
-                if unfinished > limits.MAX_LINE_BYTES or waiting_bytes > SCAN_BLOCK_MAX_BYTES:
+                counts = _comment_lines(block, 0, len(block))
+                waiting_lines = (waiting_lines[0] + counts[0], waiting_lines[1] + counts[1])
+                if unfinished > limits.MAX_LINE_BYTES or (waiting_bytes > SCAN_BLOCK_MAX_BYTES
+                                                         and _mostly_comments(waiting_lines)):
                     yield block, None  # a line too long (never read whole), or a huge block
                     return
                 waiting.append(block)
@@ -417,6 +433,7 @@ def _pieces_read(read: Callable[[int], bytes]):
                 return
             rest = buffer[cut + 2:]
             waiting, waiting_bytes = ([rest], len(rest)) if rest else ([], 0)
+            waiting_lines = _comment_lines(rest, 0, len(rest))
             yield buffer, cut + 2
         elif waiting:
             buffer = b"".join(waiting)
@@ -462,7 +479,8 @@ def _pieces_read_into(readinto: Callable, size: Optional[int] = None,
             yield buffer, None  # a line too long: the exact parser says where, having read no more of it
             return
         if cut < 0:  # no sentence end yet: a bigger block carries all of it
-            if filled > SCAN_BLOCK_MAX_BYTES:
+            # counted again at each doubling: geometric, linear in all
+            if filled > SCAN_BLOCK_MAX_BYTES and _mostly_comments(_comment_lines(buffer, 0, filled)):
                 yield buffer, None
                 return
             carry = filled
@@ -472,8 +490,6 @@ def _pieces_read_into(readinto: Callable, size: Optional[int] = None,
         carry = filled - (cut + 2)
         buffer[:carry] = buffer[cut + 2:filled]
         capacity = SCAN_PIECE_BYTES
-
-
 
 
 def scan_piece(arr: np.ndarray, lo: int, hi: int, line_offset: int, space,
