@@ -213,6 +213,7 @@ def test_cut_pieces_change_nothing(seed, monkeypatch):
     limit = rng.choice([100, 1 << 20])
     monkeypatch.setattr(limits, "MAX_LINE_BYTES", limit)
     monkeypatch.setattr(screen_module, "BLOCK_BYTES", rng.choice([1, 5, 64, 300, 1 << 20]))
+    monkeypatch.setattr(screen_module, "SENTENCE_BYTES", rng.choice([0, 7, 100, 1 << 20]))
     monkeypatch.setattr(blocks_module, "STEP_BYTES", rng.choice([3, 50, 1 << 20]))
     level = rng.choice([1, 2])
     long_line = _long_line(data, limit)
@@ -236,7 +237,8 @@ def test_pieces_are_cut_where_each_path_can_take_them():
     rng = random.Random(5)
     for _ in range(300):
         data = _random_file(rng)
-        pieces = list(Cutter(rng.choice([1, 10, 200])).pieces(_chunks(data, rng)))
+        cutter = Cutter(rng.choice([1, 10, 200]), rng.choice([0, 7, 100, 1 << 20]))
+        pieces = list(cutter.pieces(_chunks(data, rng)))
         assert b"".join(piece for _, piece in pieces) == data
         at = 0
         for kind, piece in pieces[:-1]:
@@ -454,3 +456,20 @@ def test_the_overlap_check_finds_what_udtools_finds():
         expected = _udtools_overlaps(ranges)
         assert check._range_overlaps() == (not expected)
         assert check.out == expected
+
+
+def test_one_huge_sentence_of_words_is_held_for_the_screen_and_comments_are_not():
+    """A sentence of word lines longer than the block comes whole (the screen takes it at a
+    fraction of the line-by-line path's cost), up to SENTENCE_BYTES; a long run of comments,
+    or a sentence past that bound, is cut for the line-by-line path."""
+    words = "".join(f"{i}\tw\tw\tX\t_\t_\t{i - 1}\tdep\t_\t_\n" for i in range(1, 400))
+    sentence = ("# sent_id = 1\n# text = " + "w " * 300 + "\n" + words + "\n").encode()
+    data = sentence * 2
+    chunks = [data[at:at + 100] for at in range(0, len(data), 100)]
+    kinds = [kind for kind, _ in Cutter(1000, 1 << 20).pieces(chunks)]
+    assert kinds == [WHOLE, WHOLE]
+    assert PARTIAL in [kind for kind, _ in Cutter(1000, 5000).pieces(chunks)]  # past the bound
+    assert PARTIAL in [kind for kind, _ in Cutter(1000, 0).pieces(chunks)]
+    comments = ("# sent_id = 1\n" + "# a comment\n" * 2000 + words + "\n").encode()
+    chunks = [comments[at:at + 100] for at in range(0, len(comments), 100)]
+    assert PARTIAL in [kind for kind, _ in Cutter(1000, 1 << 20).pieces(chunks)]

@@ -160,6 +160,9 @@ def _mutate(rng: random.Random, text: str) -> str:
 def _incidents(data: bytes, level: int, screened: bool, monkeypatch, block: int):
     monkeypatch.setattr(screen_module, "AVAILABLE", screened)
     monkeypatch.setattr(screen_module, "BLOCK_BYTES", block)
+    # a sentence longer than the block held whole for the screen for half the files, cut for
+    # the line-by-line path for the others
+    monkeypatch.setattr(screen_module, "SENTENCE_BYTES", (0, 1 << 26)[len(data) % 2])
     options = {"lang": "en", "data_dir": UD_DATA} if level >= 4 else {}
     try:
         return [dataclasses.astuple(inc) for inc in validate_bytes(data, "f", level, **options)]

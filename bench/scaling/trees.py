@@ -54,7 +54,7 @@ CASES = [
     Case("validate-head-chain", "6", _validate(2, "chain", upos="X"), sizes=(12_500,),
          note="level 2, the compiled screen's projectivity"),
     Case("validate-head-chain-long", "6", _validate(2, "chain"), sizes=(100_000,),
-         note="level 2, a sentence longer than the screen's block"),
+         note="level 2, a sentence longer than the screen's block, held whole for the screen"),
     Case("validate-head-chain-numpy", "6", _validate(2, "chain"), sizes=(100_000,), env=NUMPY,
          note="level 2 on the numpy path"),
     Case("validate-punct-chain-level3", "6", _validate(3, "chain", "punct", "PUNCT"),

@@ -8,7 +8,10 @@ which together are the stream up to its end or up to a line longer than the limi
 * :data:`WHOLE`: ends with an empty line (``\\n\\n``, whose first LF may end the piece
   before), so the next piece starts a sentence;
 * :data:`PARTIAL`: a long stretch without an empty line, cut after a line end (LF, or a CR
-  that is not half of a CRLF), for the line-by-line path, which carries the sentence over;
+  that is not half of a CRLF), for the line-by-line path, which carries the sentence over.
+  A stretch of mostly word lines (one huge sentence) is held for a whole piece, which the
+  screen takes at a fraction of the line-by-line path's time and memory, up to
+  ``sentence_bytes``; past that, or when most of its lines are comments, it is cut;
 * :data:`TAIL`: the stream's last bytes after its last empty line (the end of the file);
 * :data:`TOO_LONG`: the bytes before a line longer than the limit (which start at a line
   start), found after reading at most the limit and a chunk of it; nothing follows, so an
@@ -31,6 +34,8 @@ WHOLE, PARTIAL, TAIL, TOO_LONG = "whole", "partial", "tail", "too-long"
 #: too), which bounds the line check's scratch memory
 STEP_BYTES = 1 << 20
 LF, CR = 10, 13
+#: comment lines of a held sentence that do not count against it (see Cutter._holding)
+COMMENTS_LET_THROUGH = 16
 
 
 def _first_end(data: bytes) -> int:
@@ -59,13 +64,23 @@ def _long_line_inside(data: bytes, first: int, last: int, limit: int) -> int:
     return -1 if not over.size else first + int(ends[over[0]]) + 1
 
 
+def _line_counts(data: bytes, start: int) -> Tuple[int, int]:
+    """(comment lines, lines) of ``data[start:]`` by the line ends before a ``#`` and all LFs
+    (a bound, not a parse: CR-only files count as one line, and so are never held)."""
+    return data.count(b"\n#", start), data.count(b"\n", start)
+
+
 class Cutter:
     """The pieces of a byte stream (see the module docstring); ``block_bytes``: how much is
-    gathered before a cut (the screen's block size).  A too-long line's number is one more
-    than the lines before it, which the reader of the pieces counts."""
+    gathered before a cut (the screen's block size); ``sentence_bytes``: how much of one
+    sentence of mostly word lines is held for a whole piece.  A too-long line's number is one
+    more than the lines before it, which the reader of the pieces counts."""
 
-    def __init__(self, block_bytes: int):
+    def __init__(self, block_bytes: int, sentence_bytes: int = 0):
         self.block_bytes = block_bytes
+        self.sentence_bytes = sentence_bytes
+        self.open_lines = (0, 0)  # (comment lines, lines) after the last empty line
+        self.cut_open = False  # the sentence after the last empty line was cut already
         self.limit = limits.MAX_LINE_BYTES  # read now: tests lower it
         self.parts: List[bytes] = []  # the bytes not cut yet, in order
         self.size = 0  # their length
@@ -86,7 +101,8 @@ class Cutter:
                     yield TOO_LONG, self._before(step, long_line)
                     return
                 self._add(step)
-                if self.size >= self.block_bytes and (self.sentence_end or self.line_end):
+                if self.size >= self.block_bytes and (self.sentence_end or
+                                                      (self.line_end and not self._holding())):
                     yield self._cut()
         pending = b"".join(self.parts)
         if self.sentence_end:
@@ -122,6 +138,15 @@ class Cutter:
         pending = b"".join(self.parts)
         return pending[:len(pending) + start]
 
+    def _holding(self) -> bool:
+        """Whether the sentence after the last empty line is held for a whole piece: not cut
+        before, under ``sentence_bytes``, and most of its lines are no comments (a few are
+        always let through: a sentence's first lines are its comments, ``# text`` may be
+        long)."""
+        comments, lines = self.open_lines
+        return (not self.cut_open and self.size - self.sentence_end < self.sentence_bytes
+                and comments <= lines // 2 + COMMENTS_LET_THROUGH)
+
     def _add(self, step: bytes) -> None:
         base = self.size
         found = step.rfind(b"\n\n")
@@ -129,6 +154,11 @@ class Cutter:
             self.sentence_end = base + found + 2
         elif self.last_byte == LF and step[0] == LF:
             self.sentence_end = base + 1
+        if found >= 0 or self.sentence_end == base + 1:  # a new sentence starts in this step
+            self.open_lines, self.cut_open = _line_counts(step, self.sentence_end - base), False
+        else:
+            counts = _line_counts(step, 0)
+            self.open_lines = (self.open_lines[0] + counts[0], self.open_lines[1] + counts[1])
         cut = _safe_cut(step)
         if cut:
             self.line_end = base + cut
@@ -142,6 +172,7 @@ class Cutter:
         """A piece cut after the last empty line, else after the last line end."""
         pending = b"".join(self.parts)
         kind, at = (WHOLE, self.sentence_end) if self.sentence_end else (PARTIAL, self.line_end)
+        self.cut_open = self.cut_open or kind == PARTIAL
         rest = pending[at:]
         self.parts = [rest] if rest else []
         self.size = len(rest)
