@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, List, Mapping, Optional, Sequence
 
-__all__ = ["Case"]
+__all__ = ["Case", "write_repeated"]
+
+#: bytes written to a file at a time by :func:`write_repeated`
+BLOCK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -30,3 +33,17 @@ class Case:
     unit: str = "words"
     note: Optional[str] = None
     env: Optional[Mapping[str, str]] = None
+
+
+def write_repeated(path: str, first: bytes, middle: bytes, n: int, last: bytes = b"",
+                   opener: Callable = open) -> None:
+    """Write ``first``, ``middle`` ``n`` times and ``last`` to ``path`` (``opener``:
+    ``gzip.open`` for a compressed file), a block at a time: a case's input of gigabytes is
+    never held in memory."""
+    times = max(1, BLOCK // len(middle)) if middle else 1
+    with opener(path, "wb") as out:
+        out.write(first)
+        for _ in range(n // times):
+            out.write(middle * times)
+        out.write(middle * (n % times))
+        out.write(last)

@@ -15,29 +15,16 @@ import gzip
 import os
 from typing import List
 
-from . import Case
+from . import Case, write_repeated
 
 SENTENCE = ("# sent_id = s\n# text = Hello world\n1\tHello\t_\t_\t_\t_\t0\troot\t_\t_\n"
             "2\tworld\t_\t_\t_\t_\t1\tobj\t_\t_\n\n").encode()
-#: bytes written to a file at a time
-BLOCK = 1 << 20
-
-
-def _repeat(path: str, middle: bytes, n: int, opener=open) -> None:
-    """A sentence, ``middle`` ``n`` times (a block at a time), and a sentence."""
-    times = max(1, BLOCK // len(middle))
-    with opener(path, "wb") as out:
-        out.write(SENTENCE)
-        for _ in range(n // times):
-            out.write(middle * times)
-        out.write(middle * (n % times))
-        out.write(SENTENCE)
 
 
 def _between(middle: bytes, name: str):
     def build(directory: str, n: int) -> List[str]:
         path = os.path.join(directory, f"{name}.conllu")
-        _repeat(path, middle, n)
+        write_repeated(path, SENTENCE, middle, n, SENTENCE)
         return [path, path]
     return build
 
@@ -45,7 +32,7 @@ def _between(middle: bytes, name: str):
 def _bomb(middle: bytes, name: str):
     def build(directory: str, n: int) -> List[str]:
         path = os.path.join(directory, f"{name}.gz")
-        _repeat(path, middle, n, gzip.open)
+        write_repeated(path, SENTENCE, middle, n, SENTENCE, gzip.open)
         return [path, path]
     return build
 

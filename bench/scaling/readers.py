@@ -11,35 +11,23 @@ from __future__ import annotations
 import os
 from typing import List
 
-from . import Case
+from . import Case, write_repeated
 
 #: a sentence with an empty node (its paths collapse into 2's DEPS)
 EMPTY_NODE = ("1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\n"
               "1.1\tb\tb\tX\t_\t_\t_\t_\t1:conj\t_\n"
               "2\tc\tc\tX\t_\t_\t1\tobj\t1.1:obj\t_\n\n").encode()
-#: bytes written to a file at a time
-BLOCK = 1 << 20
-
-
-def _write(path: str, first: bytes, middle: bytes, n: int) -> None:
-    """``first``, then ``middle`` ``n`` times, a block at a time."""
-    times = max(1, BLOCK // len(middle))
-    with open(path, "wb") as out:
-        out.write(first)
-        for _ in range(n // times):
-            out.write(middle * times)
-        out.write(middle * (n % times))
 
 
 def _collapse_blank_lines(directory: str, n: int) -> List[str]:
     path = os.path.join(directory, "blank.conllu")
-    _write(path, EMPTY_NODE, b"\n", n)
+    write_repeated(path, EMPTY_NODE, b"\n", n)
     return ["--collapse-empty-nodes", path, path]
 
 
 def _collapse_sentences(directory: str, n: int) -> List[str]:
     path = os.path.join(directory, "empty-nodes.conllu")
-    _write(path, b"", EMPTY_NODE, n)
+    write_repeated(path, b"", EMPTY_NODE, n)
     return ["--collapse-empty-nodes", path, path]
 
 

@@ -11,30 +11,18 @@ from __future__ import annotations
 import os
 from typing import List
 
-from . import Case
+from . import Case, write_repeated
 
 SENTENCE = ("# sent_id = s\n# text = Hello world\n1\tHello\t_\tINTJ\t_\t_\t0\troot\t_\t_\n"
             "2\tworld\t_\tNOUN\t_\t_\t1\tobj\t_\t_\n\n").encode()
-#: bytes written to a file at a time
-BLOCK = 1 << 20
 NUMPY = {"CONLL_EVAL_PURE": "1"}
-
-
-def _write(path: str, middle: bytes, n: int) -> None:
-    """The sentence, then ``middle`` ``n`` times, a block at a time."""
-    times = max(1, BLOCK // len(middle))
-    with open(path, "wb") as out:
-        out.write(SENTENCE)
-        for _ in range(n // times):
-            out.write(middle * times)
-        out.write(middle * (n % times))
 
 
 def _strict(middle: bytes, name: str):
     def build(directory: str, n: int) -> List[str]:
         gold, system = os.path.join(directory, "gold.conllu"), os.path.join(directory, name)
-        _write(gold, middle, 0)
-        _write(system, middle, n)
+        write_repeated(gold, SENTENCE, middle, 0)
+        write_repeated(system, SENTENCE, middle, n)
         return ["--strict", gold, system]
     return build
 

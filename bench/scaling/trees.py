@@ -49,8 +49,8 @@ def _analyze(grouping: str, shape: str):
 NUMPY = {"CONLL_EVAL_PURE": "1"}
 
 CASES = [
-    # the screen takes a sentence whole within its block (validate/screen.py BLOCK_BYTES, 1 MiB:
-    # ~30,000 such words); a longer one takes the line-by-line checks, as on the numpy path
+    # the screen takes a sentence of word lines whole up to validate/screen.py SENTENCE_BYTES
+    # (64 MiB), past its block (1 MiB: ~30,000 such words); the numpy path checks line by line
     Case("validate-head-chain", "6", _validate(2, "chain", upos="X"), sizes=(12_500,),
          note="level 2, the compiled screen's projectivity"),
     Case("validate-head-chain-long", "6", _validate(2, "chain"), sizes=(100_000,),
