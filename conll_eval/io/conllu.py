@@ -64,10 +64,7 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
     """
     check_profile(profile)
     if vocab is None:
-        vocab = Vocab()
-        treebank = load(source, profile, vocab, trees, multiple_roots)
-        vocab.drop_reader_state()
-        return treebank
+        return _with_own_vocab(load, source, profile, trees, multiple_roots)
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path != "-" and os.path.isfile(path):
@@ -79,6 +76,16 @@ def load(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
     path = getattr(source, "name", "<stream>")
     path = path if isinstance(path, str) else "<stream>"
     return _load_once(source, path, profile, vocab, trees, multiple_roots)
+
+
+def _with_own_vocab(read: Callable[..., Treebank], source, profile: str, trees: bool,
+                    multiple_roots: bool) -> Treebank:
+    """``read`` into a vocabulary of its own, whose reader tables go once it is read (no later
+    file is read into it)."""
+    vocab = Vocab()
+    treebank = read(source, profile, vocab, trees, multiple_roots)
+    vocab.drop_reader_state()
+    return treebank
 
 
 def load_source(source: Union[str, os.PathLike, BinaryIO], profile: str = "conll18",
@@ -106,10 +113,7 @@ def load_collapsed(source: Union[str, BinaryIO], profile: str = "conll18",
     once is kept as it came, see :class:`Recorded`)."""
     check_profile(profile)
     if vocab is None:
-        vocab = Vocab()
-        treebank = load_collapsed(source, profile, vocab, trees, multiple_roots)
-        vocab.drop_reader_state()
-        return treebank
+        return _with_own_vocab(load_collapsed, source, profile, trees, multiple_roots)
     if isinstance(source, str) and source != "-" and os.path.isfile(source):
         with open_binary(source) as handle:
             def rewound() -> BinaryIO:  # a regular file: read again from its start
