@@ -12,6 +12,10 @@ attributes of the package, imported on first access (PEP 562):
 ``conll_eval.evaluate`` is the function; its module is ``conll_eval.evaluate`` in
 ``sys.modules`` (``importlib.import_module("conll_eval.evaluate")``).
 """
+from ._interrupt import guard_start_up as _guard_start_up  # noqa: E402
+
+_guard_start_up()  # first: a Ctrl-C while numpy loads gets the command's one line, exit 130
+
 from ._version import __version__  # noqa: E402
 
 import os as _os  # noqa: E402

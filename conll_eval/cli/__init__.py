@@ -14,6 +14,7 @@ import os
 import sys
 from typing import Callable, List, Optional, TextIO
 
+from .._interrupt import CODE as INTERRUPT_CODE, INTERRUPTED, MESSAGE as INTERRUPT_MESSAGE, end_start_up
 from ..errors import ConllEvalError, InputError, UsageError, ValidationFailed, printable
 from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Exit, GuardedOutput,
                      OutputFailed, Parser, os_reason)
@@ -82,8 +83,12 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
     out = GuardedOutput(sys.stdout if stdout is None else stdout)
     err = GuardedOutput(sys.stderr if stderr is None else stderr, "standard error")
     argv = list(sys.argv[1:] if argv is None else argv)
-    status = _run(argv, out, err)
-    out.flush()
+    try:
+        end_start_up()  # from here a Ctrl-C is a KeyboardInterrupt, reported as one line
+        status = _run(argv, out, err)
+        out.flush()  # can wait for a slow reader
+    except KeyboardInterrupt:
+        status = _interrupted(_command_name(argv), err)
     if out.failure is not None:
         err.write(out.failure.message())
         status = status or EXIT_OUTPUT
@@ -93,7 +98,7 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
 def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
     debug = "--debug" in argv
     Parser.streams = (stdout, stderr)
-    name = argv[0] if argv and (argv[0] in COMMANDS or argv[0] == "help") else ""
+    name = _command_name(argv)
     try:
         if not argv:
             stdout.write(USAGE)
@@ -143,14 +148,25 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
         stderr.write(OutputFailed("the output", os_reason(exc)).message())
         return EXIT_OUTPUT
     except KeyboardInterrupt:
-        stderr.write(problem_line(name, "stopped by an interrupt (Ctrl-C)", "interrupted"))
-        return 130
+        return _interrupted(name, stderr)
     except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into exit code 3
         if debug:
             raise
         stderr.write(problem_line(name, f"internal error: {type(exc).__name__}: {exc} (run with "
                                   "--debug for a traceback, and please report it)", "internal"))
         return EXIT_INTERNAL
+
+
+def _command_name(argv: List[str]) -> str:
+    """The subcommand that speaks in the problem lines of ``argv`` (``""``: scoring a pair)."""
+    return argv[0] if argv and (argv[0] in COMMANDS or argv[0] == "help") else ""
+
+
+def _interrupted(name: str, stderr: GuardedOutput) -> int:
+    """Report a Ctrl-C in the one line of :mod:`conll_eval._interrupt` (also written when it
+    comes while the command starts); the exit status."""
+    stderr.write(problem_line(name, INTERRUPT_MESSAGE, INTERRUPT_CODE))
+    return INTERRUPTED
 
 
 #: ``conll_eval help COMMAND`` -> the parser whose help it prints

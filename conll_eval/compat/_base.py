@@ -16,6 +16,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, 
 
 import numpy as np
 
+from .._interrupt import COMPAT_LINE, INTERRUPTED, end_start_up
 from ..enhanced import ROOT as ENHANCED_ROOT, check_empty_nodes, enhanced_counts, enhanced_graph
 from ..errors import AlignmentError, ConllEvalError, InputError, printable
 from ..evaluate import Settings, evaluate as _evaluate
@@ -487,12 +488,17 @@ def command_line(main: Callable[[Optional[Sequence[str]]], object],
     """``python -m conll_eval.compat[.module]``: ``main``, and the exit status; an error's
     traceback is left out (``--debug`` keeps it) but its last line, the one the official
     script's traceback ends with (``UDError: ...``), is printed on stderr with the official
-    status 1.  A reader that left (``| head``) ends the output quietly (status 0)."""
+    status 1.  A reader that left (``| head``) ends the output quietly (status 0).  A Ctrl-C
+    prints that last line too (``KeyboardInterrupt``), status 130."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
+        end_start_up()  # from here a Ctrl-C is a KeyboardInterrupt, reported below
         main([a for a in argv if a != "--debug"])
         sys.stdout.flush()
+    except KeyboardInterrupt:
+        sys.stderr.write(COMPAT_LINE)
+        return INTERRUPTED
     except BrokenPipeError:
         # the rest goes nowhere: Python's own flush at exit would fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
