@@ -186,6 +186,26 @@ def _shared(*flags: str, help: str, **keywords) -> SharedOption:
     return SharedOption(flags, keywords, help)
 
 
+def _metric_names(text: str) -> str:
+    """A ``--metrics`` value as given, refused when it names no metric: ``''`` would
+    otherwise mean the default metrics, silently."""
+    if not any(name.strip() for name in text.split(",")):
+        raise argparse.ArgumentTypeError(f"{text!r} names no metric; give names such as LAS,MLAS")
+    return text
+
+
+class _AccumulatedBars(argparse.Action):
+    """``--fail-under`` given again adds its bars to the earlier ones (every bar must hold;
+    :func:`thresholds` refuses two bars on one metric); an empty value is refused, as it
+    would otherwise set no bar, silently."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if not values.strip():
+            raise argparse.ArgumentError(self, "an empty bar; expected METRIC=PERCENT, e.g. LAS=80")
+        earlier = getattr(namespace, self.dest, None)
+        setattr(namespace, self.dest, f"{earlier},{values}" if earlier else values)
+
+
 #: the --format choices of every command that formats results (validate has its own: udtools)
 FORMATS = ("text", "json", "tsv", "csv", "markdown")
 
@@ -248,14 +268,16 @@ _SHARED: Dict[str, SharedOption] = {
                                          "enhanced_collapse_empty_nodes.pl does (paths through "
                                          "them become edges such as 5:conj>obj); in the "
                                          "signature (empty:collapsed)"),
-    "metrics": _shared("--metrics", metavar="M,M,...",
+    "metrics": _shared("--metrics", metavar="M,M,...", type=_metric_names,
                        help="metric names, comma-separated, in any case (las = LAS); LA and, "
                             "with -w, WeightedLAS can be named too"),
-    "fail_under": _shared("--fail-under", metavar="M=PCT,...",
+    "fail_under": _shared("--fail-under", metavar="M=PCT,...", action=_AccumulatedBars,
                           help="exit 1 when a score, as printed (percent, 2 decimals), is "
                                "below its bar, e.g. LAS=80,CLAS=75 (percentages: LAS=0.8 is "
                                "0.8 %%); names in any case (las = LAS), every metric "
-                               "--metrics takes where the command has it"),
+                               "--metrics takes where the command has it; given again, its "
+                               "bars are added (every bar must hold; two bars on one metric "
+                               "are a usage error)"),
     "signature": _shared("--signature", action="store_true",
                          help="print the settings signature (where the format does not "
                               "always carry it)"),
@@ -471,8 +493,9 @@ class Bar(NamedTuple):
 
 def thresholds(text: str, known: List[str], prog: str, scopes: Collection[str] = ("",)) -> List[Bar]:
     """``LAS=80,macro:CLAS=75`` -> bars in percent; the prefixes allowed are ``scopes`` (keys
-    of :data:`BAR_SCOPES`; one pair has none)."""
-    bars = []
+    of :data:`BAR_SCOPES`; one pair has none).  An empty item, or two bars on one metric in
+    one scope (``LAS=80,LAS=10``: which holds would be a guess), is a usage error."""
+    bars: List[Bar] = []
     for item in text.split(","):
         spec, sep, value = item.partition("=")
         scope, _, name = spec.strip().rpartition(":")
@@ -490,6 +513,10 @@ def thresholds(text: str, known: List[str], prog: str, scopes: Collection[str] =
             raise UsageError(f"{prog}: --fail-under: {value.strip()!r} is not a number") from None
         if not 0 <= bar <= 100:
             raise UsageError(f"{prog}: --fail-under: {name}={bar:g} is not a percentage")
+        earlier = next((b for b in bars if (b.scope, b.metric) == (scope, name)), None)
+        if earlier is not None:  # which one holds would be a guess: say so instead
+            raise UsageError(f"{prog}: --fail-under: {earlier} and {Bar(scope, name, bar)}: "
+                             "two bars on one metric; give one")
         bars.append(Bar(scope, name, bar))
     return bars
 

@@ -90,6 +90,8 @@ def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             (args.no_warnings and inc.severity == "warning") or inc.testid in excluded
             or (only and inc.testid not in only))
 
+    if not args.quiet and args.format != "udtools":  # udtools: udvalidate's bytes, both streams
+        stderr.write("".join(_repeated_file_warnings(files, args)))
     tally = Tally()
     writer = _Writer(args, files, stdout)
     first = Validator(args.level, args.lang or "ud", args.data)  # a missing data folder: now
@@ -108,15 +110,50 @@ def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _check_level(args) -> None:
-    """Refuse the levels this program does not implement, saying what to use instead."""
-    if args.level >= 6:
-        raise UsageError(f"conll_eval validate: level {args.level} is not implemented (level 6, "
-                         "udvalidate --coref, checks coreference and entities in MISC); use "
-                         "--level 5 or lower")
+    """Refuse the levels this program does not implement, saying what to use instead: level
+    6 (coreference) its own way, any other outside 1-5 as not a level at all."""
+    if args.level == 6:
+        raise UsageError("conll_eval validate: level 6 is not implemented (udvalidate --coref: "
+                         "coreference and entities in MISC); use --level 5 or lower")
+    if args.level not in VALIDATION_LEVELS:
+        raise UsageError(f"conll_eval validate: level {args.level} does not exist: the levels are "
+                         f"{VALIDATION_LEVELS[0]}-{VALIDATION_LEVELS[-1]} (default: 2)")
     if args.level >= 4 and not args.lang:
         raise UsageError(f"conll_eval validate: level {args.level} checks a language's lists: "
                          "give its ISO 639 code with --lang (as udvalidate), or --lang ud for "
                          "the universal lists only")
+
+
+def _file_identity(path: str) -> tuple:
+    """What makes two names one file: its device and inode where it can be looked up (a
+    link, ``x`` and ``./x``), its absolute path otherwise (a missing file, reported later)."""
+    if path == "-":
+        return ("stdin",)
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):  # missing, unreadable directory, a NUL in the name
+        return ("path", os.path.abspath(path))
+    if not status.st_ino:  # a file system without inode numbers
+        return ("path", os.path.abspath(path))
+    return ("inode", status.st_dev, status.st_ino)
+
+
+def _repeated_file_warnings(files: List[str], args) -> List[str]:
+    """A warning line for each file given more than once, by any names: its sent_ids would
+    otherwise read as duplicates with no word that the file came twice (the incidents stay
+    udvalidate's)."""
+    names: Dict[tuple, List[str]] = {}
+    for path in files:
+        names.setdefault(_file_identity(path), []).append(path)
+    warnings = []
+    for given in (group for group in names.values() if len(group) > 1):
+        spelt = list(dict.fromkeys(given))
+        also = f" (as {', '.join(map(printable, spelt))})" if len(spelt) > 1 else ""
+        why = ("; its sent_ids are reported as duplicates of its own (non-unique-sent-id)"
+               if args.level >= 2 and not args.per_file else "")
+        warnings.append(f"conll_eval validate: warning: {printable(spelt[0])} is given "
+                        f"{len(given)} times{also}: it is validated each time{why}\n")
+    return warnings
 
 
 def _run(files: List[str], args, new_state, stderr: TextIO, writer: "_Writer"):
