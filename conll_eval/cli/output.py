@@ -20,6 +20,7 @@ symbolic link that is already where it goes.
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -167,7 +168,10 @@ def _replace_file(path: str, directory: str, text: str, errors: str) -> None:
         mode = 0o666 & ~umask
     import tempfile  # here: ~3 ms of start-up that printing to stdout does not need
 
-    fd, tmp = tempfile.mkstemp(prefix=".conll_eval-", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".conll_eval-", dir=directory)
+    except OSError as exc:  # its own error names the temporary file: say why in the user's words
+        raise OutputFailed(path, _no_file_made(path, directory, existing, exc)) from exc
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", errors=errors) as handle:
@@ -177,3 +181,24 @@ def _replace_file(path: str, directory: str, text: str, errors: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _no_file_made(path: str, directory: str, existing: Optional[os.stat_result],
+                  exc: OSError) -> str:
+    """Why ``path`` cannot be written when no file can be created in ``directory`` (the
+    temporary file the output is renamed from): ``it is not writable, and no file can
+    be created in /proc to replace it (its file system takes no new files)``.  ``/proc``
+    answers ENOENT for a directory that is there, whose ``No such file or directory`` would
+    send the user looking for a missing path."""
+    if exc.errno == errno.ENOENT and os.path.isdir(directory):
+        why = "its file system takes no new files"
+    elif exc.errno in (errno.EACCES, errno.EPERM):
+        why = "the directory does not allow creating files: " + os_reason(exc)
+    else:
+        why = os_reason(exc)
+    place = "the current directory" if directory == "." else directory
+    if existing is None:
+        return f"no file can be created in {place} ({why})"
+    not_writable = not existing.st_mode & 0o222 or not os.access(path, os.W_OK)
+    state = "it is not writable, and " if not_writable else ""
+    return f"{state}no file can be created in {place} to replace it ({why})"

@@ -16,7 +16,7 @@ from ..report.html import render_page, treebank_data
 from ..treebank import Vocab
 from .compare import DEFAULT_METRICS, check_resampling_options, significance_signature
 from .common import (ENHANCED_OPTIONS, EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, evaluate_systems,
-                     known_metrics, scoring_request, named_inputs, write_atomically)
+                     is_terminal, known_metrics, scoring_request, named_inputs, write_atomically)
 
 
 def build_report_parser() -> argparse.ArgumentParser:
@@ -40,7 +40,8 @@ def build_report_parser() -> argparse.ArgumentParser:
         "significance": "two or more systems: per pair of systems, in the summary",
         "metrics": "with --significance: the metrics tested (default: LAS,MLAS,BLEX,CLAS)"})
     add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "debug",
-                notes={"strict": "any error stops before the report is written"})
+                notes={"strict": "any error stops before the report is written",
+                       "output": "stdout only when it is not a terminal (a usage error there)"})
     add_options(parser, *ENHANCED_OPTIONS)
     return parser
 
@@ -69,6 +70,8 @@ def _paths_relative(record: dict, output) -> dict:
 def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_report_parser()
     args = parser.parse_args(argv)
+    if not args.output and is_terminal(stdout):  # as gzip: megabytes of HTML help no one there
+        parser.error("the HTML report is not written to a terminal; use -o FILE or redirect it")
     names = system_names(args.systems, args.names, parser.prog)
     check_resampling_options(parser, args)
     if args.significance and len(args.systems) < 2:
