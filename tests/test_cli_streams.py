@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from helpers import run_cli
+from helpers import identical_warning, run_cli
 
 GOOD = ("# sent_id = a\n# text = x y\n"
         "1\tx\tx\tNOUN\t_\t_\t0\troot\t_\t_\n"
@@ -76,8 +76,8 @@ def test_scoring_into_a_closed_pipe_is_still_success(write):
     process = _spawn("-v", good, good)
     process.stdout.close()
     err = process.stderr.read().decode()
-    noise = [line for line in err.splitlines() if not line.startswith("conll_eval: note: ")]
-    assert process.wait() == 0 and noise == []  # notes on unannotated tags may come
+    noise = [line for line in err.splitlines(keepends=True) if not line.startswith("conll_eval: note: ")]
+    assert process.wait() == 0 and noise == [identical_warning(good, good)]  # notes on unannotated tags may come
 
 
 def test_help_into_a_closed_pipe(write):
@@ -98,7 +98,7 @@ def test_scoring_with_stdout_closed_is_a_write_failure(write):
     good = write("good.conllu", GOOD)
     result = _closed_stdout(good, good)
     assert result.returncode == 4
-    assert result.stderr == ("conll_eval: error [write-failed] cannot write the results to "
+    assert result.stderr == identical_warning(good, good) + ("conll_eval: error [write-failed] cannot write the results to "
                              "standard output: it is closed\n")
 
 
@@ -120,8 +120,8 @@ def test_output_into_a_missing_directory_names_the_path_given(write, tmp_path):
     finally:
         os.chdir(cwd)
     assert code == 4 and out == ""
-    assert err == ("conll_eval: error [write-failed] cannot write the results to "
-                   f"{target}: the directory no-such-dir does not exist\n")
+    assert err == identical_warning(good, good) + ("conll_eval: error [write-failed] cannot write the results to "
+                                                   f"{target}: the directory no-such-dir does not exist\n")
     assert ".conll_eval-" not in err  # never the temporary file's name
 
 

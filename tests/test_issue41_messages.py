@@ -176,3 +176,109 @@ def test_a_program_importing_the_package_keeps_its_sigint():
 def test_the_guard_knows_every_subcommand():
     from conll_eval.cli import COMMANDS
     assert _interrupt.SUBCOMMANDS == set(COMMANDS) | {"help"}
+
+
+# 3.6 ------------------------------------------------------------------------------------
+
+from conll_eval.cli.messages import PROBLEM_LINE  # noqa: E402
+from conll_eval.io import identical  # noqa: E402
+from helpers import run_cli  # noqa: E402
+
+SCORE_WARNING = ("conll_eval: warning: GOLD and SYSTEM are identical ({}): the scores compare a "
+                 "file with itself\n")
+
+
+def _same_size_other_bytes(path, target):
+    """``path``'s bytes with one letter of a LEMMA changed: the same size, other bytes."""
+    data = path.read_bytes()
+    form = data.index(b"\n1\t") + 3
+    at = data.index(b"\t", data.index(b"\t", form) + 1) - 1  # the last letter of the first LEMMA
+    target.write_bytes(data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
+    return target
+
+
+def test_scoring_a_file_against_itself_warns_once_and_changes_no_output(tmp_path):
+    copy = tmp_path / "copy.conllu"
+    copy.write_bytes(GOLD.read_bytes())
+    commented = tmp_path / "commented.conllu"  # other bytes, the same scores
+    commented.write_bytes(b"# a comment\n" + GOLD.read_bytes())
+    code, out, err = run_cli(GOLD, commented, "-v")
+    assert (code, err) == (0, "")
+    for system, kind in ((GOLD, "one file"), (copy, "two files, the same bytes")):
+        assert run_cli(GOLD, system, "-v") == (0, out, SCORE_WARNING.format(kind))
+        assert PROBLEM_LINE.match(SCORE_WARNING)
+    os.link(copy, tmp_path / "hard.conllu")
+    os.symlink(GOLD, tmp_path / "soft.conllu")
+    for system in (tmp_path / "hard.conllu", tmp_path / "soft.conllu"):
+        gold = copy if system.name == "hard.conllu" else GOLD
+        assert run_cli(gold, system)[2] == SCORE_WARNING.format("one file")
+    assert run_cli(GOLD, GOLD, "-q") == (0, "", "")
+    assert run_cli(GOLD, GOLD, "--format", "json")[2] == SCORE_WARNING.format("one file")
+    other = _same_size_other_bytes(GOLD, tmp_path / "other.conllu")
+    assert other.stat().st_size == GOLD.stat().st_size
+    assert run_cli(GOLD, other)[2] == ""
+    assert run_cli(GOLD, SYSTEM)[2] == ""
+
+
+def test_an_invalid_file_given_twice_gets_its_error_only():
+    invalid = ROOT / "testdata" / "invalid" / "no-root.conllu"
+    code, _, err = run_cli(invalid, invalid)
+    assert code == 1 and "identical" not in err and len(err.splitlines()) == 1
+
+
+def test_identical_inputs_compares_bytes_block_by_block(tmp_path, monkeypatch):
+    monkeypatch.setattr(identical, "BLOCK_BYTES", 4)
+    first, second, third = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    first.write_bytes(b"0123456789abc")
+    second.write_bytes(b"0123456789abc")
+    third.write_bytes(b"0123456789abd")  # differs in the last, short block
+    assert identical.identical_inputs(str(first), str(second)) == identical.SAME_BYTES
+    assert identical.identical_inputs(str(first), str(third)) is None
+    assert identical.identical_inputs(str(first), str(first)) == identical.ONE_FILE
+    assert identical.identical_inputs("-", str(first)) is None
+    assert identical.identical_inputs(str(first), str(tmp_path / "missing")) is None
+    assert identical.identical_inputs(str(tmp_path), str(tmp_path)) is None  # a directory
+
+
+def test_identical_inputs_reads_only_files_of_equal_size(tmp_path, monkeypatch):
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.write_bytes(b"x" * 10)
+    second.write_bytes(b"x" * 11)
+    monkeypatch.setattr("builtins.open", lambda *args, **kwargs: pytest.fail("opened a file"))
+    assert identical.identical_inputs(str(first), str(second)) is None
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_identical_inputs_never_opens_a_pipe(tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)  # opening it would wait for a writer: the test would hang
+    assert identical.identical_inputs(str(pipe), str(pipe)) is None
+
+
+def _suite_dirs(tmp_path):
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    gold.mkdir()
+    system.mkdir()
+    for name in ("en_a", "en_b", "en_c"):
+        (gold / f"{name}.conllu").write_bytes(GOLD.read_bytes())
+    (system / "en_a.conllu").write_bytes(GOLD.read_bytes())  # a copy: warned about
+    _same_size_other_bytes(GOLD, system / "en_b.conllu")
+    (system / "en_c.conllu").write_bytes(b"1\tx\n\n")  # fails: no warning beside its error
+    return gold, system
+
+
+def test_suite_warns_for_each_pair_of_identical_files(tmp_path):
+    gold, system = _suite_dirs(tmp_path)
+    warning = ("conll_eval suite: warning: {}en_a: gold and system are identical (two files, the "
+               "same bytes): its scores compare a file with itself\n")
+    code, out, err = run_cli("suite", gold, system, "--format", "json")
+    assert code == 1 and [line for line in err.splitlines(keepends=True) if "identical" in line] == [
+        warning.format("")]
+    assert PROBLEM_LINE.match(warning)
+    assert "identical" not in out
+    _, _, err = run_cli("suite", gold, system, gold, "--names", "parser,oracle")
+    assert [line for line in err.splitlines(keepends=True) if "identical" in line] == [
+        warning.format("parser: ")] + [
+        warning.format("oracle: ").replace("en_a", name).replace("two files, the same bytes", "one file")
+        for name in ("en_a", "en_b", "en_c")]
+    assert "identical" not in run_cli("suite", gold, system, "-q")[2]

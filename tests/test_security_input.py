@@ -19,7 +19,7 @@ import pytest
 from conll_eval.io import scan_pieces
 from conll_eval.io.conllu import load, parse_bytes
 from conll_eval.io.lines import LineReader, has_long_line
-from helpers import run_cli, sentence
+from helpers import run_cli, sentence, without_identical
 
 GOLD = os.path.join(os.path.dirname(__file__), "..", "testdata", "golden", "identical", "gold.conllu")
 SENTENCE = sentence("1 Hello 0 root", "2 world 1 obj",
@@ -104,7 +104,8 @@ def test_an_ordinary_compressed_file_scores_as_the_plain_one(tmp_path, kind):
     with open(GOLD, "rb") as handle:
         data = handle.read()
     packed = _compressed(tmp_path / f"gold.{kind}", kind, data, 1)
-    plain = run_cli(GOLD, GOLD)
+    code, out, err = run_cli(GOLD, GOLD)
+    plain = (code, out, without_identical(err))  # a compressed copy is not the same bytes
     assert plain[0] == 0
     assert run_cli(packed, GOLD) == plain
     assert run_cli(GOLD, packed) == plain

@@ -8,6 +8,7 @@ from .. import __version__
 from ..compiled import core_description
 from ..errors import ConllEvalError, UsageError
 from ..evaluate import evaluate_files
+from ..io.identical import identical_inputs
 from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
 from ..report.machine import annotation_note, exact_match_lines
 from .common import (DELIMITERS, ENHANCED_OPTIONS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
@@ -113,6 +114,10 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         or m in DEFAULT_METRICS)}
     if shown and args.format != "json" and not args.quiet:  # the official layouts stay as they are
         stderr.write(annotation_note(shown))
+    same = identical_inputs(args.gold, args.system)
+    if same and not args.quiet:
+        stderr.write(f"conll_eval: warning: GOLD and SYSTEM are identical ({same}): the scores "
+                     "compare a file with itself\n")
     if args.output:
         write_atomically(args.output, text, named_inputs(args))
     elif not args.quiet:

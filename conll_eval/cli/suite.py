@@ -7,6 +7,7 @@ import os
 from typing import List, TextIO
 
 from ..errors import UsageError, printable
+from ..io.identical import identical_inputs
 from ..metrics import PROFILES, load_weights
 from ..naming import system_names
 from ..report.suite import (pairing_notes, suite_delimited, suite_json, suite_markdown,
@@ -182,6 +183,18 @@ def _system_names(args, count: int, paths: List[str]) -> List[str]:
     return system_names(paths, args.names, "conll_eval suite")  # every command's rule
 
 
+def _warn_identical(suites: List[SuiteEvaluation], stderr: TextIO) -> None:
+    """A warning per treebank scored whose system file is its gold file, or the same bytes."""
+    for suite in suites:
+        owner = f"{printable(suite.system_name)}: " if len(suites) > 1 else ""
+        for result in suite.results:
+            entry = result.entry
+            same = identical_inputs(entry.gold, entry.system) if entry.system and result.ok else None
+            if same:
+                stderr.write(f"conll_eval suite: warning: {owner}{printable(entry.name)}: gold and "
+                             f"system are identical ({same}): its scores compare a file with itself\n")
+
+
 def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_suite_parser()
     args = parser.parse_args(argv)
@@ -260,6 +273,8 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                                       pairing.unpaired_system, qualitative=args.qualitative))
         start = stop
     _check_bars_mean_something(suites, bars, parser.prog)
+    if not args.quiet and not args.tira:  # --tira: the official wrapper's stderr
+        _warn_identical(suites, stderr)
     tested = _testable(suites, tested, stderr, quiet=args.quiet)
     try:
         ranked = rank(suites, rank_by) if len(suites) > 1 else [(1, suites[0])]
