@@ -16,12 +16,14 @@ Not covered, as nothing of the package runs yet: a Ctrl-C during the interpreter
 start-up (its first 10-40 ms, ``site`` and the ``.pth`` files), where Python is killed by
 the signal without a word or prints its own ``Fatal Python error: init_import_site``.
 
-Standard library only (os, signal, sys): this runs before everything else of the package.
+Standard library only (os, signal, sys; not even typing): this runs before everything else of the
+package, in every start-up.
 """
+from __future__ import annotations
+
 import os
 import signal
 import sys
-from typing import Optional
 
 #: the exit status of an interrupted command (128 + SIGINT, as a shell reports it)
 INTERRUPTED = 130
@@ -45,7 +47,7 @@ _LAUNCHER_SUFFIXES = ("-script.pyw", "-script.py", ".exe")
 _OPTIONS_WITH_VALUE = ("-X", "-W", "--check-hash-based-pycs")
 
 
-def house_line(command: Optional[str]) -> str:
+def house_line(command: str | None) -> str:
     """The line a command of ``conll_eval`` writes when interrupted (``command`` None: scoring)."""
     return f"conll_eval{' ' + command if command else ''}: error [{CODE}] {MESSAGE}\n"
 
@@ -66,7 +68,7 @@ def _module_after_dash_m() -> str:
     return ""
 
 
-def start_up_line() -> Optional[str]:
+def start_up_line() -> str | None:
     """The line this process writes when interrupted, if it is one of the package's command
     lines starting; None for any other program (a program importing the package)."""
     multiprocessing = sys.modules.get("multiprocessing")
