@@ -20,14 +20,14 @@ found after reading at most that many bytes of it and a chunk (``/dev/zero`` end
 from __future__ import annotations
 
 from itertools import chain
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional, Tuple
 
 from .. import limits
 from ..errors import FormatError, Location
 from .byte_input import (MAGIC_BYTES, Decompressed, Prefixed, Recorded, compression_of, split_lines,
                          stdin_binary)
 
-__all__ = ["LINE_CHUNK_BYTES", "LineBlocks", "LineReader", "has_long_line", "line_too_long", "line_of",
+__all__ = ["comment_counts", "mostly_comments", "LINE_CHUNK_BYTES", "LineBlocks", "LineReader", "has_long_line", "line_too_long", "line_of",
            "read_checked", "read_config", "read_kept", "file_too_large"]
 
 #: bytes read at a time (at most the line limit and one: then only a line begun in an earlier
@@ -67,6 +67,20 @@ def has_long_line(buffer, end: int) -> bool:
             return False
         at = max(at + step, newline + 1)
     return False
+
+
+def comment_counts(data, start: int = 0, end: Optional[int] = None) -> Tuple[int, int]:
+    """(comment lines, lines) of ``data[start:end]``, counted by the line ends before a ``#``
+    and all LFs: a bound, not a parse (the stretch's first line is not looked at; CR-only line
+    ends count as one line)."""
+    return data.count(b"\n#", start, end), data.count(b"\n", start, end)
+
+
+def mostly_comments(counts: Tuple[int, int], let_through: int = 0) -> bool:
+    """Whether most of the lines :func:`comment_counts` counted are comments, beyond
+    ``let_through`` comments that never count (a sentence's first lines are its own)."""
+    comments, lines = counts
+    return comments > lines // 2 + let_through
 
 
 def _line_end_after(data: bytes, start: int = 0) -> int:

@@ -18,7 +18,7 @@ from ..reserve import reserve
 from ..treebank import Vocab
 from .columns import LAZY_COLUMNS, Columns, Piece
 from .lazy_fields import FieldBytes, LazyCodes, LazyMetadata, gather
-from .lines import has_long_line
+from .lines import comment_counts, has_long_line, mostly_comments
 from .scan_compiled import INTO_FILE, scan_piece_compiled
 from .scan_numpy import scan_piece_numpy
 
@@ -38,17 +38,6 @@ SCAN_PIECE_BYTES = 2 << 20 if _cscan is not None else 4 << 20
 #: a file of comments between a few sentences costs no memory per comment.  A run of mostly
 #: word lines (one huge sentence) stays with the scan, whose memory is what its words need.
 SCAN_BLOCK_MAX_BYTES = 8 << 20
-
-
-def _comment_lines(data, start: int, end: int) -> Tuple[int, int]:
-    """(comment lines, lines) of ``data[start:end]``, counted by the line ends before a
-    ``#`` and all line ends (a run's first line is not looked at: a bound, not a parse)."""
-    return data.count(b"\n#", start, end), data.count(b"\n", start, end)
-
-
-def _mostly_comments(counts: Tuple[int, int]) -> bool:
-    comments, lines = counts
-    return 2 * comments > lines
 
 
 def scan(data: bytes, space, vocab: Vocab) -> Optional[Columns]:
@@ -418,10 +407,10 @@ def _pieces_read(read: Callable[[int], bytes]):
             elif waiting and waiting[-1].endswith(b"\n") and block.startswith(b"\n"):
                 cut = waiting_bytes - 1  # the blank line straddles the two blocks
             else:  # no sentence end yet: read on (a long sentence is copied once, not per block)
-                counts = _comment_lines(block, 0, len(block))
+                counts = comment_counts(block, 0, len(block))
                 waiting_lines = (waiting_lines[0] + counts[0], waiting_lines[1] + counts[1])
                 if unfinished > limits.MAX_LINE_BYTES or (waiting_bytes > SCAN_BLOCK_MAX_BYTES
-                                                         and _mostly_comments(waiting_lines)):
+                                                         and mostly_comments(waiting_lines)):
                     yield block, None  # a line too long (never read whole), or a huge block
                     return
                 waiting.append(block)
@@ -433,7 +422,7 @@ def _pieces_read(read: Callable[[int], bytes]):
                 return
             rest = buffer[cut + 2:]
             waiting, waiting_bytes = ([rest], len(rest)) if rest else ([], 0)
-            waiting_lines = _comment_lines(rest, 0, len(rest))
+            waiting_lines = comment_counts(rest, 0, len(rest))
             yield buffer, cut + 2
         elif waiting:
             buffer = b"".join(waiting)
@@ -480,7 +469,7 @@ def _pieces_read_into(readinto: Callable, size: Optional[int] = None,
             return
         if cut < 0:  # no sentence end yet: a bigger block carries all of it
             # counted again at each doubling: geometric, linear in all
-            if filled > SCAN_BLOCK_MAX_BYTES and _mostly_comments(_comment_lines(buffer, 0, filled)):
+            if filled > SCAN_BLOCK_MAX_BYTES and mostly_comments(comment_counts(buffer, 0, filled)):
                 yield buffer, None
                 return
             carry = filled

@@ -27,6 +27,7 @@ from typing import Iterable, Iterator, List, Tuple
 import numpy as np
 
 from .. import limits
+from ..io.lines import comment_counts, mostly_comments
 
 #: kinds of piece (see the module docstring)
 WHOLE, PARTIAL, TAIL, TOO_LONG = "whole", "partial", "tail", "too-long"
@@ -62,12 +63,6 @@ def _long_line_inside(data: bytes, first: int, last: int, limit: int) -> int:
     ends = np.flatnonzero((view == LF) | (view == CR))
     over = np.flatnonzero(np.diff(ends) - 1 > limit)
     return -1 if not over.size else first + int(ends[over[0]]) + 1
-
-
-def _line_counts(data: bytes, start: int) -> Tuple[int, int]:
-    """(comment lines, lines) of ``data[start:]`` by the line ends before a ``#`` and all LFs
-    (a bound, not a parse: CR-only files count as one line, and so are never held)."""
-    return data.count(b"\n#", start), data.count(b"\n", start)
 
 
 class Cutter:
@@ -143,9 +138,8 @@ class Cutter:
         before, under ``sentence_bytes``, and most of its lines are no comments (a few are
         always let through: a sentence's first lines are its comments, ``# text`` may be
         long)."""
-        comments, lines = self.open_lines
         return (not self.cut_open and self.size - self.sentence_end < self.sentence_bytes
-                and comments <= lines // 2 + COMMENTS_LET_THROUGH)
+                and not mostly_comments(self.open_lines, COMMENTS_LET_THROUGH))
 
     def _add(self, step: bytes) -> None:
         base = self.size
@@ -155,9 +149,9 @@ class Cutter:
         elif self.last_byte == LF and step[0] == LF:
             self.sentence_end = base + 1
         if found >= 0 or self.sentence_end == base + 1:  # a new sentence starts in this step
-            self.open_lines, self.cut_open = _line_counts(step, self.sentence_end - base), False
+            self.open_lines, self.cut_open = comment_counts(step, self.sentence_end - base), False
         else:
-            counts = _line_counts(step, 0)
+            counts = comment_counts(step)
             self.open_lines = (self.open_lines[0] + counts[0], self.open_lines[1] + counts[1])
         cut = _safe_cut(step)
         if cut:
