@@ -39,7 +39,7 @@ SUBCOMMANDS = frozenset(("validate", "suite", "analyze", "breakdown", "compare",
                          "report", "completion", "man", "help"))
 #: console script (setup.cfg) -> the subcommand it runs: its line is that subcommand's
 _CONLL_EVAL_SCRIPTS = {"conll_eval": None, "malteval": "analyze", "mooteval": "tagger",
-                       "conll-eval-validate": "validate"}
+                       "conll-eval-validate": "validate", "conll-eval-udvalidate": "validate"}
 _COMPAT_SCRIPTS = ("conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval")
 #: what Windows' launchers add to a console script's name
 _LAUNCHER_SUFFIXES = ("-script.pyw", "-script.py", ".exe")

@@ -1,7 +1,9 @@
 """The drop-in command names (issue 32): ``malteval``, ``mooteval``, ``conll18_ud_eval``,
-``conll17_ud_eval`` and ``iwpt20_ud_eval`` are console scripts of the package, and each gives
-what the tool it replaces gives: MaltEval's reference outputs and mooteval's (../shared, read
-at run time), and the official scorers' outputs kept as goldens."""
+``conll17_ud_eval``, ``iwpt20_ud_eval`` and ``conll-eval-udvalidate`` are console scripts of
+the package, and each gives what the tool it replaces gives: MaltEval's reference outputs and
+mooteval's (../shared, read at run time), the official scorers' outputs kept as goldens and
+udvalidate's lines.  ``conll-eval-validate`` has one meaning (issue 41): ``conll_eval
+validate``, as the pre-commit hook of that name."""
 import configparser
 import importlib
 import shlex
@@ -18,7 +20,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 GOLDEN = TESTDATA / "golden"
 DROPINS = {"malteval": "malteval", "mooteval": "mooteval", "conll18_ud_eval": "conll18_ud_eval",
            "conll17_ud_eval": "conll17_ud_eval", "iwpt20_ud_eval": "iwpt20_ud_eval",
-           "conll-eval-validate": "udvalidate"}
+           "conll-eval-udvalidate": "udvalidate", "conll-eval-validate": "validate"}
 
 
 def run_dropin(name, argv, cwd):
@@ -99,7 +101,7 @@ def test_a_scorer_error_is_the_official_last_line():
 BROKEN = TESTDATA / "docs" / "broken.conllu"  # a head self-loop (line 4), an unknown UPOS (13)
 
 
-def test_conll_eval_validate_writes_udvalidates_lines_on_stderr():
+def test_conll_eval_udvalidate_writes_udvalidates_lines_on_stderr():
     done = run_dropin("udvalidate", ["--level", "2", "--lang", "ud", str(BROKEN)], TESTDATA)
     assert done.returncode == 1 and done.stdout == b""
     lines = done.stderr.decode("utf-8").splitlines()
@@ -108,7 +110,7 @@ def test_conll_eval_validate_writes_udvalidates_lines_on_stderr():
 
 
 @pytest.mark.parametrize("name", ["broken.conllu", "a.conllu"])
-def test_conll_eval_validate_is_udvalidate(name):
+def test_conll_eval_udvalidate_is_udvalidate(name):
     directory = oracle_dir()
     udvalidate = directory / "venv" / "bin" / "udvalidate" if directory else None
     if udvalidate is None or not udvalidate.exists():
@@ -119,3 +121,19 @@ def test_conll_eval_validate_is_udvalidate(name):
     ours = run_dropin("udvalidate", argv, folder)
     assert (ours.returncode, ours.stdout, ours.stderr) == (theirs.returncode, theirs.stdout,
                                                            theirs.stderr)
+
+
+def test_conll_eval_validate_is_conll_eval_validate_as_the_hook():
+    """The console script ``conll-eval-validate`` prints what ``conll_eval validate`` prints
+    (conll_eval's lines on stdout), the meaning the pre-commit hook of that name has."""
+    hooks = (PROJECT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    assert "- id: conll-eval-validate\n" in hooks
+    assert "  entry: conll_eval validate --per-file\n" in hooks
+    argv = ["--level", "2", str(BROKEN)]
+    done = run_dropin("validate", argv, TESTDATA)
+    house = subprocess.run([sys.executable, "-m", "conll_eval", "validate", *argv], cwd=TESTDATA,
+                           capture_output=True)
+    assert (done.returncode, done.stdout, done.stderr) == (house.returncode, house.stdout,
+                                                           house.stderr)
+    assert done.returncode == 1 and done.stdout.startswith(
+        f"{BROKEN}:4: error [L2 syntax head-self-loop] ".encode())

@@ -2,9 +2,11 @@
 them run unchanged: ``malteval`` (MaltEval 1.0's command line, ``conll_eval analyze``),
 ``mooteval`` (``conll_eval tagger``), ``conll18_ud_eval``, ``conll17_ud_eval``,
 ``iwpt20_ud_eval`` (the official scorers' command lines, :mod:`conll_eval.compat`) and
-``conll-eval-validate`` (udtools' ``udvalidate``: its options, its output, all on stderr).
+``conll-eval-udvalidate`` (udtools' ``udvalidate``: its options, its output, all on stderr).
 
 Each is a console script of the package (setup.cfg) and exits like the tool it replaces.
+``conll-eval-validate`` is no drop-in: it is ``conll_eval validate`` (conll_eval's output),
+the meaning the pre-commit hook of that name has (.pre-commit-hooks.yaml).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Callable, List, NoReturn, Optional
 from . import main
 
 __all__ = ["malteval", "mooteval", "conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval",
-           "udvalidate"]
+           "udvalidate", "validate"]
 
 
 def _exit(status: int) -> NoReturn:
@@ -45,10 +47,16 @@ def mooteval(argv: Optional[List[str]] = None) -> NoReturn:
 
 
 def udvalidate(argv: Optional[List[str]] = None) -> NoReturn:
-    """``conll-eval-validate [--level N] [--lang L] FILE...``: udtools' ``udvalidate`` as
+    """``conll-eval-udvalidate [--level N] [--lang L] FILE...``: udtools' ``udvalidate`` as
     ``conll_eval validate --format udtools``, every line on stderr as udvalidate writes them."""
     args = sys.argv[1:] if argv is None else argv
     _exit(main(["validate", "--format", "udtools", *args], sys.stderr, sys.stderr))
+
+
+def validate(argv: Optional[List[str]] = None) -> NoReturn:
+    """``conll-eval-validate [OPTIONS] FILE...``: ``conll_eval validate`` under the pre-commit
+    hook's name, with its meaning (conll_eval's output; the hook adds ``--per-file``)."""
+    _exit(_subcommand("validate", argv))
 
 
 def _scorer(module: str) -> Callable[[Optional[List[str]]], NoReturn]:
