@@ -7,10 +7,7 @@ from typing import List, TextIO
 from .. import __version__
 from ..compiled import core_description
 from ..errors import ConllEvalError, UsageError
-from ..evaluate import evaluate_files
 from ..io.identical import identical_inputs
-from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
-from ..report.machine import annotation_note, exact_match_lines
 from .common import (DELIMITERS, ENHANCED_OPTIONS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
                      add_options, below, fraction_warning, known_metrics, meaningless_bar,
                      scoring_request, scoring_settings, named_inputs, write_atomically)
@@ -43,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "table, of the TSV/CSV and Markdown tables and the JSON 'metrics' (default: "
                    "all)",
         "signature": "text: a last line; tsv: a first '# ' line; csv: on stderr (the CSV "
-                     "stays a plain table); json and markdown always have it"})
+                     "stays a plain table); json, markdown and latex always have it"})
     add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", notes={
         "weights": "implies -v",
         "strict": "any error stops before scoring"})
@@ -54,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "(the CoNLL-X practice for UAS and LAS); JSON always has it")
     add_options(parser, "debug")
     parser.add_argument("--version", action="version",
-                        version=f"conll_eval {__version__} (core: {core_description()})")
+                        version=f"conll_eval {__version__} (core: {core_description(loaded=False)})")
     return parser
 
 
@@ -63,6 +60,10 @@ DEFAULT_METRICS = ("LAS", "MLAS", "BLEX", "ELAS", "EULAS")
 
 
 def _render(args, scores, signature: str, exact, notes) -> str:
+    # here, as in score_command: the formatters and the scoring stack (numpy) load when a pair
+    # is scored, never for --version or --help (start-up time)
+    from ..report import counts_table, default_lines, to_delimited, to_json, to_markdown, verbose_table
+    from ..report.machine import exact_match_lines, not_annotated
     if args.format == "json":
         settings = {"profile": args.profile, "weights_file": args.weights, "strict": args.strict,
                     "punct": args.punct, "deprel": args.deprel}
@@ -73,14 +74,17 @@ def _render(args, scores, signature: str, exact, notes) -> str:
         return to_delimited(scores, DELIMITERS[args.format], shown, notes)
     if args.format == "markdown":
         return to_markdown(scores, signature, notes)
+    if args.format == "latex":
+        from ..report.latex import score_latex  # here: only the LaTeX output needs it (start-up time)
+        return score_latex(scores, signature, notes)
     if args.counts:
         text = counts_table(scores)
-    elif args.verbose or args.weights is not None or args.metrics:
-        text = verbose_table(scores, args.profile)
+    elif args.verbose or args.weights is not None or args.metrics:  # n/a only in rows of ours
+        text = verbose_table(scores, args.profile, not_annotated(notes))
     else:
         text = default_lines(scores, args.profile)
     if args.exact_match:  # UAS and LAS, as CoNLL-X did, unless --metrics names others
-        text += exact_match_lines(exact, scores if args.metrics else ("UAS", "LAS"))
+        text += exact_match_lines(exact, scores if args.metrics else ("UAS", "LAS"), notes)
     if args.signature:
         text += signature + "\n"
     return text
@@ -88,7 +92,11 @@ def _render(args, scores, signature: str, exact, notes) -> str:
 
 def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # --version and --help end here
+    # here: numpy and the scoring stack load only to score, never for --version or --help
+    # (start-up time)
+    from ..evaluate import evaluate_files
+    from ..report.machine import annotation_note
     if args.gold == "-" and args.system == "-":
         raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
     settings, requested, bars = scoring_request(args, parser.prog)

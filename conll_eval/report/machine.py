@@ -9,7 +9,7 @@ from .escape import json_text
 from .tables import Num, delimited, markdown_table, percent
 
 __all__ = ["to_json", "to_tsv", "to_delimited", "to_markdown", "score_rows", "score_record",
-           "exact_match_lines", "annotation_note", "NOTE_PREFIX"]
+           "exact_match_lines", "annotation_note", "not_annotated", "NOTE_PREFIX"]
 
 
 def score_record(score: Score, annotated: bool = True) -> dict:
@@ -40,7 +40,7 @@ def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signatu
     records = {}
     for name, score in scores.items():
         note = (notes or {}).get(name)
-        annotated = name not in _unannotated(notes)
+        annotated = name not in not_annotated(notes)
         records[name] = score_record(score, annotated)
         if notes is not None:
             records[name]["annotated"] = annotated
@@ -65,8 +65,9 @@ def to_json(scores: Mapping[str, Score], settings: Mapping[str, object], signatu
 NOT_ANNOTATED = "n/a"
 
 
-def _unannotated(notes: Optional[Mapping[str, str]]) -> List[str]:
-    """The metrics whose note says the gold file does not annotate their tag (n/a)."""
+def not_annotated(notes: Optional[Mapping[str, str]]) -> List[str]:
+    """The metrics whose note (:meth:`~conll_eval.evaluate.Evaluation.unannotated`) says the
+    gold file does not annotate their column (n/a)."""
     return [name for name, why in (notes or {}).items() if why.startswith("not annotated")]
 
 
@@ -78,7 +79,7 @@ def score_rows(scores: Mapping[str, Score], notes: Optional[Mapping[str, str]] =
     header = ["metric", "correct", "gold", "system", "aligned", "precision", "recall", "f1",
               "aligned_accuracy"]
     rows = []
-    unannotated = _unannotated(notes)
+    unannotated = not_annotated(notes)
     for name, s in scores.items():
         accuracy = s.aligned_accuracy
         values = [percent(s.precision), percent(s.recall), percent(s.f1),
@@ -117,9 +118,15 @@ def to_markdown(scores: Mapping[str, Score], signature: str,
     return "\n".join([*lines, "", f"<sub>`{signature}`</sub>"]) + "\n"
 
 
-def exact_match_lines(exact: Mapping[str, Tuple[int, int]], metrics) -> str:
-    """``--exact-match``: one line per metric, after the table."""
-    return "".join(f"Exact match {name}: {percent(right / total) if total else '0.00'} % "
+def exact_match_lines(exact: Mapping[str, Tuple[int, int]], metrics,
+                      notes: Optional[Mapping[str, str]] = None) -> str:
+    """``--exact-match``: one line per metric, after the table; ``n/a`` for a metric whose
+    gold column is unannotated (``notes``, as :func:`score_rows`; no official script prints
+    these lines)."""
+    unannotated = not_annotated(notes)
+    return "".join(f"Exact match {name}: n/a (the gold file does not annotate it; "
+                   f"{total} sentences)\n" if name in unannotated else
+                   f"Exact match {name}: {percent(right / total) if total else '0.00'} % "
                    f"({right} of {total} sentences)\n"
                    for name, (right, total) in exact.items() if name in metrics)
 
