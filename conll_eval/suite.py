@@ -273,8 +273,8 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
         if debug:
             raise
         where = entry.system if gold is not None else entry.gold
-        return failed(Failure("system" if gold is not None else "gold", "internal-error",
-                              f"{where}: error [internal-error] {type(exc).__name__}: {exc} "
+        return failed(Failure("system" if gold is not None else "gold", "internal",
+                              f"{where}: error [internal] {type(exc).__name__}: {exc} "
                               "(please report it)", Location(where or entry.gold), TIRA_INTERNAL),
                       gold_totals=False, read_gold=False)  # scoring itself may be what broke
 

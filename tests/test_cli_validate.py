@@ -100,7 +100,7 @@ def test_unreadable_files_are_reported_and_the_rest_is_checked(files, tmp_path):
     code, out, err = run("validate", str(tmp_path / "missing.conllu"), str(tmp_path), files[1])
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == f"{tmp_path / 'missing.conllu'}: error [file-not-found] no such file"
+    assert lines[0] == f"{tmp_path / 'missing.conllu'}: error [file-not-found] no such file or directory"
     assert lines[1].endswith("error [not-a-file] is a directory, not a CoNLL-U file")
     assert "head-self-loop" in lines[2]
     assert "INPUT errors: 2" in err
@@ -224,7 +224,7 @@ def test_a_pattern_that_matched_nothing_is_named(tmp_path):
     pattern = str(tmp_path / "raw" / "*.conllu")
     code, out, _ = run("validate", pattern)
     assert code == 1
-    assert out == f"{pattern}: error [file-not-found] no such file (a shell pattern that matched no file?)\n"
+    assert out == f"{pattern}: error [file-not-found] no such file or directory (a shell pattern that matched no file?)\n"
 
 
 class _Terminal(__import__("io").StringIO):

@@ -271,7 +271,7 @@ def test_breakdown_failed_pair_says_it_once_as_scoring_does():
     assert (code, out) == (1, "") and err == scored[2] and err.count("\n") == 1
     code, out, err = _run("breakdown", pair[0], SUITE / "nowhere.conllu")
     assert (code, out) == (1, "") and err.count("\n") == 1
-    assert err.startswith(f"{SUITE / 'nowhere.conllu'}: error [file-not-found] no such file")
+    assert err.startswith(f"{SUITE / 'nowhere.conllu'}: error [file-not-found] no such file or directory")
     code, out, err = _run("breakdown", SUITE / "gold", SUITE / "system")
     assert "de_kuehe: not scored:" in out and "[missing-file]" in out and err == ""
 

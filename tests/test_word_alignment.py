@@ -254,7 +254,7 @@ def test_invalid_utf8(write_bytes):
 def test_missing_file(tmp_path):
     missing = tmp_path / "nowhere.naacl"
     status, _, err = run("alignment", str(DATA / "gold.naacl"), missing)
-    assert status == 1 and err == f"{missing}: error [file-not-found] no such file\n"
+    assert status == 1 and err == f"{missing}: error [file-not-found] no such file or directory\n"
 
 
 def test_system_sentence_absent_from_gold(write):

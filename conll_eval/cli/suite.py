@@ -335,7 +335,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     below = _below_bars(ranked, bars)
     for message in [] if args.quiet else below:  # -q: only the exit status tells
         stderr.write(f"conll_eval suite: error [fail-under] {message}\n")
-    if any(r.failure.code == "internal-error" for _, r in failed):
+    if any(r.failure.code == "internal" for _, r in failed):
         return EXIT_INTERNAL
     if below or (failed and not args.tira):
         return EXIT_INPUT

@@ -23,7 +23,7 @@ def os_error(path: str, exc: OSError) -> FormatError:
     """The input error for an OSError met while opening or reading ``path``."""
     loc = Location(path)
     if isinstance(exc, FileNotFoundError):
-        return FormatError(loc, "file-not-found", "no such file", official=None)
+        return FormatError(loc, "file-not-found", "no such file or directory", official=None)
     if isinstance(exc, IsADirectoryError):
         return FormatError(loc, "not-a-file", "is a directory, not a CoNLL-U file")
     if isinstance(exc, PermissionError):

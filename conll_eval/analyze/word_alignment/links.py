@@ -98,7 +98,7 @@ def read_lines(path: str, what: str = "an alignment file") -> List[str]:
 def _os_error(path: str, exc: OSError) -> LinkFileError:
     location = Location(path)
     if isinstance(exc, FileNotFoundError):
-        return LinkFileError(location, "file-not-found", "no such file")
+        return LinkFileError(location, "file-not-found", "no such file or directory")
     if isinstance(exc, IsADirectoryError):
         return LinkFileError(location, "not-a-file", "is a directory, not a file")
     if isinstance(exc, PermissionError):
