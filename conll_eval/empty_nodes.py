@@ -10,22 +10,30 @@ The script also rewrites the sentences without empty nodes (FEATS re-sorted, DEP
 unknown features dropped); that changes no score and is not done here.  Line numbers of
 everything read afterwards are mapped back to the original file (:class:`LineMap`);
 :func:`conll_eval.reader.load_collapsed` reads a file this way.
+
+Empty nodes in a cycle (``1.1`` under ``1.2`` under ``1.1``) are no error: as the script does,
+a path that comes back to a node it passed is not used to build longer ones (the script
+writes ``Cyclic enhanced path will not be used to construct longer paths`` for each), so the
+edges only such paths would give are not there.  :class:`CyclicPaths` counts them; the
+readers warn once per file (:class:`~conll_eval.errors.InputWarning`, ``empty-node-cycle``).
 """
 from __future__ import annotations
 
 import bisect
 import dataclasses
 import re
+import warnings
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from .errors import FormatError, InputError, Location, TreeError
+from .errors import FormatError, InputError, InputWarning, Location
 from .io.lines import LineBlocks
+from .limits import MAX_COLLAPSED_PATHS
 from .treebank import Treebank
 
-__all__ = ["collapse_empty_nodes", "iter_collapsed", "CollapsedStream", "LineMap", "remap_lines",
-           "remapped_error"]
+__all__ = ["collapse_empty_nodes", "iter_collapsed", "CollapsedStream", "LineMap", "CyclicPaths",
+           "warn_of_cycles", "remap_lines", "remapped_error"]
 
 #: an empty-node line starts with digits and a dot (the one bytes search per chunk)
 _EMPTY_NODE_LINE = re.compile(rb"^[0-9]+\.", re.M)
@@ -71,6 +79,38 @@ class LineMap:
         return np.where(lines > 0, lines + shift, lines).astype(lines.dtype, copy=False)
 
 
+class CyclicPaths:
+    """The paths through empty nodes a collapse left unused because they come back to a node
+    they passed (one per line the script writes about them): ``count`` of them, in
+    ``sentences`` sentences, the first through the empty node ``first_node`` (at ``first``)."""
+
+    def __init__(self, path: str = "<bytes>") -> None:
+        self.path = path
+        self.count = 0
+        self.sentences = 0
+        self.first: Optional[Location] = None
+        self.first_node = b""
+
+    def add(self, count: int, location: Location, node_id: bytes) -> None:
+        """``count`` cyclic paths in one more sentence, its first from ``node_id``."""
+        if self.first is None:
+            self.first, self.first_node = location, node_id
+        self.count += count
+        self.sentences += 1
+
+    def warning(self) -> Optional[InputWarning]:
+        """The one warning for the file (None without cyclic paths)."""
+        if self.first is None:
+            return None
+        paths = f"{self.count} path{'s' if self.count != 1 else ''}"
+        sentences = f"{self.sentences} sentence{'s' if self.sentences != 1 else ''}"
+        return InputWarning(self.first, "empty-node-cycle",
+                            f"{paths} through empty nodes in {sentences} run in a cycle: as "
+                            "enhanced_collapse_empty_nodes.pl does, they are not used to build "
+                            "longer paths (edges reached only through them are not scored); the "
+                            f"first passes the empty node {_show(self.first_node)} twice")
+
+
 class _Node:
     """One empty node or word of a sentence being collapsed: its line, and its incoming
     enhanced edges (head ID, relation) as the script keeps them."""
@@ -92,7 +132,7 @@ def _id_key(node_id: bytes) -> Tuple[int, bytes, int, bytes]:
 
 class _ReadSentence:
     """One sentence holding an empty node, read: its nodes indexed and their DEPS parsed, with
-    the script's checks (IDs, DEPS heads, cycles through empty nodes only)."""
+    the script's checks (IDs, DEPS heads)."""
 
     def __init__(self, lines: List[bytes], first_line: int, path: str):
         self.lines = lines
@@ -172,40 +212,18 @@ class _ReadSentence:
                 seen.add(key)
                 node.deps.append((head, relation))
 
-    def check_cycles(self) -> None:
-        """A cycle made of empty nodes only is an error (the script warns and drops paths)."""
-        empty_ids = [self.lines[i].split(b"\t", 1)[0] for i in self.empty]
-        children: Dict[bytes, List[bytes]] = {e: [] for e in empty_ids}
-        for child in empty_ids:
-            for head, _ in self.nodes[child].deps:
-                if head in children:
-                    children[head].append(child)
-        state: Dict[bytes, int] = {}  # 1 on the current path, 2 done
-        for start in empty_ids:
-            if start in state:
-                continue
-            stack = [(start, iter(children[start]))]
-            state[start] = 1
-            while stack:
-                node_id, pending = stack[-1]
-                child = next(pending, None)
-                if child is None:
-                    state[node_id] = 2
-                    stack.pop()
-                elif state.get(child) == 1:
-                    raise self._error(TreeError, self.nodes[child].line, "empty-node-cycle",
-                                      f"the empty node {_show(child)} depends on itself "
-                                      "through empty nodes only in the enhanced graph")
-                elif child not in state:
-                    state[child] = 1
-                    stack.append((child, iter(children[child])))
-
 
 class _Sentence(_ReadSentence):
-    """One sentence holding an empty node, collapsed the way the script does."""
+    """One sentence holding an empty node, collapsed the way the script does; after
+    :meth:`collapsed_edges`, ``cyclic_paths`` is how many paths it left unused as cyclic and
+    ``first_cycle`` the empty node the first one passes twice."""
+
+    cyclic_paths = 0
+    first_cycle = b""
 
     def collapsed_edges(self) -> Dict[bytes, List[Tuple[bytes, bytes]]]:
-        """Per word ID, the edges the script adds: (head, relation with the path)."""
+        """Per word ID, the edges the script adds: (head, relation with the path).  More than
+        :data:`~conll_eval.limits.MAX_COLLAPSED_PATHS` paths built is an error."""
         edges = []  # [head, relation, ..., child], nodes in the script's order
         for node_id in sorted(self.nodes, key=_id_key):
             edges += [(head, relation, node_id) for head, relation in self.nodes[node_id].deps]
@@ -220,18 +238,27 @@ class _Sentence(_ReadSentence):
         into_by_end: Dict[bytes, List[tuple]] = {}
         for in_path in into_empty:
             into_by_end.setdefault(in_path[-1], []).append(in_path)
-        position = 0
+        position = built = 0
         while position < len(queue):
             out_path = queue[position]
             position += 1
             for in_path in list(into_by_end.get(out_path[0], ())):
+                built += 1
+                if built > MAX_COLLAPSED_PATHS:
+                    raise self._error(FormatError, 0, "too-many-empty-node-paths",
+                                      f"the empty nodes of this sentence make more than "
+                                      f"{MAX_COLLAPSED_PATHS:,} paths (the limit is "
+                                      "CONLL_EVAL_MAX_COLLAPSED_PATHS)")
                 path = in_path[:-1] + out_path
                 if not empty(path[0]) and not empty(path[-1]):
                     ok.append(path)
                     continue
                 nodes = path[::2]
                 if len(set(nodes)) != len(nodes):
-                    continue  # a cycle: not used to build longer paths
+                    # a cycle: not used to build longer paths (the script warns of each)
+                    self.cyclic_paths += 1
+                    self.first_cycle = self.first_cycle or _repeated(nodes)
+                    continue
                 if empty(path[0]) and path not in queued:
                     queue.append(path)
                     queued.add(path)
@@ -266,25 +293,40 @@ class _Sentence(_ReadSentence):
         return lines
 
 
+def _repeated(nodes: tuple) -> bytes:
+    """The first node of ``nodes`` seen twice (in a cyclic path: an empty node, as only its
+    ends can be words and a path with two word ends is never cyclic here)."""
+    seen = set()
+    for node in nodes:
+        if node in seen:
+            return node
+        seen.add(node)
+    raise ValueError("no node repeats")
+
+
 def _show(value: bytes) -> str:
     return repr(value.decode("utf-8", "replace"))
 
 
-def _collapse_sentence(block: bytes, first_line: int, path: str, line_map: LineMap) -> bytes:
+def _collapse_sentence(block: bytes, first_line: int, path: str, line_map: LineMap,
+                       cyclic: Optional[CyclicPaths]) -> bytes:
     lines = block.splitlines(keepends=True)
     sentence = _Sentence(lines, first_line, path)
     sentence.read()
-    sentence.check_cycles()
     out = sentence.output()
+    if sentence.cyclic_paths and cyclic is not None:
+        node = sentence.first_cycle
+        cyclic.add(sentence.cyclic_paths, sentence._location(sentence.nodes[node].line), node)
     for index, line in enumerate(out):
         if line is None:
             line_map.remove(first_line + index)
     return b"".join(line for line in out if line is not None)
 
 
-def _collapse_block(data: bytes, first_line: int, path: str, line_map: LineMap) -> bytes:
+def _collapse_block(data: bytes, first_line: int, path: str, line_map: LineMap,
+                    cyclic: Optional[CyclicPaths] = None) -> bytes:
     """``data`` (whole sentences) with every sentence holding an empty node collapsed;
-    ``first_line``: the line number of its first byte."""
+    ``first_line``: the line number of its first byte; ``cyclic`` counts the cyclic paths."""
     parts = []
     done = 0  # bytes of data handled
     line = first_line  # the line number at ``done``
@@ -297,7 +339,7 @@ def _collapse_block(data: bytes, first_line: int, path: str, line_map: LineMap) 
         end = len(data) if end_match is None else end_match.start() + 1
         line += data.count(b"\n", done, start)
         parts.append(data[done:start])
-        parts.append(_collapse_sentence(data[start:end], line, path, line_map))
+        parts.append(_collapse_sentence(data[start:end], line, path, line_map, cyclic))
         line += data.count(b"\n", start, end)
         done = end
         match = _EMPTY_NODE_LINE.search(data, end)
@@ -306,9 +348,11 @@ def _collapse_block(data: bytes, first_line: int, path: str, line_map: LineMap) 
 
 
 def iter_collapsed(read: Callable[[int], bytes], path: str = "<bytes>",
-                   line_map: Optional[LineMap] = None) -> Iterator[bytes]:
+                   line_map: Optional[LineMap] = None,
+                   cyclic: Optional[CyclicPaths] = None) -> Iterator[bytes]:
     """The collapsed bytes of the stream ``read`` reads, in pieces, sentence by sentence
-    (memory: one chunk and the sentence it ends in); ``line_map`` records the lines removed.
+    (memory: one chunk and the sentence it ends in); ``line_map`` records the lines removed,
+    ``cyclic`` the paths left unused as cyclic (no warning here: the caller warns).
     Malformed empty nodes raise :class:`~conll_eval.errors.InputError` naming ``path:line``,
     and so does a line longer than :data:`~conll_eval.limits.MAX_LINE_BYTES`
     (``line-too-long``, after reading at most that much of it: the stream is read in whole
@@ -328,21 +372,23 @@ def iter_collapsed(read: Callable[[int], bytes], path: str = "<bytes>",
             continue
         pending.append(block[:cut])
         data = b"".join(pending) if len(pending) > 1 else pending[0]
-        yield _collapse_block(data, line, path, line_map)
+        yield _collapse_block(data, line, path, line_map, cyclic)
         line += data.count(b"\n")
         pending = [block[cut:]] if cut < len(block) else []
     if pending:
-        yield _collapse_block(b"".join(pending), line, path, line_map)
+        yield _collapse_block(b"".join(pending), line, path, line_map, cyclic)
 
 
 class CollapsedStream:
     """A binary stream (``read(size)``) of the collapsed bytes of the stream ``read``
     (:func:`iter_collapsed`), for a reader that reads a file a chunk at a time: the collapsed
-    file is never whole in memory.  ``line_map``: the lines removed so far."""
+    file is never whole in memory.  ``line_map``: the lines removed so far; ``cyclic``: the
+    paths left unused as cyclic so far (:meth:`CyclicPaths.warning`, for the caller to issue)."""
 
     def __init__(self, read: Callable[[int], bytes], path: str = "<bytes>"):
         self.line_map = LineMap()
-        self._pieces = iter_collapsed(read, path, self.line_map)
+        self.cyclic = CyclicPaths(path)
+        self._pieces = iter_collapsed(read, path, self.line_map, self.cyclic)
         self._piece = b""
         self._at = 0  # bytes of ``_piece`` given out
 
@@ -370,7 +416,8 @@ class CollapsedStream:
 def collapse_empty_nodes(data: bytes, path: str = "<bytes>",
                          line_map: Optional[LineMap] = None) -> bytes:
     """``data`` (a CoNLL-U file's bytes) with its empty nodes collapsed (see the module's
-    docstring); ``data`` itself when it has none.
+    docstring); ``data`` itself when it has none.  Paths left unused as cyclic give one
+    :class:`~conll_eval.errors.InputWarning` (``empty-node-cycle``, :func:`warnings.warn`).
 
     >>> text = (b"1\\tA\\ta\\tX\\t_\\t_\\t0\\troot\\t0:root\\t_\\n"
     ...         b"1.1\\tB\\tb\\tX\\t_\\t_\\t_\\t_\\t1:conj\\t_\\n"
@@ -382,7 +429,17 @@ def collapse_empty_nodes(data: bytes, path: str = "<bytes>",
     """
     if _EMPTY_NODE_LINE.search(data) is None:
         return data
-    return _collapse_block(data, 1, path, LineMap() if line_map is None else line_map)
+    cyclic = CyclicPaths(path)
+    collapsed = _collapse_block(data, 1, path, LineMap() if line_map is None else line_map, cyclic)
+    warn_of_cycles(cyclic)
+    return collapsed
+
+
+def warn_of_cycles(cyclic: CyclicPaths) -> None:
+    """Issue ``cyclic``'s warning (:func:`warnings.warn`), if it has one."""
+    found = cyclic.warning()
+    if found is not None:
+        warnings.warn(found, stacklevel=3)
 
 
 def remap_lines(treebank: Treebank, line_map: LineMap) -> Treebank:

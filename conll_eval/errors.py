@@ -33,6 +33,7 @@ from typing import Optional
 __all__ = [
     "printable", "Location", "Incident", "ConllEvalError", "InputError", "FormatError", "TreeError",
     "LabelError", "ValidationFailed", "AlignmentError", "EmptyFileError", "UsageError",
+    "InputWarning",
 ]
 
 
@@ -205,6 +206,28 @@ class EmptyFileError(AlignmentError, InputError):
         return (self.__class__, (self.side, self.gold_location, self.system_location, self.official))
 
     __str__ = InputError.__str__
+
+
+class InputWarning(UserWarning):
+    """An input file was read as the official tools read it, with a loss they only warn
+    about (issued with :func:`warnings.warn`, once per file); ``str()`` is its problem line
+    ``path:line: warning [code] message``, which the command line prints on stderr."""
+
+    def __init__(self, location: Location, code: str, message: str):
+        self.location = location
+        self.code = code
+        self.message = message
+        super().__init__(str(self))
+
+    def __reduce__(self):  # picklable across processes despite the custom __init__
+        return (self.__class__, (self.location, self.code, self.message))
+
+    @property
+    def incident(self) -> Incident:
+        return Incident(self.location, self.code, self.message, severity="warning")
+
+    def __str__(self) -> str:
+        return str(self.incident)
 
 
 class UsageError(ConllEvalError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 __all__ = ["MAX_LINE_BYTES", "MAX_DECOMPRESSED_BYTES", "MAX_COMPRESSION_RATIO",
-           "RATIO_CHECK_FROM_BYTES", "MAX_CONFIG_BYTES"]
+           "RATIO_CHECK_FROM_BYTES", "MAX_CONFIG_BYTES", "MAX_COLLAPSED_PATHS"]
 
 
 def _setting(name: str, default: int) -> int:
@@ -34,3 +34,8 @@ RATIO_CHECK_FROM_BYTES = _setting("RATIO_CHECK_FROM_BYTES", 16 << 20)
 #: the largest small file read whole ([file-too-large]): a ``-w`` weights file, a ``--pairs``
 #: list, a suite's metadata.json, a tagger's rc file; real ones are a few kB
 MAX_CONFIG_BYTES = _setting("MAX_CONFIG_BYTES", 16 << 20)
+#: the most paths through empty nodes ``--collapse-empty-nodes`` builds in one sentence
+#: ([too-many-empty-node-paths]): their number can grow exponentially with the empty nodes
+#: (every simple path is built, as enhanced_collapse_empty_nodes.pl does); real sentences
+#: build a few dozen
+MAX_COLLAPSED_PATHS = _setting("MAX_COLLAPSED_PATHS", 100_000)

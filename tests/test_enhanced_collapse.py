@@ -137,6 +137,8 @@ def hostile(*rows: str, before: bytes = b"") -> bytes:
     return before + sentence(*rows)
 
 
+#: (empty nodes in a cycle are no error: they are scored as the script collapses them, with
+#: a warning; see tests/test_empty_node_cycles.py)
 HOSTILE = {
     "3.0 id": (["1 a a X _ _ 0 root 0:root _", "1.0 b b X _ _ _ _ 1:conj _"],
                "empty-node-id", 2),
@@ -152,11 +154,6 @@ HOSTILE = {
                  "invalid-deps-head", 2),
     "empty relation": (["1 a a X _ _ 0 root 0:root _", "1.1 b b X _ _ _ _ 1: _"],
                        "invalid-deps", 2),
-    "cycle": (["1 a a X _ _ 0 root 0:root _", "1.1 b b X _ _ _ _ 1:conj|1.2:dep _",
-               "1.2 c c X _ _ _ _ 1.1:dep _", "2 d d X _ _ 1 obj 1.2:obj _"],
-              "empty-node-cycle", 2),
-    "self-loop": (["1 a a X _ _ 0 root 0:root _", "1.1 b b X _ _ _ _ 1:conj|1.1:dep _",
-                   "2 d d X _ _ 1 obj 1.1:obj _"], "empty-node-cycle", 2),
     "duplicate": (["1 a a X _ _ 0 root 0:root _", "1.1 b b X _ _ _ _ 1:conj _",
                    "1.1 b b X _ _ _ _ 1:conj _"], "duplicate-node-id", 3),
 }

@@ -12,10 +12,11 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import warnings
 from typing import Callable, List, Optional, TextIO
 
 from .._interrupt import CODE as INTERRUPT_CODE, INTERRUPTED, MESSAGE as INTERRUPT_MESSAGE, end_start_up
-from ..errors import ConllEvalError, InputError, UsageError, ValidationFailed, printable
+from ..errors import ConllEvalError, InputError, InputWarning, UsageError, ValidationFailed, printable
 from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Exit, GuardedOutput,
                      OutputFailed, Parser, os_reason)
 from .messages import problem_line
@@ -85,7 +86,9 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         end_start_up()  # from here a Ctrl-C is a KeyboardInterrupt, reported as one line
-        status = _run(argv, out, err)
+        with warnings.catch_warnings():
+            _print_input_warnings(err, quiet=_quiet(argv))
+            status = _run(argv, out, err)
         out.flush()  # can wait for a slow reader
     except KeyboardInterrupt:
         status = _interrupted(_command_name(argv), err)
@@ -155,6 +158,28 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
         stderr.write(problem_line(name, f"internal error: {type(exc).__name__}: {exc} (run with "
                                   "--debug for a traceback, and please report it)", "internal"))
         return EXIT_INTERNAL
+
+
+def _print_input_warnings(stderr: GuardedOutput, quiet: bool) -> None:
+    """Inside :func:`warnings.catch_warnings`: every :class:`InputWarning` issued (a file
+    read with a loss the official tools only warn about) is written on ``stderr`` as its
+    problem line, each time (none with ``quiet``); other warnings show as Python shows them."""
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not isinstance(message, InputWarning):
+            shown(message, category, filename, lineno, file, line)
+        elif not quiet:
+            stderr.write(str(message) + "\n")  # spelt out (Incident's str)
+
+    warnings.simplefilter("always", InputWarning)
+    warnings.showwarning = show
+
+
+def _quiet(argv: List[str]) -> bool:
+    """Does ``argv`` ask for ``-q`` / ``--quiet`` (before a ``--``)?"""
+    options = argv[:argv.index("--")] if "--" in argv else argv
+    return "-q" in options or "--quiet" in options
 
 
 def _command_name(argv: List[str]) -> str:

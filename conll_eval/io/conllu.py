@@ -110,7 +110,9 @@ def load_collapsed(source: Union[str, BinaryIO], profile: str = "conll18",
     collapse a whole file before the scorer reads it, an error of the collapse anywhere in the
     file comes before the reader's: if the scan hands over, the collapse runs to the end of the
     file before the exact parser reads it again (a regular file is read again; a stream read
-    once is kept as it came, see :class:`Recorded`)."""
+    once is kept as it came, see :class:`Recorded`).  Empty nodes in a cycle give one
+    :class:`~conll_eval.errors.InputWarning` (``empty-node-cycle``) for the file, issued with
+    :func:`warnings.warn` once it is read (see :mod:`conll_eval.empty_nodes`)."""
     check_profile(profile)
     if vocab is None:
         return _with_own_vocab(load_collapsed, source, profile, trees, multiple_roots)
@@ -145,7 +147,7 @@ def _read_collapsed(start: Callable[[], Any], path: str, profile: str, vocab: Vo
     """:func:`load_collapsed`'s reading; ``start()`` gives the raw stream from its start
     (called once a pass: the scan's, then the exact parser's if the scan hands over)."""
     # here: only --collapse-empty-nodes needs the collapsing (start-up time of the rest)
-    from ..empty_nodes import CollapsedStream, remap_lines, remapped_error
+    from ..empty_nodes import CollapsedStream, remap_lines, remapped_error, warn_of_cycles
     first = CollapsedStream(_decompressing(start(), path).read, path)
     columns = scan_stream(first.read, space_pattern(profile), vocab, utf8_valid)
     if columns is None:
@@ -155,7 +157,9 @@ def _read_collapsed(start: Callable[[], Any], path: str, profile: str, vocab: Vo
             columns = parse_exact_stream(second.read, path, profile, trees, multiple_roots)
         except InputError as exc:
             raise remapped_error(exc, path, first.line_map) from exc
-    return remap_lines(build_treebank(columns, path, vocab), first.line_map)
+    treebank = remap_lines(build_treebank(columns, path, vocab), first.line_map)
+    warn_of_cycles(first.cyclic)  # once per file, read without error (the first pass's count)
+    return treebank
 
 
 def _decompressing(raw: Any, path: str) -> Any:
