@@ -5,7 +5,10 @@
   another;
 * a bug has one code, ``internal`` (exit 3), in a pair's line and in a suite's failed
   treebank alike;
-* docs/score.md names every code the scoring command prints and every option it has.
+* docs/score.md names every code the scoring command prints and every option it has;
+* ``compare`` has ``-q`` as every command has it, and a gate as ``score`` and ``suite`` have
+  theirs: ``--fail-unless-better`` (exit 1 unless the first system is significantly better
+  than each system it is tested against, on every metric).
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conll_eval.cli import build_parser
-from helpers import run_cli
+from helpers import document, run_cli, sentence
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "testdata" / "example"
@@ -90,3 +93,65 @@ def test_score_md_names_every_option_of_the_command():
                if action.option_strings and action.dest not in ("help", "version")]
     assert ["--exact-match"] in options
     assert [flags for flags in options if not any(f"`{flag}" in SCORE_DOC for flag in flags)] == []
+
+
+# --- compare: -q as in every command, and a gate (--fail-unless-better) -------------------
+
+def _compare_files(tmp_path) -> dict:
+    """gold (30 sentences of four words), ``good`` = gold, ``bad`` = every sentence's first
+    word attached to the wrong head (LAS 75.00), ``alsogood`` = gold too."""
+    def one(k: int, head: str) -> str:
+        return sentence(f"1 a{k} {head} nsubj", f"2 b{k} 0 root", f"3 c{k} 2 obj", f"4 d{k} 2 punct")
+    files = {"gold": document(*(one(k, "2") for k in range(30))),
+             "bad": document(*(one(k, "3") for k in range(30)))}
+    files["good"] = files["alsogood"] = files["gold"]
+    paths = {}
+    for name, text in files.items():
+        paths[name] = tmp_path / f"{name}.conllu"
+        paths[name].write_text(text, encoding="utf-8")
+    return paths
+
+
+def test_fail_unless_better_passes_when_the_first_system_wins_everywhere(tmp_path):
+    files = _compare_files(tmp_path)
+    code, out, err = run_cli("compare", files["gold"], files["good"], files["bad"],
+                             "--fail-unless-better", "--metrics", "LAS,UAS", "--resamples", "200")
+    assert code == 0 and "not-better" not in err and out.startswith("F1 in %")
+
+
+def test_fail_unless_better_fails_on_a_tie_and_on_the_worse_side(tmp_path):
+    files = _compare_files(tmp_path)
+    code, out, err = run_cli("compare", files["gold"], files["good"], files["alsogood"],
+                             files["bad"], "--fail-unless-better", "--metrics", "LAS",
+                             "--resamples", "200")
+    lines = err.splitlines()
+    assert code == 1 and out.startswith("F1 in %")
+    assert lines == ["conll_eval compare: error [not-better] LAS: good - alsogood +0.00 "
+                     "[+0.00, +0.00]: no better (corrected p: bootstrap 1.0000, randomization "
+                     "1.0000, mcnemar 1.0000; alpha 0.05)"], err
+    code, _, err = run_cli("compare", files["gold"], files["bad"], files["good"],
+                           "--fail-unless-better", "--metrics", "LAS", "--resamples", "200")
+    assert code == 1 and err.startswith("conll_eval compare: error [not-better] LAS: bad - good "
+                                        "-25.00 [") and "significantly worse" in err
+
+
+def test_fail_unless_better_with_a_baseline_tests_the_first_system_against_it(tmp_path):
+    files = _compare_files(tmp_path)
+    argv = ["compare", files["gold"], files["good"], files["alsogood"], files["bad"],
+            "--fail-unless-better", "--metrics", "LAS", "--resamples", "200"]
+    assert run_cli(*argv, "--baseline", "bad")[0] == 0  # good against bad only
+    assert run_cli(*argv, "--baseline", "alsogood")[0] == 1
+
+
+def test_compare_quiet_prints_nothing_and_keeps_the_status(tmp_path):
+    files = _compare_files(tmp_path)
+    argv = ["compare", files["gold"], files["bad"], files["good"], "--metrics", "LAS",
+            "--resamples", "100", "-q"]
+    assert run_cli(*argv) == (0, "", "")
+    assert run_cli(*argv, "--fail-unless-better") == (1, "", "")
+    assert run_cli(*argv, "--format", "csv") == (0, "", "")  # no signature on stderr either
+    missing = tmp_path / "missing.conllu"
+    assert run_cli("compare", files["gold"], files["good"], missing, "-q") == (1, "", "")
+    output = tmp_path / "out.json"
+    assert run_cli(*argv, "--format", "json", "-o", output) == (0, "", "")
+    assert '"signature"' in output.read_text(encoding="utf-8")  # -o is still written

@@ -78,6 +78,21 @@ class Comparison:
     #: the strata's names (a suite's treebanks), when they have any
     strata_names: Tuple[str, ...] = ()
 
+    def significant(self, result: PairResult) -> bool:
+        """Is the pair's difference significant: a corrected p below alpha in every test run
+        on it (the outputs' "significant" column)?"""
+        return all(p < self.alpha for p in result.corrected.values())
+
+    def not_better(self, system: int) -> List[Tuple[str, PairResult]]:
+        """(metric, pair) of every pair tested with ``system`` (an index) in which it is not
+        significantly better than the other system: its difference is not positive, or not
+        significant.  Empty when it beats every system it was tested against."""
+        def better(result: PairResult) -> bool:
+            sign = 1 if result.first == system else -1
+            return sign * result.difference.value > 0 and self.significant(result)
+        return [(metric, result) for metric, results in self.pairs.items() for result in results
+                if system in (result.first, result.second) and not better(result)]
+
     def small_strata(self) -> List[Tuple[str, int]]:
         """(name, gold sentences) of each stratum with fewer than :data:`MIN_SENTENCES`
         sentences, whose p-values and intervals are unreliable (the name is ``""`` for one

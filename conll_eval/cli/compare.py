@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import List, Sequence, TextIO
 
+from ..errors import ConllEvalError, UsageError
 from ..naming import system_names
-from .common import (ENHANCED_OPTIONS, DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
-                     add_options, evaluate_systems, known_metrics, scoring_request,
-                     named_inputs, write_atomically)
+from .common import (ENHANCED_OPTIONS, DELIMITERS, EXIT_INPUT, EXIT_OK, RESAMPLING_OPTIONS,
+                     SIGNATURE_ON_STDERR, Parser, add_options, evaluate_systems, known_metrics,
+                     scoring_request, named_inputs, write_atomically)
 
 DEFAULT_METRICS = ("LAS", "MLAS", "BLEX", "CLAS")
 
@@ -71,16 +72,23 @@ def build_compare_parser() -> argparse.ArgumentParser:
                     "swapped between the two systems) and, for UAS and LAS, McNemar on the "
                     "gold words. All resampling is over gold sentences, the same ones for "
                     "every system, so raw-text output works.",
-        epilog="Exit codes: 0 compared, 1 invalid input, 2 usage error, 3 internal error, "
-               "4 the results could not be written.")
+        epilog="Exit codes: 0 compared (and, with --fail-unless-better, the first system "
+               "significantly better), 1 invalid input or the first system not significantly "
+               "better, 2 usage error, 3 internal error, 4 the results could not be written.")
     parser.add_argument("gold", metavar="GOLD", help="gold CoNLL-U file")
     parser.add_argument("systems", metavar="SYSTEM", nargs="+", help="two or more system files")
     add_options(parser, "names", "metrics", "baseline", *RESAMPLING_OPTIONS, notes={
         "metrics": f"the metrics compared (default: {','.join(DEFAULT_METRICS)})"})
     add_options(parser, "format", notes={
         "format": "tsv and csv: one long table, a row per score and per pair"})
-    add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "debug",
-                notes={"strict": "any error stops before comparing"})
+    parser.add_argument("--fail-unless-better", action="store_true",
+                        help="a CI gate: exit 1 unless the first SYSTEM is significantly better "
+                             "(a positive difference, corrected p below --alpha in every test: "
+                             "the 'significant' column) than each system it is tested against "
+                             "(every other one; with --baseline, the baseline), on every metric "
+                             "compared; each miss is an 'error [not-better]' line on stderr")
+    add_options(parser, "quiet", "profile", "weights", "output", "punct", "deprel", "strict",
+                "debug", notes={"strict": "any error stops before comparing"})
     add_options(parser, *ENHANCED_OPTIONS)
     return parser
 
@@ -101,17 +109,34 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         if args.baseline not in names:
             parser.error(f"--baseline: {args.baseline!r} is none of {', '.join(names)}")
         baseline = names.index(args.baseline)
-    evaluations = evaluate_systems(args.gold, args.systems, settings)
+    try:
+        evaluations = evaluate_systems(args.gold, args.systems, settings)
+    except UsageError:
+        raise
+    except ConllEvalError:
+        if args.quiet and not args.debug:  # -q: only the exit status tells
+            return EXIT_INPUT
+        raise
     comparison = compare(names, evaluations, metrics, args.resamples, args.seed, args.alpha,
                          args.correction, baseline)
     signature = significance_signature(settings.signature(), args, metrics)
     text = format_comparison(comparison, signature, args.format)
     if args.output:
         write_atomically(args.output, text, named_inputs(args))
-    else:
+    elif not args.quiet:
         stdout.write(text)
-    if args.format in SIGNATURE_ON_STDERR:  # the CSV stays a plain table
+    if args.format in SIGNATURE_ON_STDERR and not args.quiet:  # the CSV stays a plain table
         stderr.write(signature + "\n")
-    if args.format in DELIMITERS:  # a table has no place for the warning
+    if args.format in DELIMITERS and not args.quiet:  # a table has no place for the warning
         stderr.write(small_sample_note(comparison, "compare"))
-    return EXIT_OK
+    return _gate(comparison, args, stderr) if args.fail_unless_better else EXIT_OK
+
+
+def _gate(comparison, args, stderr: TextIO) -> int:
+    """--fail-unless-better: EXIT_INPUT, each miss on stderr (not with -q), when the first
+    system is not significantly better than each system it was tested against."""
+    from ..report.comparison import not_better_lines  # here: see small_sample_note
+    missed = not_better_lines(comparison, 0)
+    for line in [] if args.quiet else missed:
+        stderr.write(f"conll_eval compare: error [not-better] {line}\n")
+    return EXIT_INPUT if missed else EXIT_OK

@@ -10,7 +10,7 @@ from .escape import markdown_text, printable
 from .tables import Num, delimited, fixed, markdown_table, text_table
 
 __all__ = ["comparison_text", "comparison_markdown", "comparison_delimited",
-           "comparison_record", "small_sample_warning"]
+           "comparison_record", "small_sample_warning", "not_better_lines"]
 
 
 def small_sample_warning(comparison) -> Optional[str]:
@@ -43,7 +43,27 @@ def _p_text(p: float) -> str:
 
 def _significant(comparison, result) -> bool:
     """Significant after correction in every test run on the pair."""
-    return all(p < comparison.alpha for p in result.corrected.values())
+    return comparison.significant(result)
+
+
+def not_better_lines(comparison, system: int = 0) -> List[str]:
+    """``compare --fail-unless-better``: per metric and system ``system`` was tested against,
+    where it is not significantly better, its difference to that system (``system`` first),
+    the interval and the corrected p-values, e.g. ``LAS: new - old +0.42 [-0.10, +0.95]: not
+    significant (corrected p: bootstrap 0.1200, randomization 0.0990; alpha 0.05)``."""
+    lines = []
+    for metric, result in comparison.not_better(system):
+        sign = 1 if result.first == system else -1
+        other = comparison.systems[result.second if sign == 1 else result.first]
+        low, high = sorted((sign * result.difference.low, sign * result.difference.high))
+        value = sign * result.difference.value
+        verdict = ("significantly worse" if value < 0 and comparison.significant(result) else
+                   "no better" if value <= 0 else "not significant")
+        p = ", ".join(f"{test} {_p_text(q)}" for test, q in result.corrected.items())
+        lines.append(f"{metric}: {printable(comparison.systems[system])} - {printable(other)} "
+                     f"{_pct(value, True)} [{_pct(low, True)}, {_pct(high, True)}]: {verdict} "
+                     f"(corrected p: {p}; alpha {comparison.alpha:g})")
+    return lines
 
 
 def _title(comparison) -> str:
