@@ -37,6 +37,7 @@ from .errors import (AlignmentError, ConllEvalError, EmptyFileError, Location,
 from .evaluate import Settings, evaluate, gold_unannotated, scored_metrics, validate_pair
 from .io.formats import CONLLU
 from .io.read import read_treebank
+from .io.swapped import swapped_evidence
 from .metrics import METRICS, display_name, load_weights
 from .pairing import (METADATA_FILE, Pairing, SuiteEntry, find_pairs, pair_directories, read_metadata,
                       read_pair_list, require_paths, treebank_code)
@@ -89,6 +90,8 @@ class TreebankResult:
     #: when asked for (significance tests): per metric the per-gold-sentence (correct, gold,
     #: system) counts, ``(sentences, 3)``; None when the treebank failed
     sentence_counts: Optional[Dict[str, np.ndarray]] = None
+    #: what only the system file has when the files look swapped (io.swapped), else ()
+    swapped: Tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -266,7 +269,8 @@ def _score_entry(entry: SuiteEntry, settings: Settings, debug: bool = False,
             return failed(_failure("system", exc, official))
         return TreebankResult(entry, dict(evaluation.scores), None, time.perf_counter() - started,
                               tuple(gold_unannotated(gold, metrics)),
-                              _sentence_counts(evaluation, sentence_metrics))
+                              _sentence_counts(evaluation, sentence_metrics),
+                              swapped_evidence(gold, system))
     except (KeyboardInterrupt, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - one treebank's bug must not lose the others

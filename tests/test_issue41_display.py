@@ -126,3 +126,123 @@ def test_iwpt_and_udeval_keep_their_scripts_zero(profile, options, pair):
     else:
         assert out == done.stdout
     assert "n/a" not in out
+
+
+# ---------------------------------------------------------------- 3.6: GOLD and SYSTEM swapped?
+#: a gold file as treebanks write them: comments, a multi-word token, lemmas and features
+TREEBANK = """\
+# sent_id = s1
+# text = I don't know.
+1	I	I	PRON	PRP	Case=Nom|Number=Sing|Person=1	4	nsubj	_	_
+2-3	don't	_	_	_	_	_	_	_	_
+2	do	do	AUX	VBP	Mood=Ind|Tense=Pres	4	aux	_	_
+3	n't	not	PART	RB	Polarity=Neg	4	advmod	_	_
+4	know	know	VERB	VB	VerbForm=Inf	0	root	_	SpaceAfter=No
+5	.	.	PUNCT	.	_	4	punct	_	_
+
+"""
+
+
+def _parser_output(text: str, comments: bool = False, mwt: bool = False, tags: bool = False) -> str:
+    """``text`` as a parser that keeps only what is asked for writes it (HEAD and DEPREL
+    always, one DEPREL wrong; LEMMA and FEATS ``_`` unless ``tags``)."""
+    lines = []
+    for line in text.splitlines():
+        fields = line.split("\t")
+        if line.startswith("#") and not comments or "-" in fields[0] and not mwt:
+            continue
+        if len(fields) == 10 and not tags and "-" not in fields[0]:
+            fields[2] = fields[5] = "_"
+        if fields[0] == "5":
+            fields[7] = "dep"  # one relation wrong: LAS 80.00
+        lines.append("\t".join(fields))
+    return "\n".join(lines) + "\n"
+
+
+def _files(tmp_path, gold: str, system: str):
+    paths = tmp_path / "g.conllu", tmp_path / "s.conllu"
+    for path, text in zip(paths, (gold, system)):
+        path.write_text(text, encoding="utf-8")
+    return paths
+
+
+SWAP_NOTE = "conll_eval: note: GOLD and SYSTEM may be swapped"
+
+
+def test_a_parser_output_given_as_gold_gets_a_one_line_note(tmp_path):
+    parsed, gold = _files(tmp_path, _parser_output(TREEBANK), TREEBANK)
+    status, out, err = run(parsed, gold)
+    notes = [line for line in err.splitlines() if "swapped" in line]
+    assert notes == [f"{SWAP_NOTE} (the gold file comes first): only SYSTEM has comment lines, "
+                     "multi-word tokens and LEMMA/FEATS values, as gold files do; GOLD looks like "
+                     "parser output"]
+    assert status == 0
+    from conll_eval.evaluate import evaluate_files
+    from conll_eval.report import default_lines
+    assert out == default_lines(evaluate_files(str(parsed), str(gold)).scores, "conll18")
+    for quiet in (["-q"], ["-q", "--fail-under", "LAS=99"]):  # -q: nothing; the exit code as ever
+        status, out, err = run(*quiet, parsed, gold)
+        assert (out, err) == ("", "") and status == (1 if len(quiet) > 1 else 0)
+    _, out, err = run("--format", "json", parsed, gold)
+    assert SWAP_NOTE in err and json.loads(out)["metrics"]["LAS"]["f1"] < 1
+
+
+def test_the_usual_order_and_near_cases_get_no_note(tmp_path):
+    cases = [
+        (TREEBANK, _parser_output(TREEBANK)),  # the usual order
+        (_parser_output(TREEBANK, comments=True, mwt=True), TREEBANK),  # one sign: the tags
+        (_parser_output(TREEBANK, mwt=True, tags=True), TREEBANK),  # one sign: the comments
+        # two signs for SYSTEM (comments, tags), one for GOLD (a multi-word token): not swapped
+        (_parser_output(TREEBANK, mwt=True), _parser_output(TREEBANK, comments=True, tags=True)),
+    ]
+    for gold_text, system_text in cases:
+        status, _, err = run(*_files(tmp_path, gold_text, system_text))
+        assert status == 0 and "swapped" not in err, (gold_text, err)
+
+
+def test_two_signs_are_enough_and_the_numpy_path_agrees(tmp_path):
+    parsed, gold = _files(tmp_path, _parser_output(TREEBANK, tags=True), TREEBANK)
+    for pure in ("", "1"):
+        done = subprocess.run([sys.executable, "-m", "conll_eval", str(parsed), str(gold)],
+                              capture_output=True, text=True, env={**__import__("os").environ,
+                                                                    "CONLL_EVAL_PURE": pure})
+        assert done.returncode == 0
+        assert [line for line in done.stderr.splitlines() if "swapped" in line] == [
+            f"{SWAP_NOTE} (the gold file comes first): only SYSTEM has comment lines and "
+            "multi-word tokens, as gold files do; GOLD looks like parser output"], done.stderr
+
+
+def test_the_exact_parsers_metadata_counts_as_comments(tmp_path):
+    """A file the exact parser read holds its sent_id/text comments as lists (no lazy
+    metadata): they count as comment lines all the same."""
+    from dataclasses import replace
+
+    from conll_eval.evaluate import evaluate_files
+    from conll_eval.io.swapped import annotation_signs, swapped_evidence
+    parsed, gold = _files(tmp_path, _parser_output(TREEBANK, mwt=True), TREEBANK)
+    evaluation = evaluate_files(str(parsed), str(gold))
+    assert swapped_evidence(evaluation.gold, evaluation.system) == ("comment lines", "LEMMA/FEATS")
+    system = replace(evaluation.system, metadata=(["s1"], [None]))
+    gold_tb = replace(evaluation.gold, metadata=([None], [None]))
+    assert annotation_signs(system)["comment lines"] and not annotation_signs(gold_tb)["comment lines"]
+    assert swapped_evidence(gold_tb, system) == ("comment lines", "LEMMA/FEATS")
+    assert swapped_evidence(system, gold_tb) == ()
+
+
+def test_suite_notes_each_swapped_pair_not_with_q_or_tira(tmp_path):
+    gold_dir, system_dir = tmp_path / "gold", tmp_path / "system"
+    gold_dir.mkdir(), system_dir.mkdir()
+    (gold_dir / "en_a.conllu").write_text(_parser_output(TREEBANK), encoding="utf-8")
+    (system_dir / "en_a.conllu").write_text(TREEBANK, encoding="utf-8")
+    (gold_dir / "en_b.conllu").write_text(TREEBANK, encoding="utf-8")
+    (system_dir / "en_b.conllu").write_text(_parser_output(TREEBANK), encoding="utf-8")
+    plain = run("suite", gold_dir, system_dir)
+    assert [line for line in plain[2].splitlines() if "swapped" in line] == [
+        "conll_eval suite: note: en_a: gold and system may be swapped: only the system file has "
+        "comment lines, multi-word tokens and LEMMA/FEATS values, as gold files do; the gold "
+        "file looks like parser output"]
+    assert plain[0] == 0
+    assert run("suite", "-j", "2", gold_dir, system_dir)[1:] == plain[1:]  # through the workers
+    assert run("suite", "-q", gold_dir, system_dir) == (0, "", "")
+    _, _, err = run("suite", "--tira", tmp_path / "tira", gold_dir, system_dir)
+    assert "swapped" not in err

@@ -96,6 +96,7 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     # here: numpy and the scoring stack load only to score, never for --version or --help
     # (start-up time)
     from ..evaluate import evaluate_files
+    from ..io.swapped import swapped_evidence, swapped_reason
     from ..report.machine import annotation_note
     if args.gold == "-" and args.system == "-":
         raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
@@ -126,6 +127,10 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if same and not args.quiet:
         stderr.write(f"conll_eval: warning: GOLD and SYSTEM are identical ({same}): the scores "
                      "compare a file with itself\n")
+    swapped = () if same or args.quiet else swapped_evidence(evaluation.gold, evaluation.system)
+    if swapped:
+        stderr.write("conll_eval: note: GOLD and SYSTEM may be swapped (the gold file comes first): "
+                     f"{swapped_reason(swapped)}\n")
     if args.output:
         write_atomically(args.output, text, named_inputs(args))
     elif not args.quiet:

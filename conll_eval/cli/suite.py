@@ -184,7 +184,9 @@ def _system_names(args, count: int, paths: List[str]) -> List[str]:
 
 
 def _warn_identical(suites: List[SuiteEvaluation], stderr: TextIO) -> None:
-    """A warning per treebank scored whose system file is its gold file, or the same bytes."""
+    """A warning per treebank scored whose system file is its gold file, or the same bytes;
+    a note per treebank whose files look swapped (:mod:`conll_eval.io.swapped`)."""
+    from ..io.swapped import swapped_reason  # here: it loads numpy (see suite_command)
     for suite in suites:
         owner = f"{printable(suite.system_name)}: " if len(suites) > 1 else ""
         for result in suite.results:
@@ -193,6 +195,10 @@ def _warn_identical(suites: List[SuiteEvaluation], stderr: TextIO) -> None:
             if same:
                 stderr.write(f"conll_eval suite: warning: {owner}{printable(entry.name)}: gold and "
                              f"system are identical ({same}): its scores compare a file with itself\n")
+            elif result.swapped:
+                reason = swapped_reason(result.swapped, "the gold file", "the system file")
+                stderr.write(f"conll_eval suite: note: {owner}{printable(entry.name)}: gold and system "
+                             f"may be swapped: {reason}\n")
 
 
 def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:

@@ -187,6 +187,10 @@ class LazyMetadata:
                  lines: Optional[np.ndarray] = None):
         self.args = (comments, sentence, n_sent, lines)
 
+    def has_comments(self) -> bool:
+        """Whether the file has a comment line before some sentence (nothing read)."""
+        return bool(len(self.args[1]))
+
     def __call__(self):
         comments, sentence, n_sent, lines = self.args
         sent_ids, sent_texts = [None] * n_sent, [None] * n_sent
