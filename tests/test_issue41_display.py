@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -246,3 +247,121 @@ def test_suite_notes_each_swapped_pair_not_with_q_or_tira(tmp_path):
     assert run("suite", "-q", gold_dir, system_dir) == (0, "", "")
     _, _, err = run("suite", "--tira", tmp_path / "tira", gold_dir, system_dir)
     assert "swapped" not in err
+
+
+# ------------------------------------------------------------------ 4.3: colour on a terminal
+SUITE = Path(__file__).resolve().parent.parent / "testdata" / "suite"
+RED_ON = "\x1b[31m"
+
+
+def _on_pty(argv, env_changes, stdout_on_pty=True, stderr_on_pty=True):
+    """Run ``python -m conll_eval argv`` with stdout and/or stderr on a pseudo-terminal:
+    (exit code, what the terminal got, what the pipes got)."""
+    import os
+    import pty
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
+    env.update({"TERM": "xterm", **env_changes})
+    env = {k: v for k, v in env.items() if v is not None}
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "conll_eval", *map(str, argv)],
+                            stdout=slave if stdout_on_pty else subprocess.PIPE,
+                            stderr=slave if stderr_on_pty else subprocess.PIPE, env=env)
+    os.close(slave)
+    terminal = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed its end
+            break
+        if not chunk:
+            break
+        terminal += chunk
+    os.close(master)
+    piped = b"".join(stream.read() for stream in (proc.stdout, proc.stderr) if stream is not None)
+    return proc.wait(), terminal.decode(), piped.decode()
+
+
+SUITE_ARGS = ["suite", "--metrics", "LAS", "--fail-under", "LAS=90", SUITE / "gold", SUITE / "system"]
+
+
+def test_auto_colours_failed_treebanks_and_missed_bars_on_a_terminal_only():
+    status, terminal, piped = _on_pty(SUITE_ARGS, {})
+    assert status == 1 and piped == ""
+    assert f"{RED_ON}FAILED [cycle]\x1b[0m" in terminal
+    assert f"{RED_ON}conll_eval suite: error [fail-under] macro-average: LAS 35.00 < 90\x1b[0m" in terminal
+    assert "ok\r\n" in terminal and f"{RED_ON}ok" not in terminal  # only the failures
+    # the table on a pipe, the bars on the terminal: each stream decides for itself
+    status, terminal, piped = _on_pty(SUITE_ARGS, {}, stdout_on_pty=False)
+    assert status == 1 and "\x1b" not in piped and "FAILED [cycle]" in piped
+    assert f"{RED_ON}conll_eval suite: error [fail-under]" in terminal
+
+
+@pytest.mark.parametrize("env, option, colour", [
+    ({"NO_COLOR": "1"}, [], False),
+    ({"NO_COLOR": ""}, [], True),  # no-color.org: only a non-empty value disables
+    ({"TERM": "dumb"}, [], False),
+    ({}, ["--color", "never"], False),
+    ({"NO_COLOR": "1"}, ["--color", "always"], True),  # the option overrides the variable
+])
+def test_no_color_dumb_terminals_and_the_option_on_a_terminal(env, option, colour):
+    status, terminal, _ = _on_pty([*SUITE_ARGS[:1], *option, *SUITE_ARGS[1:]], env)
+    assert status == 1 and "FAILED [cycle]" in terminal
+    colours = re.findall(r"\x1b\[[0-9;]*m", terminal)  # SGR only: progress lines erase with \x1b[K
+    assert bool(colours) == colour, terminal
+
+
+def test_score_colours_its_missed_bars_and_nothing_else(tmp_path):
+    gold, system = SUITE / "gold" / "en_cats.conllu", SUITE / "system" / "en_cats.conllu"
+    status, terminal, _ = _on_pty([gold, system, "--fail-under", "LAS=80,UAS=70"], {})
+    assert status == 1
+    assert f"{RED_ON}conll_eval: error [fail-under] LAS 75.00 < 80\x1b[0m" in terminal
+    assert "LAS F1 Score: 75.00\r\n" in terminal and terminal.count("\x1b[31m") == 1
+    status, out, err = run("--color", "always", "--fail-under", "LAS=80", gold, system)
+    assert status == 1 and "\x1b" not in out
+    assert err.endswith(f"{RED_ON}conll_eval: error [fail-under] LAS 75.00 < 80\x1b[0m\n")
+    status, out, err = run("--color", "never", "--fail-under", "LAS=80", gold, system)
+    assert status == 1 and "\x1b" not in out + err
+
+
+def test_always_leaves_files_and_other_formats_plain(tmp_path):
+    args = ["suite", "--color", "always", SUITE / "gold", SUITE / "system"]
+    status, out, _ = run(*args, "-o", tmp_path / "table.txt")
+    assert status == 1 and out == ""
+    written = (tmp_path / "table.txt").read_text(encoding="utf-8")
+    assert "FAILED [cycle]" in written and "\x1b" not in written
+    for fmt in ("json", "tsv", "csv", "markdown"):
+        status, out, _ = run(*args, "--format", fmt)
+        assert status == 1 and out and "\x1b" not in out, fmt
+    status, out, _ = run(*args)  # the same text, coloured, with its columns where they were
+    plain = run(*args[:1], "--color", "never", *args[3:])[1]
+    assert "\x1b" in out and out.replace(RED_ON, "").replace("\x1b[0m", "") == plain
+
+
+def test_a_leaderboard_colours_the_failed_cells():
+    status, out, _ = run("suite", "--color", "always", "--metrics", "LAS", SUITE / "gold",
+                         SUITE / "system", SUITE / "gold")
+    assert status == 1
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith(("de_", "en_", "fr_"))}
+    assert rows["fr_oiseaux"].endswith(f"{RED_ON}0.00!\x1b[0m")
+    assert RED_ON not in rows["en_cats"]
+
+
+def test_color_takes_three_values():
+    for command in ([], ["suite"]):
+        status, _, err = run(*command, "--color", "yes", "a", "b")
+        assert status == 2 and "--color" in err and "auto" in err
+
+
+def test_wants_color_rules():
+    from conll_eval.cli.color import wants_color
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty, pipe = Terminal(), io.StringIO()
+    assert wants_color("auto", tty, {}) and not wants_color("auto", pipe, {})
+    assert not wants_color("auto", tty, {"NO_COLOR": "0"}) and wants_color("auto", tty, {"NO_COLOR": ""})
+    assert not wants_color("auto", tty, {"TERM": "dumb"}) and wants_color("auto", tty, {"TERM": "xterm"})
+    assert wants_color("always", pipe, {"NO_COLOR": "1", "TERM": "dumb"})
+    assert not wants_color("never", tty, {}) and not wants_color("auto", None, {})

@@ -287,6 +287,11 @@ _SHARED: Dict[str, SharedOption] = {
     "baseline": _shared("--baseline", metavar="NAME",
                         help="test every system against this one only (a name as --names "
                              "gives or as the systems are named)"),
+    "color": _shared("--color", default="auto", choices=["auto", "always", "never"],
+                      help="red for failed treebanks and missed --fail-under bars: auto "
+                           "(default: only on a terminal whose TERM is not dumb, and not when "
+                           "NO_COLOR is set), always (NO_COLOR too), never; never in files "
+                           "written with -o nor in formats other than text"),
     "metadata": _shared("--metadata", metavar="FILE",
                         help="shared-task metadata.json naming the pairs (default: "
                              "GOLD/metadata.json when present)"),

@@ -8,6 +8,7 @@ from .. import __version__
 from ..compiled import core_description
 from ..errors import ConllEvalError, UsageError
 from ..io.identical import identical_inputs
+from .color import red, wants_color
 from .common import (DELIMITERS, ENHANCED_OPTIONS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
                      add_options, below, fraction_warning, known_metrics, meaningless_bar,
                      scoring_request, scoring_settings, named_inputs, write_atomically)
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "right (aligned, correct, no extra system word), per metric shown "
                              "(the CoNLL-X practice for UAS and LAS); JSON always has it")
     add_options(parser, "debug")
+    add_options(parser, "color")
     parser.add_argument("--version", action="version",
                         version=f"conll_eval {__version__} (core: {core_description(loaded=False)})")
     return parser
@@ -141,5 +143,5 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     missed = [m for m in (below("", bar.metric, evaluation.scores[bar.metric].f1, bar.value)
                           for bar in bars) if m]
     for message in [] if args.quiet else missed:
-        stderr.write(f"conll_eval: error [fail-under] {message}\n")
+        stderr.write(red(f"conll_eval: error [fail-under] {message}", wants_color(args.color, stderr)) + "\n")
     return EXIT_INPUT if missed else EXIT_OK

@@ -18,6 +18,7 @@ from ..background import usable_cpus
 from .compare import (DEFAULT_METRICS as SIGNIFICANCE_METRICS,
                       check_resampling_options, format_comparison, significance_signature,
                       small_sample_note)
+from .color import red, red_failures, wants_color
 from .common import (ENHANCED_OPTIONS, BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
                      RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser, add_options, below,
                      fraction_warning, known_metrics, meaningless_bar, metric_list,
@@ -91,6 +92,7 @@ def build_suite_parser() -> argparse.ArgumentParser:
     parser.add_argument("-j", "--jobs", type=int, default=usable_cpus(), metavar="N",
                         help="score in N worker processes (default: the cores this process may use)")
     add_options(parser, "debug")
+    add_options(parser, "color")
     return parser
 
 
@@ -322,7 +324,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if args.output:
         write_atomically(args.output, text, inputs)
     elif not args.quiet:
-        stdout.write(text)
+        stdout.write(red_failures(text, args.format == "text" and wants_color(args.color, stdout)))
         stdout.flush()
     if args.html:
         from .report import suite_html  # here: only --html builds the page
@@ -340,7 +342,8 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     failed = [(s, r) for s in suites for r in s.results if not r.ok]
     below = _below_bars(ranked, bars)
     for message in [] if args.quiet else below:  # -q: only the exit status tells
-        stderr.write(f"conll_eval suite: error [fail-under] {message}\n")
+        stderr.write(red(f"conll_eval suite: error [fail-under] {message}", wants_color(args.color, stderr))
+                     + "\n")
     if any(r.failure.code == "internal" for _, r in failed):
         return EXIT_INTERNAL
     if below or (failed and not args.tira):
