@@ -110,17 +110,17 @@ def test_strict_is_in_the_settings_signature():
 
 def test_suite_strict_signature_in_every_format():
     suffix = "|strict:L2|treebanks:5|average:macro"
-    _, out, _ = run_cli("suite", GOLD, SYSTEM, "--strict", "-j", "1")
+    _, out, _ = run_cli("suite", GOLD, SYSTEM, "--strict", "-j", "1", "--signature")
     assert out.splitlines()[-1] == SIGNATURE + suffix
     _, out, _ = run_cli("suite", GOLD, SYSTEM, "--strict", "--format", "json")
     assert json.loads(out)["signature"] == SIGNATURE + suffix
-    _, out, _ = run_cli("suite", GOLD, SYSTEM, "--strict", "--format", "tsv")
+    _, out, _ = run_cli("suite", GOLD, SYSTEM, "--strict", "--format", "tsv", "--signature")
     assert out.splitlines()[0] == "# " + SIGNATURE + suffix
     _, out, _ = run_cli("suite", GOLD, SYSTEM, "--strict", "--format", "markdown")
     assert f"`{SIGNATURE + suffix}`" in out
     _, _, err = run_cli("suite", GOLD, SYSTEM, "--strict", "--format", "csv", "--signature")
     assert err.splitlines()[-1] == SIGNATURE + suffix
-    _, out, _ = run_cli("suite", GOLD, SYSTEM)
+    _, out, _ = run_cli("suite", GOLD, SYSTEM, "--signature")
     assert out.splitlines()[-1] == SIGNATURE + "|treebanks:5|average:macro"
 
 

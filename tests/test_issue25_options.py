@@ -318,7 +318,7 @@ def test_small_sample_warning():
     assert "few gold sentences in" in warning and "en_cats (" in warning
     code, out, err = _run("suite", SUITE / "gold", SUITE / "system", SUITE / "system",
                           "--names", "a,b", "--significance", "--format", "tsv",
-                          "--resamples", "20", "-j", "1")
+                          "--resamples", "20", "-j", "1", "--signature")
     assert out.splitlines()[1].startswith("metric\t") and "few gold sentences in" in err
 
 

@@ -121,7 +121,7 @@ def test_every_format_shows_na_where_the_gold_has_no_tag(extra):
     assert cells == {"de_d": "n/a", "en_b": "n/a", "fr_c": "0.00", "Micro": "50.00"}
     assert "Lang de (1)    n/a" in out and "Macro (4)    37.50" in out
     _, out, _ = run_cli("suite", *argv, "--format", "tsv")
-    rows = {row.split("\t")[2]: row.split("\t")[6] for row in out.splitlines()[2:]}
+    rows = {row.split("\t")[2]: row.split("\t")[6] for row in out.splitlines()[1:]}
     assert rows == {"de_d": "n/a", "en_a": "75.00", "en_b": "n/a", "fr_c": "0.00", "macro": "37.50",
                     "micro": "50.00", "lang:de": "n/a", "lang:en": "75.00", "lang:fr": "0.00"}
     _, out, _ = run_cli("suite", *argv, "--format", "markdown")

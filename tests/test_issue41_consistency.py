@@ -155,3 +155,40 @@ def test_compare_quiet_prints_nothing_and_keeps_the_status(tmp_path):
     output = tmp_path / "out.json"
     assert run_cli(*argv, "--format", "json", "-o", output) == (0, "", "")
     assert '"signature"' in output.read_text(encoding="utf-8")  # -o is still written
+
+
+# --- the signature: one default and one switch in score and suite -------------------------
+
+@pytest.mark.parametrize("command", [[], ["suite"]])
+def test_the_signature_is_printed_on_request_in_score_and_suite_alike(command):
+    """Off by default in text and TSV (score's text is the official script's), ``--signature``
+    adds it: text a last line, TSV a first '# ' line, CSV on stderr; JSON and Markdown always."""
+    argv = [*command, GOLD, SYSTEM, "--metrics", "LAS"]
+
+    def run(*extra):
+        code, out, err = run_cli(*argv, *extra)
+        assert code == 0, err
+        return out, err
+    for fmt in ("text", "tsv", "csv"):
+        out, err = run("--format", fmt)
+        assert "conll_eval:0" not in out + err, fmt
+    text, _ = run("--signature")
+    assert re.fullmatch(r"conll_eval:0\.[^\n]*\|profile:conll18\|[^\n]*", text.splitlines()[-1])
+    assert text.startswith(run()[0].rstrip("\n"))
+    tsv, _ = run("--format", "tsv", "--signature")
+    assert tsv.startswith("# conll_eval:0.") and tsv.split("\n", 1)[1] == run("--format", "tsv")[0]
+    csv_out, csv_err = run("--format", "csv", "--signature")
+    assert csv_out == run("--format", "csv")[0] and csv_err.startswith("conll_eval:0.")
+    for fmt in ("json", "markdown"):
+        assert run("--format", fmt)[0] == run("--format", fmt, "--signature")[0]
+        assert "conll_eval:0." in run("--format", fmt)[0]
+
+
+def test_suite_significance_follows_the_same_switch():
+    argv = ["suite", GOLD, SYSTEM, SYSTEM, "--names", "a,b", "--significance", "--metrics",
+            "LAS", "--resamples", "20"]
+    code, out, _ = run_cli(*argv)
+    assert code == 0 and "conll_eval:0" not in out and "bootstrap intervals" in out
+    code, out, _ = run_cli(*argv, "--signature")
+    assert out.count("\nconll_eval:0.") == 2  # the leaderboard's, then the tests'
+    assert out.splitlines()[-1].endswith("|correction:holm")

@@ -418,7 +418,7 @@ def test_suite_significance_text_tsv_and_usage():
     code, out, _ = _run(*base)
     assert "Macro-averaged F1 over 5 treebanks in %" in out
     assert out.index("Ranked by macro LAS") < out.index("Macro-averaged F1")  # after the board
-    code, out, _ = _run(*base, "--format", "tsv")
+    code, out, _ = _run(*base, "--format", "tsv", "--signature")
     lines = out.splitlines()
     assert lines[0].startswith("# conll_eval:") and "test:bootstrap+randomization" in lines[0]
     rows = list(csv.reader(lines[1:], delimiter="\t"))

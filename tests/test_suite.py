@@ -242,8 +242,10 @@ def test_cli_text_table(tmp_path):
     assert lines[8].split() == ["Macro", "(5)", "35.00", "35.00"]
     assert any("fr_oiseaux.conllu:7: error [cycle]" in line for line in lines)
     assert any("zz_extra.conllu" in line for line in lines)
-    assert lines[-1] == Settings().signature() + "|treebanks:5|average:macro"
+    assert "average:macro" not in out  # the signature only with --signature, as in score
     assert without_identical(err) == ""  # no progress indicator when stderr is not a terminal
+    _, signed, _ = run_cli("suite", GOLD, SYSTEM, "--metrics", "UAS,LAS", "-j", "1", "--signature")
+    assert signed == out + "\n" + Settings().signature() + "|treebanks:5|average:macro\n"
 
 
 def test_cli_a_metric_named_twice_is_one_column():
@@ -270,7 +272,8 @@ def test_cli_json_document():
 
 @pytest.mark.parametrize("fmt, delimiter", [("tsv", "\t"), ("csv", ",")])
 def test_cli_delimited(fmt, delimiter):
-    code, out, _ = run_cli("suite", GOLD, SYSTEM, "--format", fmt, "--metrics", "LAS,MLAS")
+    code, out, _ = run_cli("suite", GOLD, SYSTEM, "--format", fmt, "--metrics", "LAS,MLAS",
+                           "--signature")
     if fmt == "tsv":  # a '# signature' line first; the CSV is a plain table (see tests/test_gates.py)
         first, rest = out.split("\n", 1)
         assert first == "# " + Settings().signature() + "|treebanks:5|average:macro"

@@ -279,8 +279,9 @@ _SHARED: Dict[str, SharedOption] = {
                                "bars are added (every bar must hold; two bars on one metric "
                                "are a usage error)"),
     "signature": _shared("--signature", action="store_true",
-                         help="print the settings signature (where the format does not "
-                              "always carry it)"),
+                         help="print the settings signature, off by default in text (a last "
+                              "line) and TSV (a first '# ' line), on stderr with csv (the CSV "
+                              "stays a plain table); the other formats always carry it"),
     "significance": _shared("--significance", action="store_true",
                             help="bootstrap intervals and paired tests between the systems "
                                  "(as conll_eval compare)"),

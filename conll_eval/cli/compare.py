@@ -46,7 +46,9 @@ def small_sample_note(comparison, command: str) -> str:
     return f"conll_eval {command}: {warning}\n" if warning else ""
 
 
-def format_comparison(comparison, signature: str, output_format: str) -> str:
+def format_comparison(comparison, signature: str, output_format: str, signed: bool = True) -> str:
+    """The comparison in ``output_format``; not ``signed``: no signature in text and TSV
+    (``suite --significance`` without --signature), JSON and Markdown always carry it."""
     # here: cli.suite imports this module for its options; only a comparison formats one
     from ..report.comparison import (comparison_delimited, comparison_markdown,
                                      comparison_record, comparison_text)
@@ -56,10 +58,10 @@ def format_comparison(comparison, signature: str, output_format: str) -> str:
                          indent=1) + "\n"
     if output_format in DELIMITERS:
         return comparison_delimited(comparison, signature, DELIMITERS[output_format],
-                                    comment=output_format not in SIGNATURE_ON_STDERR)
+                                    comment=signed and output_format not in SIGNATURE_ON_STDERR)
     if output_format == "markdown":
         return comparison_markdown(comparison, signature)
-    return comparison_text(comparison, signature)
+    return comparison_text(comparison, signature if signed else None)
 
 
 def build_compare_parser() -> argparse.ArgumentParser:

@@ -39,9 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_options(parser, "format", "metrics", "fail_under", "signature", "quiet", notes={
         "metrics": "only these metrics, in this order: the rows of the -v (implied) or -c "
                    "table, of the TSV/CSV and Markdown tables and the JSON 'metrics' (default: "
-                   "all)",
-        "signature": "text: a last line; tsv: a first '# ' line; csv: on stderr (the CSV "
-                     "stays a plain table); json, markdown and latex always have it"})
+                   "all)"})
     add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", notes={
         "weights": "implies -v",
         "strict": "any error stops before scoring"})

@@ -53,9 +53,7 @@ def build_suite_parser() -> argparse.ArgumentParser:
         "metrics": "the columns of the text, Markdown and TSV/CSV tables (default: all "
                    "metrics for one system, the profile's headline metrics for a leaderboard)",
         "fail_under": "; ".join(f"{scope + ':' if scope else ''}LAS=80 checks {what}"
-                                for scope, what in BAR_SCOPES.items()),
-        "signature": "with csv: on stderr (the CSV stays a plain table); the other formats "
-                     "always carry it"})
+                                for scope, what in BAR_SCOPES.items())})
     parser.add_argument("--rank-by", default="LAS", metavar="METRIC",
                         help="leaderboard order: macro F1 of this metric, in any case "
                              "(default: LAS)")
@@ -304,7 +302,7 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                      coarse=args.coarse)
         significance = _significance(args, suites, tested, names) if tested else None
         if significance is not None and args.format in DELIMITERS:
-            text = format_comparison(*significance, args.format)
+            text = format_comparison(*significance, args.format, signed=args.signature)
             stderr.write("" if args.quiet else small_sample_note(significance[0], "suite"))
         elif args.format == "json":
             text = suite_json(ranked, {"profile": args.profile, "weights_file": args.weights,
@@ -314,13 +312,13 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                 text = _with_significance(text, significance)
         elif args.format in DELIMITERS:
             text = suite_delimited(ranked, metrics, DELIMITERS[args.format], **flags,
-                                   signature=args.format not in SIGNATURE_ON_STDERR)
+                                   signature=args.signature and args.format not in SIGNATURE_ON_STDERR)
         elif args.format == "markdown":
             text = suite_markdown(ranked, metrics, rank_by, **flags)
         else:
-            text = suite_text(ranked, metrics, rank_by, **flags)
+            text = suite_text(ranked, metrics, rank_by, **flags, signature=args.signature)
         if significance is not None and args.format in ("text", "markdown"):
-            text += "\n" + format_comparison(*significance, args.format)
+            text += "\n" + format_comparison(*significance, args.format, signed=args.signature)
     if args.output:
         write_atomically(args.output, text, inputs)
     elif not args.quiet:

@@ -126,12 +126,14 @@ def _matrix_cell(comparison, metric: str, i: int, j: int) -> Num:
     return Num("")
 
 
-def comparison_text(comparison, signature: str) -> str:
+def comparison_text(comparison, signature: Optional[str]) -> str:
+    """The text tables, the signature last (none when ``signature`` is None)."""
     warning = small_sample_warning(comparison)
     lines: List[str] = [warning, ""] if warning else []
     for heading, header, rows, left in _sections(comparison):
         lines += ([""] if lines and lines[-1] else []) + [heading] + text_table(header, rows, left=left)
-    lines += ["", signature]
+    if signature is not None:
+        lines += ["", signature]
     return "\n".join(lines) + "\n"
 
 

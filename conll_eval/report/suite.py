@@ -167,8 +167,9 @@ def _treebank_rows(suite: SuiteEvaluation, metrics: Sequence[str], micro: bool,
 
 
 def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool = False,
-               by_language: bool = False, coarse: bool = False) -> str:
-    """The text table of one system, or of a ranked leaderboard of several."""
+               by_language: bool = False, coarse: bool = False, signature: bool = True) -> str:
+    """The text table of one system, or of a ranked leaderboard of several; the signature
+    last when ``signature``."""
     first = suites[0][1]
     if len(suites) == 1:
         lines = text_table(["Treebank", *metrics, "Status"],
@@ -188,7 +189,8 @@ def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool
             lines.append("(! = the treebank failed and scores 0)")
         for _, suite in suites:
             lines += _notes(suite, metrics, prefix=f"{printable(suite.system_name)}: ")
-    lines += ["", first.signature]
+    if signature:
+        lines += ["", first.signature]
     return "\n".join(lines) + "\n"
 
 
