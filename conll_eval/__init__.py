@@ -8,7 +8,9 @@
 The public submodules (``errors``, ``validate``, ``compat``, ``report``, ``cli``, ...) are
 attributes of the package, imported on first access (PEP 562):
 ``conll_eval.validate.iter_validate_file(...)`` and ``conll_eval.compat`` work after a plain
-``import conll_eval``, which itself loads only what scoring needs.
+``import conll_eval``, which itself loads neither numpy nor the scoring stack: the public
+names (``evaluate_files``, ``load``, ...) load their modules on first use, so the command
+line's ``--version``, help, completion and man pages start without them.
 ``conll_eval.evaluate`` is the function; its module is ``conll_eval.evaluate`` in
 ``sys.modules`` (``importlib.import_module("conll_eval.evaluate")``).
 """
@@ -39,10 +41,16 @@ _command_line_blas_threads()
 
 from .errors import (AlignmentError, ConllEvalError, FormatError, InputError, LabelError,  # noqa: E402
                      TreeError, UsageError, ValidationFailed)
-from .evaluate import Evaluation, Settings, evaluate, evaluate_files  # noqa: E402
-from .io.conllu import load  # noqa: E402
-from .stats import Counts, Score  # noqa: E402
-from .treebank import Treebank, Vocab  # noqa: E402
+
+import types as _types  # noqa: E402
+from typing import TYPE_CHECKING as _TYPE_CHECKING  # noqa: E402
+
+if _TYPE_CHECKING:  # the lazy public names (:data:`_LAZY_NAMES`) as type checkers see them
+    from .evaluate import Evaluation, Settings, evaluate, evaluate_files
+    from .io.conllu import load
+    from .stats import Counts, Score
+    from .suite import SuiteEvaluation, evaluate_suite, find_pairs
+    from .treebank import Treebank, Vocab
 
 __all__ = [
     "__version__", "load", "evaluate", "evaluate_files", "Evaluation", "Settings", "Score", "Counts",
@@ -55,12 +63,32 @@ __all__ = [
 # __all__, so ``from conll_eval import *`` does not import them all.
 _SUBMODULES = ("errors", "limits", "workers", "background", "treebank", "scan", "io", "reader", "reserve", "empty_nodes", "validate",
                "compiled_counts",
-               "align", "stats", "enhancements", "enhanced", "metrics", "evaluate", "naming", "pairing", "suite",
+               "align", "stats", "enhancements", "enhanced", "metric_specs", "metrics", "evaluate", "naming", "pairing", "suite",
                "analyze", "report", "compat", "cli", "compiled")
 
 
-#: public names whose module loads on first use (scoring a pair never needs the suite's)
-_LAZY_NAMES = {"SuiteEvaluation": "suite", "evaluate_suite": "suite", "find_pairs": "suite"}
+#: public names whose module loads on first use: the scoring names load numpy and the scoring
+#: stack, which ``conll_eval --version``, the help, completion and man pages never need (start-up
+#: time); scoring a pair never needs the suite's
+_LAZY_NAMES = {"Evaluation": "evaluate", "Settings": "evaluate", "evaluate": "evaluate",
+               "evaluate_files": "evaluate", "load": "io.conllu", "Counts": "stats", "Score": "stats",
+               "Treebank": "treebank", "Vocab": "treebank",
+               "SuiteEvaluation": "suite", "evaluate_suite": "suite", "find_pairs": "suite"}
+
+
+class _Package(_types.ModuleType):
+    """The package's module type: ``conll_eval.evaluate`` stays the function.  Importing the
+    submodule ``conll_eval.evaluate`` (from anywhere) binds it as the package's attribute
+    ``evaluate`` (the import system's ``setattr``); here the function of that name takes its
+    place, as ``from .evaluate import evaluate`` at the top did."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if name == "evaluate" and isinstance(value, _types.ModuleType):
+            value = value.evaluate
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str):
@@ -70,7 +98,10 @@ def __getattr__(name: str):
         import importlib  # here: only a first access to a lazy submodule needs it
 
         module = importlib.import_module(f"{__name__}.{_LAZY_NAMES.get(name, name)}")
-        return getattr(module, name) if name in _LAZY_NAMES else module
+        if name in _LAZY_NAMES:
+            globals()[name] = value = getattr(module, name)
+            return value
+        return module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

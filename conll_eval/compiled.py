@@ -7,6 +7,7 @@ says which is active (``conll_eval --version`` prints it).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from types import ModuleType
 from typing import Optional
@@ -27,26 +28,46 @@ def _load(name: str) -> Optional[ModuleType]:
         return None
 
 
-#: the compiled scan (:mod:`conll_eval._cscan`), alignment walk (:mod:`conll_eval._calign`)
-#: and counting of the aligned words' metrics (:mod:`conll_eval._ccount`)
-cscan = _load("_cscan")
-calign = _load("_calign")
-ccount = _load("_ccount")
-#: the DEPS parser of the enhanced graphs (:mod:`conll_eval._cenhanced`)
-cenhanced = _load("_cenhanced")
-#: the validator's screen of whole sentences (:mod:`conll_eval._cvalidate`)
-cvalidate = _load("_cvalidate")
+#: attribute -> the compiled module it holds (None: the numpy path), imported on first use
+#: (:func:`__getattr__`): a compiled module loads numpy, which ``conll_eval --version``, the
+#: help, completion and man pages do without (start-up time).  ``cscan``: the scan
+#: (:mod:`conll_eval._cscan`), ``calign``: the alignment walk, ``ccount``: the counting of the
+#: aligned words' metrics, ``cenhanced``: the DEPS parser of the enhanced graphs,
+#: ``cvalidate``: the validator's screen of whole sentences.
+_MODULES = {"cscan": "_cscan", "calign": "_calign", "ccount": "_ccount", "cenhanced": "_cenhanced",
+            "cvalidate": "_cvalidate"}
+cscan: Optional[ModuleType]
+calign: Optional[ModuleType]
+ccount: Optional[ModuleType]
+cenhanced: Optional[ModuleType]
+cvalidate: Optional[ModuleType]
 
 
-def core_description() -> str:
+def __getattr__(name: str) -> Optional[ModuleType]:
+    """Load a compiled module on first access (module ``__getattr__``, PEP 562), once."""
+    if name not in _MODULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = globals()[name] = _load(_MODULES[name])
+    return module
+
+
+def core_description(loaded: bool = True) -> str:
     """``compiled (Cython)``, or ``numpy`` with the reason; a core built without one of its
-    modules (an optional build that failed) names the missing ones."""
-    modules = {"_cscan": cscan, "_calign": calign, "_ccount": ccount, "_cenhanced": cenhanced,
-               "_cvalidate": cvalidate}
-    missing = [name for name, module in modules.items() if module is None]
+    modules (an optional build that failed) names the missing ones.
+
+    ``loaded`` False (``conll_eval --version``): from the modules installed, found without
+    importing them (importing one loads numpy); a module installed but failing to load (built
+    against another numpy) then counts as there, where the scoring would take the numpy path.
+    """
+    if loaded:
+        missing = [_MODULES[name] for name in _MODULES
+                   if (globals()[name] if name in globals() else __getattr__(name)) is None]
+    else:
+        missing = [module for module in _MODULES.values()
+                   if PURE or importlib.util.find_spec(f"conll_eval.{module}") is None]
     if not missing:
         return "compiled (Cython)"
-    if len(missing) < len(modules) and not PURE:
+    if len(missing) < len(_MODULES) and not PURE:
         return f"compiled (Cython), without {', '.join(missing)} (numpy there)"
     if PURE:
         return "numpy (CONLL_EVAL_PURE is set)"

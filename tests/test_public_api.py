@@ -15,7 +15,8 @@ from helpers import document, sentence
 
 PACKAGE = Path(conll_eval.__file__).resolve().parent
 #: modules in the architecture's order; imports may only point to earlier entries
-LAYERS = ["errors", "workers", "treebank", "io", "scan", "reader", "validate", "align", "stats", "metrics",
+LAYERS = ["errors", "workers", "treebank", "io", "scan", "reader", "validate", "align", "stats", "metric_specs",
+          "metrics",
           "evaluate", "pairing", "suite", "analyze", "report", "compat", "cli"]
 
 GOLD = document(sentence("1 The 2 det", "2 cat 0 root"), sentence("1 Hi 0 root"))
@@ -35,7 +36,7 @@ def test_all_holds_strings_that_exist():
 #: every public submodule, reachable as ``conll_eval.<name>`` without importing it first
 SUBMODULES = ["errors", "limits", "workers", "background", "treebank", "io", "scan", "reader", "reserve", "compiled_counts", "empty_nodes",
               "validate", "align",
-              "stats", "enhancements", "enhanced", "metrics", "evaluate", "naming", "pairing", "suite", "analyze", "report",
+              "stats", "enhancements", "enhanced", "metric_specs", "metrics", "evaluate", "naming", "pairing", "suite", "analyze", "report",
               "compat", "cli", "compiled"]
 #: imported by ``import conll_eval`` only on first attribute access (start-up stays lean)
 NOT_AT_STARTUP = ["conll_eval.validate", "conll_eval.compat", "conll_eval.cli", "conll_eval.report",

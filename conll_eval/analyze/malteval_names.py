@@ -10,7 +10,6 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..errors import InputError, Location, UsageError
 from .grouping_facts import BUILTIN_GROUPINGS
-from .groupings import PluginError, names, resolve
 
 # ----------------------------------------------------------------------------------------------
 # MaltEval's registries (as the 2014 jar loads them)
@@ -32,6 +31,9 @@ COMPLEX_COMPONENTS: Tuple[str, ...] = tuple(n for n, g in BUILTIN_GROUPINGS.item
 
 def _grouping(name: str):
     """The registered grouping (built-in or plugin) called ``name``, or None."""
+    # here, as in _known_groupings: the registry loads numpy and the counting, which the
+    # command line's help, completion and man pages read these names without (start-up time)
+    from .groupings import PluginError, resolve
     try:
         return resolve(name)
     except PluginError as exc:
@@ -39,6 +41,7 @@ def _grouping(name: str):
 
 
 def _known_groupings() -> List[str]:
+    from .groupings import names  # here: see _grouping
     return names()
 _WORDFORM = "Wordform"
 

@@ -11,15 +11,11 @@ import argparse
 from typing import List, TextIO
 
 from .. import __version__
-from ..analyze.word_alignment import (DEFAULT_PUNCT, DEFAULT_WEIGHTS, INPUT_FORMATS, NULL_POLICIES,
-                                      compare_alignments, evaluate_alignments,
-                                      parallel_treebank_score, parse_weights)
+from ..analyze.word_alignment.choices import INPUT_FORMATS, NULL_POLICIES
 from ..errors import printable
-from ..metrics import PUNCT_POLICIES
+from ..metric_specs import PUNCT_POLICIES
 from ..naming import system_names
 from ..report.escape import json_text
-from ..report.word_alignment import (alignment_delimited, alignment_markdown, alignment_record,
-                                     alignment_text)
 from .compare import check_resampling_options, significance_signature, small_sample_note
 from .common import (DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
                      add_options, named_inputs, write_atomically)
@@ -96,6 +92,12 @@ def _signature(evaluation, args, pts) -> str:
 def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_alignment_parser()
     args = parser.parse_args(argv)
+    # here: the evaluation and its report load numpy, which the parser (the help, completion
+    # and man pages) never needs (start-up time)
+    from ..analyze.word_alignment import (DEFAULT_PUNCT, DEFAULT_WEIGHTS, compare_alignments,
+                                          evaluate_alignments, parallel_treebank_score, parse_weights)
+    from ..report.word_alignment import (alignment_delimited, alignment_markdown, alignment_record,
+                                         alignment_text)
     if args.compare:
         check_resampling_options(parser, args)
     for option, value in (("--pts-weights", args.pts_weights), ("--punct", args.punct)):

@@ -11,10 +11,7 @@ from __future__ import annotations
 import os
 from typing import List, TextIO
 
-from ..analyze.options import EvaluationFileError, MaltEvalUsageError, parse_args
-from ..analyze.run import UNIVERSAL, Aborted, run
 from ..errors import UsageError, printable
-from ..report.malteval import format_items, format_result_files, items_json
 from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, write_atomically
 from .messages import problem_line
 
@@ -62,6 +59,10 @@ def analyze_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if argv in (["--help"], ["-h"]):
         stdout.write(ANALYZE_HELP)
         return EXIT_OK
+    # here, as in _analyze and _inputs: the analyses load numpy, which ANALYZE_HELP (the help,
+    # completion and man pages read it) never needs (start-up time)
+    from ..analyze.options import EvaluationFileError, MaltEvalUsageError
+    from ..analyze.run import Aborted
     notes: List[str] = []
     try:
         text = _analyze(argv, notes)
@@ -88,6 +89,9 @@ def _unsupported(what: str) -> UsageError:
 
 
 def _analyze(argv: List[str], notes: List[str]) -> str:
+    from ..analyze.options import parse_args  # here: see analyze_command
+    from ..analyze.run import run
+    from ..report.malteval import format_items, format_result_files, items_json
     settings = parse_args(argv, check_evaluations=False)
     formatting = settings.formatting
     if settings.viewer:  # MaltEval's Swing tree viewer: the HTML report's sentence browser
@@ -120,6 +124,7 @@ def _analyze(argv: List[str], notes: List[str]) -> str:
 def _inputs(settings) -> List[str]:
     """Files an output must never replace: the gold and system files (those of a directory
     given to -s/-g too), the -e evaluation file, the --postag and --deprel tag lists."""
+    from ..analyze.run import UNIVERSAL  # here: see analyze_command
     deprel_file = None if settings.deprel_file == UNIVERSAL else settings.deprel_file
     return [*settings.gold_files, *settings.system_files,
             *(p for p in (settings.eval_file, settings.postag_file, deprel_file) if p)]

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import List, TextIO
+from typing import TYPE_CHECKING, List, TextIO
 
-from ..align import align_words, check_characters
-from ..analyze.decomposition import decompose, worst_sentences
-from ..analyze.relations import (ENHANCED_COLUMNS, RelationRow, average_rows, enhanced_row,
-                                 relation_row)
+from ..analyze.relation_groups import ENHANCED_COLUMNS
 from ..errors import ConllEvalError, UsageError, printable
-from ..evaluate import Settings, load_pair, validate_pair
 from ..naming import system_names
-from ..report.relations import (TABLES, errors_record, errors_rows, errors_text,
-                                relations_delimited, relations_json, relations_markdown,
-                                relations_text)
 from ..report.tables import delimited, markdown_table
-from ..suite import find_pairs, missing_system_file, read_pair_list
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, Parser, add_options, below,
                      named_inputs, thresholds, write_atomically)
+
+if TYPE_CHECKING:  # annotations only: the analyses load with the command, not its help
+    from ..evaluate import Settings
+
+# The analyses, the scoring and their report load numpy: each function below that needs them
+# imports them where it runs, so the parser (the help, completion and man pages) starts
+# without them (start-up time).
 
 
 def build_breakdown_parser() -> argparse.ArgumentParser:
@@ -76,6 +75,7 @@ BAR_COLUMNS = ("LAS", "CLAS", "CORE", "NON-CORE", "FUN", "MWE") + ENHANCED_COLUM
 
 def _tables(text: str, parser) -> List[object]:
     """``2,3`` -> [2, 3]; ``e`` (the enhanced table) stays a string."""
+    from ..report.relations import TABLES  # here: see the note at the top (start-up time)
     parts = [part.strip().lower() for part in text.split(",") if part.strip()]
     tables = [int(part) if part in ("2", "3") else part for part in parts]
     if not tables or any(t not in TABLES for t in tables):
@@ -85,6 +85,7 @@ def _tables(text: str, parser) -> List[object]:
 
 def _pairing(parser, args):
     """The treebanks: --pairs, or GOLD SYSTEM as 'conll_eval suite' pairs them."""
+    from ..suite import find_pairs, read_pair_list  # here: see the note at the top (start-up time)
     if args.pairs and (args.gold or args.system):
         parser.error("give either GOLD SYSTEM or --pairs")
     if len(args.pairs) > 1:
@@ -100,6 +101,11 @@ def _pairing(parser, args):
 def _breakdown_row(entry, settings: Settings, errors: bool, worst: int, tables=(2, 3)):
     """(row, worst sentences) of one treebank: its RelationRow (the scores of ``tables``) or
     Decomposition."""
+    # here: see the note at the top (start-up time)
+    from ..align import align_words, check_characters
+    from ..analyze.decomposition import decompose, worst_sentences
+    from ..analyze.relations import RelationRow, enhanced_row, relation_row
+    from ..evaluate import load_pair, validate_pair
     gold_path, system_path = entry.gold, entry.system
     if settings.strict:
         gold_path, system_path = validate_pair(gold_path, system_path, settings.strict)
@@ -120,6 +126,10 @@ def _breakdown_row(entry, settings: Settings, errors: bool, worst: int, tables=(
 def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_breakdown_parser()
     args = parser.parse_args(argv)
+    # here: see the note at the top (start-up time)
+    from ..evaluate import Settings
+    from ..report.relations import TABLES
+    from ..suite import missing_system_file
     tables = _tables(args.tables, parser)
     if args.worst < 0:
         parser.error("--worst: a number of sentences, 0 or more")
@@ -193,6 +203,7 @@ def _below_bars(rows, columns, bars) -> List[str]:
     the average only).  A value that means nothing (None: ``-``) is not checked, as a suite
     checks a tag only where the gold annotates it; a bar with nothing to check at all is a
     usage error saying why (never a silent pass)."""
+    from ..analyze.relations import average_rows  # here: see the note at the top (start-up time)
     average = average_rows([row for _, row, _ in rows], columns) if len(rows) > 1 else {}
     messages = []
     for bar in bars:
@@ -212,6 +223,8 @@ def _below_bars(rows, columns, bars) -> List[str]:
 
 
 def _errors_output(rows, worst, fmt: str, signature: str) -> str:
+    # here: see the note at the top (start-up time)
+    from ..report.relations import errors_record, errors_rows, errors_text
     if fmt == "text":
         return errors_text(rows, worst) + signature + "\n"
     if fmt == "json":
@@ -223,6 +236,8 @@ def _errors_output(rows, worst, fmt: str, signature: str) -> str:
 
 
 def _tables_output(rows, tables, fmt: str, signature: str, system: str) -> str:
+    # here: see the note at the top (start-up time)
+    from ..report.relations import relations_delimited, relations_json, relations_markdown, relations_text
     if fmt == "text":
         return relations_text(rows, tables, signature)
     if fmt == "markdown":

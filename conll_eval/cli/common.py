@@ -8,19 +8,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
+from typing import TYPE_CHECKING, Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from ..errors import UsageError, printable
-from ..evaluate import Settings, evaluate, validate_files
-from ..io.formats import CONLLU
-from ..io.read import read_treebank
-from ..metrics import (DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name,
-                       load_weights,
-                       profile_metrics)
-from ..report.tables import percent
-from ..treebank import Vocab
+from ..metric_specs import DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name, profile_metrics
 # the output files' rules live in .output; the commands take them from here with the rest
 from .output import OutputFailed, input_named, os_reason, refuse_inputs, write_atomically  # noqa: F401
+
+if TYPE_CHECKING:  # annotations only: the scoring stack loads when a command scores
+    from ..evaluate import Settings
 
 #: 0 done, 1 invalid input / failed verdict, 2 usage, 3 internal error, 4 the results could not
 #: be written (``-o`` path, disk full, closed stdout); 130 interrupted
@@ -364,6 +360,8 @@ def add_scoring_options(parser: argparse.ArgumentParser, weights_note: str = "")
 def scoring_settings(args, metrics: Sequence[str] = ()) -> Settings:
     """The Settings of the scoring options; ``metrics`` asked for beyond the profile's (LA)
     are scored too."""
+    # here: the scoring stack (numpy) loads when a command scores, never for its help (start-up time)
+    from ..evaluate import Settings
     return Settings(args.profile, args.weights, getattr(args, "strict", 0), args.punct, args.deprel,
                     enhancements=getattr(args, "enhancements", "0"),
                     enhanced=not getattr(args, "no_enhanced", False),
@@ -391,6 +389,12 @@ def evaluate_systems(gold_path: str, system_paths: Sequence[str], settings: Sett
     its vocabulary); with ``settings.strict`` every file is validated first and any error
     raises :class:`~conll_eval.errors.ValidationFailed` (their count, each class's first)
     before anything is scored, as scoring one pair with --strict does."""
+    # here: the scoring stack (numpy) loads when a command scores, never for its help (start-up time)
+    from ..evaluate import evaluate, validate_files
+    from ..io.formats import CONLLU
+    from ..io.read import read_treebank
+    from ..metrics import load_weights
+    from ..treebank import Vocab
     paths = [gold_path, *system_paths]
     if paths.count("-") > 1:
         raise UsageError("only one input can be read from stdin ('-')")
@@ -547,6 +551,7 @@ def meaningless_bar(prog: str, bar: Bar, why: str) -> UsageError:
 def below(label: str, metric: str, f1: float, bar: float) -> Optional[str]:
     """``en_ewt: LAS 79.99 < 80`` when ``f1`` as printed (percent, 2 decimals) is under the
     bar; None otherwise."""
+    from ..report.tables import percent  # here: the report package loads the scoring stack (start-up time)
     shown = percent(f1)
     return f"{label}{metric} {shown} < {bar:g}" if float(shown) < bar else None
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, TextIO, Tuple
 
 from .. import __version__
-from ..analyze import options as malteval_options
+from ..analyze import malteval_names as malteval_options  # its names, without the groupings (numpy)
 from . import COMMANDS, USAGE
 from .common import EXIT_OK, Parser, add_options, write_atomically
 from .score import build_parser

@@ -6,14 +6,8 @@ import argparse
 import os
 from typing import List, Sequence, TextIO
 
-from ..analyze.run import UNIVERSAL, read_pair, told_formats
 from ..errors import ConllEvalError, UsageError
-from ..evaluate import Settings, evaluate
-from ..io.formats import CONLLU
-from ..io.read import read_treebank
 from ..naming import system_names, treebank_name
-from ..report.html import render_page, treebank_data
-from ..treebank import Vocab
 from .compare import DEFAULT_METRICS, check_resampling_options, significance_signature
 from .common import (ENHANCED_OPTIONS, EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, evaluate_systems,
                      is_terminal, known_metrics, scoring_request, named_inputs, write_atomically)
@@ -70,6 +64,9 @@ def _paths_relative(record: dict, output) -> dict:
 def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_report_parser()
     args = parser.parse_args(argv)
+    # here, as in suite_html and viewer_html: the page's data loads numpy and the scoring,
+    # which the parser (the help, completion and man pages) never needs (start-up time)
+    from ..report.html import render_page, treebank_data
     if not args.output and is_terminal(stdout):  # as gzip: megabytes of HTML help no one there
         parser.error("the HTML report is not written to a terminal; use -o FILE or redirect it")
     names = system_names(args.systems, args.names, parser.prog)
@@ -105,6 +102,11 @@ def suite_html(suites: Sequence, settings, metrics: Sequence[str], title: str,
     section per treebank with the systems that scored it (each pair is read again here: the
     suite scores in worker processes, which keep no treebank); paths relative to ``output``,
     the page's file."""
+    from ..evaluate import evaluate  # here: see report_command
+    from ..io.formats import CONLLU
+    from ..io.read import read_treebank
+    from ..report.html import render_page, treebank_data
+    from ..treebank import Vocab
     records, failures = [], []
     for suite in suites:
         failures.append([f"{suite.system_name}: {r.entry.name}: {r.failure.message}"
@@ -176,6 +178,9 @@ def viewer_html(settings) -> str:
     """MaltEval's tree viewer (``-v 1``) as the HTML report: the gold file's trees and each
     system file's, read and aligned as ``conll_eval analyze`` reads them; relations compared
     as MaltEval compares them (whole labels; without subtypes with ``--deprel universal``)."""
+    from ..analyze.run import UNIVERSAL, read_pair, told_formats  # here: see report_command
+    from ..evaluate import Settings, evaluate
+    from ..report.html import render_page, treebank_data
     if len(settings.gold_files) != 1 or not settings.system_files:
         raise UsageError("conll_eval analyze: -v 1 (the viewer) needs one gold file (-g) and "
                          "one or more system files (-s)")

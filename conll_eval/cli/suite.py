@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import List, TextIO
+from typing import TYPE_CHECKING, List, TextIO
 
 from ..errors import UsageError, printable
 from ..io.identical import identical_inputs
-from ..metrics import PROFILES, load_weights
+from ..metric_specs import PROFILES
 from ..naming import system_names
-from ..report.suite import (pairing_notes, suite_delimited, suite_json, suite_markdown,
-                            suite_text, tira_prototext, tira_stderr, tira_stdout)
-from ..suite import (SuiteEvaluation, find_pairs, rank, read_pair_list, require_paths,
-                     score_entries)
 from ..background import usable_cpus
 from .compare import (DEFAULT_METRICS as SIGNIFICANCE_METRICS,
                       check_resampling_options, format_comparison, significance_signature,
@@ -24,6 +20,9 @@ from .common import (ENHANCED_OPTIONS, BAR_SCOPES, DELIMITERS, EXIT_INPUT, EXIT_
                      fraction_warning, known_metrics, meaningless_bar, metric_list,
                      progress_reporter, scoring_request,
                      named_inputs, refuse_inputs, write_atomically)
+
+if TYPE_CHECKING:  # annotations only: the suite's scoring loads with the command, not its help
+    from ..suite import SuiteEvaluation
 
 
 def build_suite_parser() -> argparse.ArgumentParser:
@@ -100,6 +99,7 @@ TIRA_PROFILES = ("conll17", "conll18")
 
 def _find_pairs(gold: str, system: str, metadata):
     """:func:`find_pairs`, its usage errors in the form of suite's others."""
+    from ..suite import find_pairs  # here: see suite_command
     try:
         return find_pairs(gold, system, metadata)
     except UsageError as exc:
@@ -204,6 +204,12 @@ def _warn_identical(suites: List[SuiteEvaluation], stderr: TextIO) -> None:
 def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_suite_parser()
     args = parser.parse_args(argv)
+    # here: the suite's scoring and report load numpy, which the parser (the help, completion
+    # and man pages) never needs (start-up time)
+    from ..metrics import load_weights
+    from ..report.suite import (pairing_notes, suite_delimited, suite_json, suite_markdown,
+                                suite_text, tira_prototext, tira_stderr, tira_stdout)
+    from ..suite import SuiteEvaluation, rank, read_pair_list, require_paths, score_entries
     settings, requested, bars = scoring_request(args, parser.prog, BAR_SCOPES)
     if args.weights is not None:
         load_weights(args.weights)  # a bad weights file stops here, not once per treebank

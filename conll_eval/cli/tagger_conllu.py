@@ -9,12 +9,9 @@ import re
 from typing import List, NamedTuple, Optional, TextIO, Tuple
 
 from .. import __version__
-from ..analyze.tagger.conllu import DEFAULT_COLUMNS, evaluate_tagging, parse_columns
+from ..analyze.tagger import DEFAULT_COLUMNS
 from ..errors import UsageError, printable
 from ..io.formats import CONLLU, MOOT, TAGGER, detect_format
-from ..io.read import read_treebank
-from ..report.tagger import tagger_listing, tagger_markdown, tagger_record, tagger_rows, tagger_text
-from ..treebank import Vocab
 from .common import (DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, named_inputs,
                      write_atomically)
 
@@ -165,6 +162,8 @@ def _check_format(args) -> None:
 
 
 def _render(args, evaluation, signature: str) -> str:
+    # here: the report loads numpy, which this module's parser (the help) never needs (start-up time)
+    from ..report.tagger import tagger_listing, tagger_markdown, tagger_record, tagger_rows, tagger_text
     # here: cli.tagger imports this module for the moot mode too, which needs none of these
     from ..report.tables import delimited
     listed = None if args.verbosity < 3 else args.verbosity >= 4
@@ -185,6 +184,10 @@ def conllu_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
     parser = build_tagger_conllu_parser()
     args = parser.parse_args(argv)
     _check_format(args)
+    # here: reading and comparing load numpy, which the parser (the help) never needs (start-up time)
+    from ..analyze.tagger.conllu import evaluate_tagging, parse_columns
+    from ..io.read import read_treebank
+    from ..treebank import Vocab
     columns = parse_columns(args.columns)
     vocab = Vocab()
     gold = read_treebank(args.gold, CONLLU, profile=args.profile, vocab=vocab, trees=False)

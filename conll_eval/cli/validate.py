@@ -71,10 +71,11 @@ def build_validate_parser() -> argparse.ArgumentParser:
 
 
 def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    # the validator loads only for this command (it costs start-up time of every other one)
+    args = build_validate_parser().parse_args(argv)  # --help ends here
+    # the validator loads only for this command, once its arguments are read: it costs
+    # start-up time of every other one and of --help (it loads numpy)
     from ..report.validation import Tally
     from ..validate import IMPLEMENTED_IDS, LIMIT_IDS, Validator
-    args = build_validate_parser().parse_args(argv)
     _check_level(args)
     excluded, only = _test_ids(args.exclude, IMPLEMENTED_IDS), _test_ids(args.include_only, IMPLEMENTED_IDS)
     files = args.files or ["-"]

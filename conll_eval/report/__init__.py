@@ -1,6 +1,34 @@
-"""Formatters: they turn evaluations into text and never compute scores themselves."""
-from .official import counts_table, default_lines, verbose_table
-from .machine import to_delimited, to_json, to_markdown, to_tsv
+"""Formatters: they turn evaluations into text and never compute scores themselves.
+
+The score formatters below load on first use (PEP 562): their modules import the scoring stack
+(numpy), which the light modules here (:mod:`.escape`, :mod:`.tables`) must not bring into the
+command line's help, completion and man pages (start-up time).
+"""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the lazy names as type checkers see them
+    from .machine import to_delimited, to_json, to_markdown, to_tsv
+    from .official import counts_table, default_lines, verbose_table
 
 __all__ = ["verbose_table", "counts_table", "default_lines", "to_json", "to_tsv", "to_delimited",
            "to_markdown"]
+
+#: public name -> the module of this package that defines it
+_LAZY_NAMES = {"verbose_table": "official", "counts_table": "official", "default_lines": "official",
+               "to_json": "machine", "to_tsv": "machine", "to_delimited": "machine",
+               "to_markdown": "machine"}
+
+
+def __getattr__(name: str) -> Any:
+    """A formatter, its module imported on first access (module ``__getattr__``, PEP 562)."""
+    if name not in _LAZY_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_NAMES))

@@ -19,12 +19,11 @@ from ...align import Alignment, align_words, check_characters
 from ...errors import UsageError
 from ...stats import Score
 from ...treebank import Treebank
+from . import DEFAULT_COLUMNS  # compared when --columns is not given
 
 __all__ = ["DEFAULT_COLUMNS", "COLUMN_FLAGS", "ColumnScore", "WordMismatch", "TaggerEvaluation",
            "parse_columns", "evaluate_tagging"]
 
-#: compared when --columns is not given
-DEFAULT_COLUMNS = ("UPOS", "XPOS", "FEATS", "LEMMA")
 #: the CoNLL-U column behind each name, and its letter in a mismatch status
 _COLUMN_FIELDS = {"UPOS": "upos", "XPOS": "xpos", "FEATS": "feats", "LEMMA": "lemma"}
 COLUMN_FLAGS = {"UPOS": "u", "XPOS": "x", "FEATS": "f", "LEMMA": "l", "MISC": "m"}

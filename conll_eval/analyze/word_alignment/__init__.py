@@ -11,14 +11,46 @@ does both for a gold file and its systems, :mod:`.pts` combines parse and alignm
 >>> run.systems[0].scores.aer  # doctest: +SKIP
 0.125
 """
-from .evaluation import NULL_POLICIES, AlignmentEvaluation, SystemAlignment, evaluate_alignments
-from .links import INPUT_FORMATS, LinkFile, LinkFileError, read_links
-from .pts import DEFAULT_PUNCT, DEFAULT_WEIGHTS, PTSResult, parallel_treebank_score, parse_weights
-from .scoring import AlignmentScores, SentenceCounts, count_links, gold_sentences
-from .significance import LOWER_IS_BETTER, TESTED_SCORES, compare_alignments
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the lazy names as type checkers see them
+    from .choices import INPUT_FORMATS, NULL_POLICIES
+    from .evaluation import AlignmentEvaluation, SystemAlignment, evaluate_alignments
+    from .links import LinkFile, LinkFileError, read_links
+    from .pts import DEFAULT_PUNCT, DEFAULT_WEIGHTS, PTSResult, parallel_treebank_score, parse_weights
+    from .scoring import AlignmentScores, SentenceCounts, count_links, gold_sentences
+    from .significance import LOWER_IS_BETTER, TESTED_SCORES, compare_alignments
 
 __all__ = ["evaluate_alignments", "AlignmentEvaluation", "SystemAlignment", "NULL_POLICIES",
            "INPUT_FORMATS", "LinkFile", "LinkFileError", "read_links", "AlignmentScores",
            "SentenceCounts", "count_links", "gold_sentences", "PTSResult", "DEFAULT_WEIGHTS",
            "DEFAULT_PUNCT", "parallel_treebank_score", "parse_weights", "TESTED_SCORES",
            "LOWER_IS_BETTER", "compare_alignments"]
+
+#: public name -> its module here, imported on first access: the evaluation loads numpy, which
+#: the command's help (the option choices in :mod:`.choices`) never needs (start-up time)
+_LAZY_NAMES = {**dict.fromkeys(("INPUT_FORMATS", "NULL_POLICIES"), "choices"),
+               **dict.fromkeys(("AlignmentEvaluation", "SystemAlignment", "evaluate_alignments"),
+                               "evaluation"),
+               **dict.fromkeys(("LinkFile", "LinkFileError", "read_links"), "links"),
+               **dict.fromkeys(("DEFAULT_PUNCT", "DEFAULT_WEIGHTS", "PTSResult",
+                                "parallel_treebank_score", "parse_weights"), "pts"),
+               **dict.fromkeys(("AlignmentScores", "SentenceCounts", "count_links",
+                                "gold_sentences"), "scoring"),
+               **dict.fromkeys(("LOWER_IS_BETTER", "TESTED_SCORES", "compare_alignments"),
+                               "significance")}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, its module imported on first access (module ``__getattr__``, PEP 562)."""
+    if name not in _LAZY_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_NAMES))

@@ -13,12 +13,11 @@ import numpy as np
 
 from ...errors import Incident, Location
 from .links import LinkFile, LinkFileError, check_positions, read_links, read_token_counts
+from .choices import NULL_POLICIES  # --null's choices
 from .scoring import AlignmentScores, SentenceCounts, count_links, gold_sentences
 
 __all__ = ["NULL_POLICIES", "SystemAlignment", "AlignmentEvaluation", "evaluate_alignments"]
 
-#: ``--null``: keep NAACL links to the NULL word (position 0) as links, or leave them out
-NULL_POLICIES = ("keep", "drop")
 
 
 @dataclass(frozen=True)

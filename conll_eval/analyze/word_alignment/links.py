@@ -17,12 +17,11 @@ from ...errors import Incident, InputError, Location
 from ...io.formats import LINKS, PHARAOH_LINK, is_natural
 from ...io.formats import detect_format as detect_file_format
 from ...io.lines import read_checked
+from .choices import INPUT_FORMATS  # --input-format's choices
 
 __all__ = ["INPUT_FORMATS", "LinkFileError", "LinkFile", "read_links", "read_lines",
            "detect_format", "read_token_counts", "check_positions"]
 
-#: ``--input-format`` choices; ``auto`` looks at the first non-blank line of each file
-INPUT_FORMATS = ("auto", "naacl", "pharaoh")
 _NAACL_SHAPE = "'sentence source target [S|P] [confidence]'"
 _PHARAOH_SHAPE = "'i-j' (sure), 'i?j' or 'ipj' (possible)"
 
