@@ -29,7 +29,7 @@ import numpy as np
 
 from .errors import FormatError, InputError, InputWarning, Location
 from .io.lines import LineBlocks
-from .limits import MAX_COLLAPSED_PATHS
+from .limits import COLLAPSED_PATH_NODES_PER_EDGE, MAX_COLLAPSED_PATH_NODES
 from .treebank import Treebank
 
 __all__ = ["collapse_empty_nodes", "iter_collapsed", "CollapsedStream", "LineMap", "CyclicPaths",
@@ -222,8 +222,9 @@ class _Sentence(_ReadSentence):
     first_cycle = b""
 
     def collapsed_edges(self) -> Dict[bytes, List[Tuple[bytes, bytes]]]:
-        """Per word ID, the edges the script adds: (head, relation with the path).  More than
-        :data:`~conll_eval.limits.MAX_COLLAPSED_PATHS` paths built is an error."""
+        """Per word ID, the edges the script adds: (head, relation with the path).  Building
+        paths of more nodes than :data:`~conll_eval.limits.MAX_COLLAPSED_PATH_NODES` and
+        :data:`~conll_eval.limits.COLLAPSED_PATH_NODES_PER_EDGE` per edge allow is an error."""
         edges = []  # [head, relation, ..., child], nodes in the script's order
         for node_id in sorted(self.nodes, key=_id_key):
             edges += [(head, relation, node_id) for head, relation in self.nodes[node_id].deps]
@@ -238,17 +239,20 @@ class _Sentence(_ReadSentence):
         into_by_end: Dict[bytes, List[tuple]] = {}
         for in_path in into_empty:
             into_by_end.setdefault(in_path[-1], []).append(in_path)
-        position = built = 0
+        position = built = 0  # built: the nodes of the paths built (the work)
+        allowed = MAX_COLLAPSED_PATH_NODES + COLLAPSED_PATH_NODES_PER_EDGE * len(edges)
         while position < len(queue):
             out_path = queue[position]
             position += 1
             for in_path in list(into_by_end.get(out_path[0], ())):
-                built += 1
-                if built > MAX_COLLAPSED_PATHS:
-                    raise self._error(FormatError, 0, "too-many-empty-node-paths",
-                                      f"the empty nodes of this sentence make more than "
-                                      f"{MAX_COLLAPSED_PATHS:,} paths (the limit is "
-                                      "CONLL_EVAL_MAX_COLLAPSED_PATHS)")
+                built += (len(in_path) + len(out_path)) // 2
+                if built > allowed:
+                    raise self._error(FormatError, self.empty[0], "too-many-empty-node-paths",
+                                      f"the paths through the empty nodes of this sentence "
+                                      f"have more than {allowed:,} nodes in all (the limit: "
+                                      f"CONLL_EVAL_MAX_COLLAPSED_PATH_NODES, "
+                                      f"{MAX_COLLAPSED_PATH_NODES:,}, and "
+                                      f"{COLLAPSED_PATH_NODES_PER_EDGE} per enhanced edge)")
                 path = in_path[:-1] + out_path
                 if not empty(path[0]) and not empty(path[-1]):
                     ok.append(path)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 
 __all__ = ["MAX_LINE_BYTES", "MAX_DECOMPRESSED_BYTES", "MAX_COMPRESSION_RATIO",
-           "RATIO_CHECK_FROM_BYTES", "MAX_CONFIG_BYTES", "MAX_COLLAPSED_PATHS"]
+           "RATIO_CHECK_FROM_BYTES", "MAX_CONFIG_BYTES",
+           "MAX_COLLAPSED_PATH_NODES", "COLLAPSED_PATH_NODES_PER_EDGE"]
 
 
 def _setting(name: str, default: int) -> int:
@@ -34,8 +35,13 @@ RATIO_CHECK_FROM_BYTES = _setting("RATIO_CHECK_FROM_BYTES", 16 << 20)
 #: the largest small file read whole ([file-too-large]): a ``-w`` weights file, a ``--pairs``
 #: list, a suite's metadata.json, a tagger's rc file; real ones are a few kB
 MAX_CONFIG_BYTES = _setting("MAX_CONFIG_BYTES", 16 << 20)
-#: the most paths through empty nodes ``--collapse-empty-nodes`` builds in one sentence
-#: ([too-many-empty-node-paths]): their number can grow exponentially with the empty nodes
-#: (every simple path is built, as enhanced_collapse_empty_nodes.pl does); real sentences
-#: build a few dozen
-MAX_COLLAPSED_PATHS = _setting("MAX_COLLAPSED_PATHS", 100_000)
+#: the work ``--collapse-empty-nodes`` may spend on one sentence's paths through empty nodes
+#: ([too-many-empty-node-paths]), counted in the nodes of the paths it builds (``2>4.1>5`` is
+#: 3): this many, plus :data:`COLLAPSED_PATH_NODES_PER_EDGE` per enhanced edge of the sentence
+#: (so a long sentence is never refused for its length).  Every simple path is built, as
+#: enhanced_collapse_empty_nodes.pl does, and their number grows exponentially with empty nodes
+#: heading each other (6 empty nodes that all head each other: 16 s and 664 MB); real
+#: sentences build a few dozen nodes per edge at most
+MAX_COLLAPSED_PATH_NODES = _setting("MAX_COLLAPSED_PATH_NODES", 1_000_000)
+#: what each enhanced edge of a sentence adds to :data:`MAX_COLLAPSED_PATH_NODES`
+COLLAPSED_PATH_NODES_PER_EDGE = 100

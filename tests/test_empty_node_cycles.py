@@ -281,14 +281,28 @@ def test_too_many_paths_in_a_sentence_is_a_located_error(tmp_path, monkeypatch):
     path.write_bytes(_complete(3) + _complete(12))
     with pytest.raises(InputError) as caught:
         collapse_empty_nodes(path.read_bytes(), str(path))
-    assert (caught.value.code, caught.value.location.line) == ("too-many-empty-node-paths", 7)
+    assert (caught.value.code, caught.value.location.line) == ("too-many-empty-node-paths", 10)
     status, out, err = run_cli("--profile", "iwpt", "--collapse-empty-nodes", path, path)
     assert status == 1 and out == "" and "Traceback" not in err
-    assert err.startswith(f"{path}:7: error [too-many-empty-node-paths] the empty nodes of this "
-                          "sentence make more than 100,000 paths")
-    monkeypatch.setattr(empty_nodes, "MAX_COLLAPSED_PATHS", 10)
-    with pytest.raises(InputError, match="more than 10 paths"):
+    # at the sentence's first empty node; the limit there: 1,000,000 and 100 per DEPS edge
+    # (146: the script takes 1.1 and 1.10 for one head when it drops repeated DEPS items)
+    assert err.startswith(f"{path}:10: error [too-many-empty-node-paths] the paths through the "
+                          "empty nodes of this sentence have more than 1,014,600 nodes in all (the "
+                          "limit: CONLL_EVAL_MAX_COLLAPSED_PATH_NODES, 1,000,000, and 100 per "
+                          "enhanced edge) (sent_id=k)\n")
+    monkeypatch.setattr(empty_nodes, "MAX_COLLAPSED_PATH_NODES", 10)
+    monkeypatch.setattr(empty_nodes, "COLLAPSED_PATH_NODES_PER_EDGE", 0)
+    with pytest.raises(InputError, match="more than 10 nodes"):
         collapse_empty_nodes(_complete(3))
+
+
+def test_a_long_sentence_is_never_refused_for_its_length():
+    """The limit grows with the sentence's edges: 200,000 words under one empty node (200,000
+    paths of 3 nodes) collapse."""
+    rows = ["1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_", "1.1\te\te\tX\t_\t_\t_\t_\t1:conj\t_"]
+    rows += [f"{w}\tb\tb\tX\t_\t_\t1\tobj\t1.1:obj\t_" for w in range(2, 200_002)]
+    out = collapse_empty_nodes(("\n".join(rows) + "\n\n").encode())
+    assert out.count(b"\t1:conj>obj\t") == 200_000
 
 
 # ------------------------------------------------------- random cycles against the script
