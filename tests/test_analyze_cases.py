@@ -1,7 +1,8 @@
-"""``conll_eval analyze``: every MaltEval 1.0 reference case in ../shared/malteval that is in
-scope gives MaltEval's stdout byte for byte; rejected commands exit non-zero with MaltEval's
-``Evaluation aborted: <message>`` on stderr.  Skipped (with the reason) when the reference
-folder is absent or the case needs what ``analyze`` does not do yet."""
+"""``conll_eval analyze``: every MaltEval 1.0 reference case in ../shared/malteval gives
+MaltEval's stdout byte for byte; rejected commands exit non-zero with MaltEval's
+``Evaluation aborted: <message>`` on stderr.  The cases where we differ on purpose are tested
+for what we do instead, next to MaltEval's recorded failure.  Skipped when the reference
+folder is absent."""
 import io
 import shlex
 from pathlib import Path
@@ -13,15 +14,15 @@ from conll_eval.cli import main
 MALTEVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "malteval"
 CASES = sorted(p for p in (MALTEVAL / "cases").glob("[0-9][0-9][0-9]-*")) if MALTEVAL.is_dir() else []
 
-#: case number -> why it is out of scope for now
-OUT_OF_SCOPE = {
-    73: "deliberate difference: MaltEval crashes (NullPointerException) on ':all' with a "
-        "multi-offset complex grouping without Wordform; we print the columns accuracy counter "
-        "correctcounter (asserted in test_analyze_complex.py)",
-    148: "MaltEval crashes (NullPointerException) on an -e file without Metric; we deliberately "
-         "default to LAS",
-    152: "deliberate difference: MaltEval rejects CoNLL-U, we read it (checked against case 001 "
-         "in test_conllu_input_gives_malteval_numbers_of_the_conllx_conversion)",
+#: case number -> the deliberate difference, and the test that asserts what we do instead
+DELIBERATE = {
+    73: "MaltEval crashes (NullPointerException) on ':all' with a multi-offset complex grouping "
+        "without Wordform; we print the columns accuracy counter correctcounter "
+        "(test_analyze_complex.test_073_all_without_wordform_is_a_deliberate_difference)",
+    148: "MaltEval crashes (NullPointerException) on an -e file without Metric; we default to LAS "
+         "(test_148_an_evaluation_file_without_metric_scores_las)",
+    152: "MaltEval rejects CoNLL-U, we read it "
+         "(test_conllu_input_gives_malteval_numbers_of_the_conllx_conversion)",
 }
 #: rejected cases about the input files (exit 1); every other rejection is a usage error (exit 2)
 INPUT_REJECTIONS = {77, 140, 152, 153, 154, 164}
@@ -31,11 +32,21 @@ def _number(case: Path) -> int:
     return int(case.name[:3])
 
 
+def _case(number: int) -> Path:
+    return next(p for p in CASES if _number(p) == number)
+
+
+def _run(argv, monkeypatch):
+    monkeypatch.chdir(MALTEVAL / "data")
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = main(["analyze", *argv], stdout, stderr)
+    return status, stdout.getvalue(), stderr.getvalue()
+
+
 @pytest.mark.skipif(not CASES, reason="../shared/malteval is not present")
-@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+@pytest.mark.parametrize("case", [case for case in CASES if _number(case) not in DELIBERATE],
+                         ids=lambda p: p.name)
 def test_malteval_case(case, monkeypatch):
-    if _number(case) in OUT_OF_SCOPE:
-        pytest.skip(OUT_OF_SCOPE[_number(case)])
     argv = shlex.split((case / "cmd.txt").read_text(encoding="utf-8"))
     monkeypatch.chdir(MALTEVAL / "data")
     stdout, stderr = io.StringIO(), io.StringIO()
@@ -53,11 +64,37 @@ def test_malteval_case(case, monkeypatch):
 
 
 @pytest.mark.skipif(not CASES, reason="../shared/malteval is not present")
+def test_every_deliberate_difference_is_a_recorded_malteval_failure():
+    for number in DELIBERATE:
+        case = _case(number)
+        assert (case / "output.txt").read_text(encoding="utf-8") == ""
+        assert (case / "stderr.txt").read_text(encoding="utf-8").strip().startswith("Evaluation aborted: ")
+
+
+@pytest.mark.skipif(not CASES, reason="../shared/malteval is not present")
+def test_148_an_evaluation_file_without_metric_scores_las(monkeypatch):
+    """Case 148's -e file names a GroupBy (Deprel) and no Metric: MaltEval crashes reading the
+    missing value; we score LAS, MaltEval's default: case 037's table (MaltEval itself on
+    --GroupBy Deprel), under a header that names no metric, as none was given."""
+    case = _case(148)
+    assert 'getParameterValue(String)" is null' in (case / "stderr.txt").read_text(encoding="utf-8")
+    status, out, err = _run(shlex.split((case / "cmd.txt").read_text(encoding="utf-8")), monkeypatch)
+    assert (status, err) == (0, "")
+    header, table = out.split("\n\n", 1)
+    assert "GroupBy-> Deprel" in header.splitlines() and "Metric->" not in header
+    reference = (_case(37) / "output.txt").read_text(encoding="utf-8")
+    assert "--GroupBy Deprel" in (_case(37) / "cmd.txt").read_text(encoding="utf-8")
+    assert "Metric-> LAS" in reference.split("\n\n", 1)[0]
+    assert table == reference.split("\n\n", 1)[1]
+
+
+@pytest.mark.skipif(not CASES, reason="../shared/malteval is not present")
 def test_conllu_input_gives_malteval_numbers_of_the_conllx_conversion(monkeypatch):
     """Case 152 gives MaltEval the CoNLL-U files that en_ewt-*.conll were converted from; it
     rejects them, we read them, and the output is case 001's (MaltEval on the conversion) but
     for the file names."""
-    case = next(p for p in CASES if _number(p) == 152)
+    case = _case(152)
+    assert "attribute is missing" in (case / "stderr.txt").read_text(encoding="utf-8")
     argv = shlex.split((case / "cmd.txt").read_text(encoding="utf-8"))
     monkeypatch.chdir(MALTEVAL / "data")
     stdout, stderr = io.StringIO(), io.StringIO()
