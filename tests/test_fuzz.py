@@ -1,6 +1,7 @@
 """Fuzzing: any bytes either score or raise a ConllEvalError, never anything else; the
 validator reports incidents (never raises) on any bytes, fed in any chunking, and a file it
-passes at level 2 is always read by the scorer.
+passes at level 2 is always read by the scorer.  A file that scores, scored against itself,
+has every count pair equal and F1 1.0 in every row where the metric is defined (n/a stays n/a).
 
 The quick tests run in the default run; ``-m slow`` runs 100,000 examples of the scorer and
 100,000 of the validator.
@@ -12,11 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conll_eval import ConllEvalError, evaluate
+from conll_eval.evaluate import Settings
 from conll_eval.reader import parse_bytes
 from conll_eval.treebank import Vocab
 from conll_eval.validate import IMPLEMENTED_IDS, ValidationIncident, validate_lines
 
+import strategies as S
 from helpers import document, sentence
+from strategies_enhanced import enhanced_pairs
 
 SEED_FILE = document(
     sentence("1-2 Zum", "1 zu 3 case ADP", "2 dem 3 det DET", "3 Haus 0 root NOUN",
@@ -51,6 +55,51 @@ def _score_or_error(gold: bytes, system: bytes, profile: str) -> None:
             assert 0 <= score.f1 <= 1
     except ConllEvalError:
         pass
+
+
+def _repeated_enhanced_edges(data: bytes) -> dict:
+    """{"ELAS": some word's DEPS repeats an edge, "EULAS": some word's DEPS repeats a head}."""
+    labelled = unlabelled = False
+    for line in data.decode("utf-8", "replace").split("\n"):  # the reader's lines: not NEL, VT
+        columns = line.rstrip("\r").split("\t")
+        if len(columns) != 10 or line.startswith("#") or columns[8] == "_":
+            continue
+        edges = columns[8].split("|")
+        heads = [edge.split(":", 1)[0] for edge in edges]
+        labelled = labelled or len(set(edges)) < len(edges)
+        unlabelled = unlabelled or len(set(heads)) < len(heads)
+    return {"ELAS": labelled, "EULAS": unlabelled}
+
+
+def _self_score_or_error(data: bytes, profile: str):
+    """A file scored against itself, with every row of its profile (ELAS and EULAS in iwpt):
+    either an error, or every count pair equal (correct = gold = system, and the aligned
+    words all correct) and F1 1.0 wherever the metric is defined (a gold count above 0).
+    Where it is not (no gold word, or DEPS unannotated: the n/a of ELAS and EULAS) the counts
+    are all 0 and no 1.0 is asserted; a column ``_`` throughout still scores 1.0, as the
+    official scorer prints 100.00 for it.  One official quirk stays: the IWPT 2020 scorer (and
+    udeval) count an enhanced edge a word's DEPS repeats once per pair of copies (166.67 for
+    ``2:flat|2:flat``), so ELAS (EULAS: a repeated head) has correct >= gold there.
+    Returns the evaluation, or None on an error."""
+    vocab = Vocab()
+    try:
+        gold = parse_bytes(data, "gold", profile, vocab)
+        system = parse_bytes(data, "system", profile, vocab)
+        evaluation = evaluate(gold, system, Settings(profile))
+    except ConllEvalError:
+        return None
+    if profile == "iwpt":
+        assert {"ELAS", "EULAS"} <= set(evaluation.scores)
+    repeated = _repeated_enhanced_edges(data)
+    for name, score in evaluation.scores.items():
+        if repeated.get(name):
+            assert score.correct >= score.gold == score.system, (name, score)
+            continue
+        assert score.correct == score.gold == score.system, (name, score)
+        assert score.aligned is None or score.aligned == score.correct, (name, score)
+        if score.gold:
+            assert score.f1 == 1.0, (name, score)
+    return evaluation
 
 
 def _validate_or_report(data: bytes, rng: random.Random) -> None:
@@ -101,14 +150,14 @@ SLOW = settings(max_examples=50_000, deadline=None, suppress_health_check=list(H
 
 
 def _random_bytes_case(data, profile):
-    _score_or_error(data, data, profile)
+    _self_score_or_error(data, profile)
     _score_or_error(SEED_FILE, data, profile)
 
 
 def _mutation_case(seed, steps, profile):
     rng = random.Random(seed)
     mutated = _mutate(SEED_FILE, rng, steps)
-    _score_or_error(mutated, mutated, profile)      # same text: exercises alignment too
+    _self_score_or_error(mutated, profile)          # same text: exercises alignment too
     _score_or_error(SEED_FILE, mutated, profile)
     _score_or_error(mutated, _mutate(mutated, rng, 1), profile)
 
@@ -172,6 +221,40 @@ def test_random_bytes_slow(data, profile):
 @given(st.integers(0, 2 ** 32), st.integers(1, 12), st.sampled_from(["conll17", "conll18"]))
 def test_mutated_files_slow(seed, steps, profile):
     _mutation_case(seed, steps, profile)
+
+
+@pytest.mark.parametrize("profile", ["conll17", "conll18", "iwpt"])
+def test_the_seeds_score_perfectly_against_themselves(profile):
+    """The self-score check on its seeds: both score, every defined row 1.0; ELAS is n/a
+    (counts 0) on the seed without DEPS and 1.0 on the one with them."""
+    without_deps = _self_score_or_error(SEED_FILE, profile)
+    with_deps = _self_score_or_error(VALID_FILE, profile)
+    assert without_deps is not None and with_deps is not None
+    assert without_deps.scores["LAS"].f1 == with_deps.scores["CLAS"].f1 == 1.0
+    if profile == "iwpt":
+        assert without_deps.scores["ELAS"].gold == 0 and "ELAS" in without_deps.unannotated()
+        assert with_deps.scores["ELAS"].f1 == with_deps.scores["EULAS"].f1 == 1.0
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), profile=st.sampled_from(["conll17", "conll18"]))
+def test_generated_files_score_perfectly_against_themselves(data, profile):
+    """Generated valid files (multiword tokens, empty nodes, every column): both files of a
+    pair score against themselves, every count pair equal, every defined F1 1.0."""
+    for text in data.draw(S.conllu_pairs(profile)):
+        assert _self_score_or_error(text.encode("utf-8"), profile) is not None
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pair=enhanced_pairs())
+def test_generated_enhanced_files_score_perfectly_against_themselves(pair):
+    """The same with DEPS in the iwpt profile (ELAS, EULAS): n/a (counts 0) where a file has
+    no DEPS, 1.0 where it has them."""
+    for text in pair:
+        evaluation = _self_score_or_error(text.encode("utf-8"), "iwpt")
+        assert evaluation is not None
+        if "ELAS" in evaluation.unannotated():
+            assert evaluation.scores["ELAS"].gold == evaluation.scores["EULAS"].gold == 0
 
 
 def test_mutation_helper_changes_the_file():
