@@ -340,3 +340,14 @@ def test_random_cycles_against_the_script_itself(seed):
     cyclic = empty_nodes.CyclicPaths("x")
     assert b"".join(iter_collapsed(io.BytesIO(data).read, "x", cyclic=cyclic)) == done.stdout
     assert cyclic.count == done.stderr.count(b"Cyclic enhanced path will not be used")
+
+
+def test_a_file_read_in_a_background_thread_warns_too(monkeypatch):
+    """Large pairs are read in two threads (the system in the background): its warning still
+    reaches the command's stderr, once."""
+    monkeypatch.setattr(sys.modules["conll_eval.evaluate"], "_parallel_worth_it", lambda paths: True)
+    case = "three-cycle"
+    status, out, err = run_cli("--profile", "iwpt", "--collapse-empty-nodes", system(case),
+                               system(case))
+    assert status == 0 and out.endswith("ELAS F1 Score: 100.00\nEULAS F1 Score: 100.00\n")
+    assert cycle_lines(err) == [expected_warning(system(case), case)] * 2
