@@ -37,9 +37,10 @@ COMPAT_LINE = "KeyboardInterrupt\n"
 #: the same as :data:`conll_eval.cli.COMMANDS` and ``help`` (a test keeps them equal)
 SUBCOMMANDS = frozenset(("validate", "suite", "analyze", "breakdown", "compare", "tagger", "alignment",
                          "report", "completion", "man", "help"))
-#: console script (setup.cfg) -> the subcommand it runs: its line is that subcommand's
-_CONLL_EVAL_SCRIPTS = {"conll_eval": None, "malteval": "analyze", "mooteval": "tagger",
-                       "conll-eval-validate": "validate", "conll-eval-udvalidate": "validate"}
+#: console scripts (setup.cfg): ``conll_eval``, whose line names the subcommand, and the
+#: drop-ins, whose line names themselves (:data:`conll_eval.cli.messages.DROP_IN_NAMES`)
+_CONLL_EVAL_SCRIPTS = ("conll_eval", "malteval", "mooteval", "conll-eval-validate",
+                       "conll-eval-udvalidate")
 _COMPAT_SCRIPTS = ("conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval")
 #: what Windows' launchers add to a console script's name
 _LAUNCHER_SUFFIXES = ("-script.pyw", "-script.py", ".exe")
@@ -47,9 +48,10 @@ _LAUNCHER_SUFFIXES = ("-script.pyw", "-script.py", ".exe")
 _OPTIONS_WITH_VALUE = ("-X", "-W", "--check-hash-based-pycs")
 
 
-def house_line(command: str | None) -> str:
-    """The line a command of ``conll_eval`` writes when interrupted (``command`` None: scoring)."""
-    return f"conll_eval{' ' + command if command else ''}: error [{CODE}] {MESSAGE}\n"
+def house_line(speaker: str) -> str:
+    """The line a command writes when interrupted: ``speaker`` is ``conll_eval``, ``conll_eval
+    suite``, or a drop-in's name (``mooteval``)."""
+    return f"{speaker}: error [{CODE}] {MESSAGE}\n"
 
 
 def _module_after_dash_m() -> str:
@@ -90,10 +92,9 @@ def start_up_line() -> str | None:
         return COMPAT_LINE
     if program not in _CONLL_EVAL_SCRIPTS:
         return None
-    command = _CONLL_EVAL_SCRIPTS[program]
-    if command is None and arguments and arguments[0] in SUBCOMMANDS:
-        command = arguments[0]
-    return house_line(command)
+    if program == "conll_eval" and arguments and arguments[0] in SUBCOMMANDS:
+        program += " " + arguments[0]
+    return house_line(program)
 
 
 def _leave(line: str):

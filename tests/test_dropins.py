@@ -137,3 +137,60 @@ def test_conll_eval_validate_is_conll_eval_validate_as_the_hook():
                                                            house.stderr)
     assert done.returncode == 1 and done.stdout.startswith(
         f"{BROKEN}:4: error [L2 syntax head-self-loop] ".encode())
+
+
+# --- issue 41: each drop-in speaks under the name it was invoked as ------------------------
+
+MOOT = TESTDATA / "tagger" / "gold.tt"
+PAIR = [str(TESTDATA / "example" / "gold.conllu"), str(TESTDATA / "example" / "system.conllu")]
+
+
+@pytest.mark.parametrize("function, argv, stream, expected", [
+    ("mooteval", ["--help"], "stdout", "Usage: mooteval [OPTIONS]... SYSTEM GOLD "),
+    ("mooteval", ["--conllu", "--help"], "stdout", "usage: mooteval [OPTIONS] GOLD SYSTEM "),
+    ("mooteval", ["--conllu", "--bogus", *PAIR], "stderr",
+     "mooteval: error [usage] unrecognized arguments: --bogus\n"),
+    ("mooteval", [PAIR[0], str(MOOT)], "stderr", "mooteval: error [mixed-formats] "),
+    ("malteval", ["--help"], "stdout", "usage: malteval -s SYSTEM... -g GOLD... "),
+    ("malteval", [], "stderr", "malteval: error [usage] no MaltEval arguments given"),
+    ("udvalidate", ["--help"], "stdout", "usage: conll-eval-udvalidate [-h] "),
+    ("udvalidate", ["--level", "9", PAIR[0]], "stderr",
+     "conll-eval-udvalidate: error [usage] level 9 does not exist"),
+    ("validate", ["--level", "9", PAIR[0]], "stderr",
+     "conll-eval-validate: error [usage] level 9 does not exist"),
+    ("validate", [PAIR[0], PAIR[0]], "stderr", "conll-eval-validate: warning: "),
+])
+def test_a_drop_in_names_itself_in_its_usage_help_and_lines(function, argv, stream, expected):
+    done = run_dropin(function, argv, TESTDATA)
+    # udvalidate's drop-in writes everything on stderr, as udvalidate does
+    text = (done.stderr if stream == "stderr" or function == "udvalidate" else done.stdout).decode()
+    assert ("\n" + expected) in ("\n" + text), text  # at the start of a line
+    assert "conll_eval tagger" not in text and "conll_eval analyze" not in text
+    assert "conll_eval validate:" not in text and "usage: conll_eval" not in text
+
+
+def test_the_subcommands_keep_their_own_names():
+    """In-process, without a drop-in, the lines name ``conll_eval <command>`` as before."""
+    from helpers import run_cli
+    assert run_cli("tagger", "--conllu", "--bogus", *PAIR)[2].startswith(
+        "conll_eval tagger: error [usage] unrecognized arguments: --bogus")
+    assert run_cli("analyze")[2].startswith("conll_eval analyze: error [usage] ")
+
+
+@pytest.mark.parametrize("module", ["conll_eval.compat", "conll_eval.compat.conll17",
+                                    "conll_eval.compat.iwpt20", "conll_eval.compat.udeval"])
+def test_python_m_stand_ins_name_themselves(module):
+    done = subprocess.run([sys.executable, "-m", module], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"usage: python -m {module} [-h]"), done.stderr
+    assert f"\npython -m {module}: error: the following arguments are required" in done.stderr
+    assert ".py" not in done.stderr
+
+
+def test_a_program_calling_main_keeps_argparses_name(tmp_path):
+    """Code that vendored the scorer and calls ``main()`` gets its own script's name, as the
+    official module gives it."""
+    script = tmp_path / "evaluate_parser.py"
+    script.write_text("from conll_eval.compat import main\nmain()\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert done.stderr.startswith("usage: evaluate_parser.py [-h]"), done.stderr

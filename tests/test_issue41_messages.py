@@ -47,10 +47,12 @@ ENTRY_POINTS = {
     "conll_eval validate": ([SCRIPTS / "conll_eval"], ["validate", GOLD],
                             "conll_eval validate: error [interrupted] " + HOUSE),
     "malteval": ([SCRIPTS / "malteval"], ["-s", SYSTEM, "-g", GOLD],
-                 "conll_eval analyze: error [interrupted] " + HOUSE),
-    "mooteval": ([SCRIPTS / "mooteval"], [GOLD, SYSTEM], "conll_eval tagger: error [interrupted] " + HOUSE),
+                 "malteval: error [interrupted] " + HOUSE),
+    "mooteval": ([SCRIPTS / "mooteval"], [GOLD, SYSTEM], "mooteval: error [interrupted] " + HOUSE),
     "conll-eval-validate": ([SCRIPTS / "conll-eval-validate"], [GOLD],
-                            "conll_eval validate: error [interrupted] " + HOUSE),
+                            "conll-eval-validate: error [interrupted] " + HOUSE),
+    "conll-eval-udvalidate": ([SCRIPTS / "conll-eval-udvalidate"], [GOLD],
+                              "conll-eval-udvalidate: error [interrupted] " + HOUSE),
     "python -m conll_eval.compat": (PYTHON_M + ["conll_eval.compat"], [GOLD, SYSTEM], "KeyboardInterrupt\n"),
     "python -m conll_eval.compat.conll17": (PYTHON_M + ["conll_eval.compat.conll17"], [GOLD, SYSTEM],
                                             "KeyboardInterrupt\n"),
@@ -123,8 +125,8 @@ SUITE_LINE = "conll_eval suite: error [interrupted] " + HOUSE
 @pytest.mark.parametrize("argv, orig_argv, line", [
     (["/usr/bin/conll_eval", "gold.conllu", "suite"], None, "conll_eval: error [interrupted] " + HOUSE),
     (["/venv/Scripts/conll_eval.exe", "suite"], None, SUITE_LINE),
-    (["/venv/bin/conll-eval-validate", "suite"], None, "conll_eval validate: error [interrupted] " + HOUSE),
-    (["/venv/bin/malteval", "-s", "suite"], None, "conll_eval analyze: error [interrupted] " + HOUSE),
+    (["/venv/bin/conll-eval-validate", "suite"], None, "conll-eval-validate: error [interrupted] " + HOUSE),
+    (["/venv/bin/malteval", "-s", "suite"], None, "malteval: error [interrupted] " + HOUSE),
     (["/venv/bin/iwpt20_ud_eval", "g", "s"], None, "KeyboardInterrupt\n"),
     (["-m", "suite"], ["python", "-m", "conll_eval", "suite"], SUITE_LINE),
     (["-m", "suite"], ["python", "-X", "importtime", "-I", "-mconll_eval", "suite"], SUITE_LINE),
@@ -282,3 +284,9 @@ def test_suite_warns_for_each_pair_of_identical_files(tmp_path):
         warning.format("oracle: ").replace("en_a", name).replace("two files, the same bytes", "one file")
         for name in ("en_a", "en_b", "en_c")]
     assert "identical" not in run_cli("suite", gold, system, "-q")[2]
+
+
+def test_the_guard_knows_every_drop_in_and_speaks_as_it():
+    """The start-up line of each console script is the line its running command writes."""
+    from conll_eval.cli.messages import DROP_IN_NAMES
+    assert set(_interrupt._CONLL_EVAL_SCRIPTS) == {"conll_eval", *DROP_IN_NAMES}

@@ -13,7 +13,7 @@ from typing import List, TextIO
 
 from ..errors import UsageError, printable
 from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, write_atomically
-from .messages import problem_line
+from .messages import problem_line, program_name
 
 __all__ = ["analyze_command"]
 
@@ -57,7 +57,7 @@ code is 2 (usage) or 1 (bad input), never 0; write errors exit 4.
 
 def analyze_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if argv in (["--help"], ["-h"]):
-        stdout.write(ANALYZE_HELP)
+        stdout.write(ANALYZE_HELP.replace("usage: conll_eval analyze", f"usage: {program_name('analyze')}", 1))
         return EXIT_OK
     # here, as in _analyze and _inputs: the analyses load numpy, which ANALYZE_HELP (the help,
     # completion and man pages read it) never needs (start-up time)
@@ -80,7 +80,7 @@ def analyze_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         return status
     stdout.write(text)
     for note in notes:  # after the tables: stdout stays MaltEval's
-        stderr.write(f"conll_eval analyze: note: {printable(note)}\n")
+        stderr.write(f"{program_name('analyze')}: note: {printable(note)}\n")
     return EXIT_OK
 
 
@@ -99,7 +99,7 @@ def _analyze(argv: List[str], notes: List[str]) -> str:
         path = viewer_path(formatting.output)
         write_atomically(path, viewer_html(settings), _inputs(settings),
                          chosen_name=path != formatting.output)
-        return f"conll_eval analyze: the tree viewer (-v 1) is in {printable(path)}\n"
+        return f"{program_name('analyze')}: the tree viewer (-v 1) is in {printable(path)}\n"
     if settings.selection_file is not None:
         raise _unsupported("-f (selection file)")
     if formatting.hdr_file:

@@ -16,6 +16,7 @@ import sys
 from typing import Callable, List, NoReturn, Optional
 
 from . import main
+from .messages import invoked_as
 
 __all__ = ["malteval", "mooteval", "conll18_ud_eval", "conll17_ud_eval", "iwpt20_ud_eval",
            "udvalidate", "validate"]
@@ -32,31 +33,34 @@ def _exit(status: int) -> NoReturn:
     os._exit(status)
 
 
-def _subcommand(name: str, argv: Optional[List[str]]) -> int:
+def _subcommand(name: str, argv: Optional[List[str]], invoked: str) -> int:
+    """``conll_eval name argv...`` speaking as ``invoked`` (its usage, help and lines)."""
+    invoked_as(name, invoked)
     return main([name, *(sys.argv[1:] if argv is None else argv)])
 
 
 def malteval(argv: Optional[List[str]] = None) -> NoReturn:
     """``malteval -s SYSTEM -g GOLD ...``: ``java -jar MaltEval.jar`` as ``conll_eval analyze``."""
-    _exit(_subcommand("analyze", argv))
+    _exit(_subcommand("analyze", argv, "malteval"))
 
 
 def mooteval(argv: Optional[List[str]] = None) -> NoReturn:
     """``mooteval [OPTIONS] GOLD SYSTEM``: moot's ``mooteval`` as ``conll_eval tagger``."""
-    _exit(_subcommand("tagger", argv))
+    _exit(_subcommand("tagger", argv, "mooteval"))
 
 
 def udvalidate(argv: Optional[List[str]] = None) -> NoReturn:
     """``conll-eval-udvalidate [--level N] [--lang L] FILE...``: udtools' ``udvalidate`` as
     ``conll_eval validate --format udtools``, every line on stderr as udvalidate writes them."""
     args = sys.argv[1:] if argv is None else argv
+    invoked_as("validate", "conll-eval-udvalidate")
     _exit(main(["validate", "--format", "udtools", *args], sys.stderr, sys.stderr))
 
 
 def validate(argv: Optional[List[str]] = None) -> NoReturn:
     """``conll-eval-validate [OPTIONS] FILE...``: ``conll_eval validate`` under the pre-commit
     hook's name, with its meaning (conll_eval's output; the hook adds ``--per-file``)."""
-    _exit(_subcommand("validate", argv))
+    _exit(_subcommand("validate", argv, "conll-eval-validate"))
 
 
 def _scorer(module: str) -> Callable[[Optional[List[str]]], NoReturn]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from typing import List, Optional, TextIO
 
 from .. import __version__
@@ -15,6 +16,7 @@ from ..analyze.tagger.options import PROGRAM, parse_command_line
 from ..errors import InputError, printable
 from ..report.mooteval import error_lines, listing, summary
 from .common import EXIT_INPUT, input_named, write_atomically
+from .messages import program_name
 from .tagger_conllu import choose_mode, conllu_tagger_command
 
 __all__ = ["tagger_command", "native_tagger_command", "tagger_banner", "TAGGER_HELP"]
@@ -57,6 +59,18 @@ file, 2 an input file cannot be opened (or has a line longer than the limit).
 """
 
 
+def tagger_help() -> str:
+    """:data:`TAGGER_HELP` under the name the command runs as (``mooteval`` in the drop-in),
+    the notes of its usage lines kept in their column."""
+    name = program_name("tagger")
+    shift = len("conll_eval tagger") - len(name)
+
+    def usage(match) -> str:
+        return name + match.group(1) + " " * max(1, len(match.group(2)) + shift)
+    text = re.sub(r"conll_eval tagger( \[OPTIONS\]\.\.\. \S+ \S+)( +)", usage, TAGGER_HELP)
+    return text.replace("conll_eval tagger", name)
+
+
 def tagger_banner() -> str:
     """What goes to stderr first at verbosity 1 and above (conll_eval's own, not mooteval's)."""
     return (f"conll_eval {__version__} tagger: mooteval 2.0.20-compatible tagger "
@@ -66,7 +80,7 @@ def tagger_banner() -> str:
 def tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     mode = choose_mode(argv)
     if mode.problem is not None:
-        stderr.write(f"conll_eval tagger: error [mixed-formats] {mode.problem}\n")
+        stderr.write(f"{program_name('tagger')}: error [mixed-formats] {mode.problem}\n")
         return EXIT_INPUT
     if mode.name == "conllu":
         return conllu_tagger_command(argv, stdout, stderr)
@@ -95,7 +109,7 @@ def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
     options = parse_command_line(argv)
     stderr.write("".join(options.messages))
     if options.action == "help":
-        stdout.write(TAGGER_HELP)
+        stdout.write(tagger_help())
         return 0
     if options.action == "version":
         stdout.write(f"conll_eval tagger ({__version__}), mooteval 2.0.20-compatible\n")
@@ -117,7 +131,7 @@ def native_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
             return 1
     if len(options.inputs) < 2:
         stderr.write(f"{PROGRAM}: you must specify two files to compare!\n")
-        stdout.write(TAGGER_HELP)
+        stdout.write(tagger_help())
         return 1
     names = (options.inputs[0], options.inputs[1])
     flags = format_request(options.input_format, names[0], stderr.write)

@@ -14,6 +14,7 @@ from ..errors import UsageError, printable
 from ..io.formats import CONLLU, MOOT, TAGGER, detect_format
 from .common import (DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, named_inputs,
                      write_atomically)
+from .messages import program_name
 
 __all__ = ["Mode", "choose_mode", "wants_conllu", "conllu_tagger_command",
            "build_tagger_conllu_parser"]
@@ -105,8 +106,8 @@ def _level(text: str) -> int:
 
 def build_tagger_conllu_parser() -> argparse.ArgumentParser:
     parser = Parser(
-        prog="conll_eval tagger",
-        usage="conll_eval tagger [OPTIONS] GOLD SYSTEM   (CoNLL-U: the gold file first)",
+        prog=program_name("tagger"),
+        usage=f"{program_name('tagger')} [OPTIONS] GOLD SYSTEM   (CoNLL-U: the gold file first)",
         description="Tagger evaluation on CoNLL-U files (the mode for two .conllu files, two "
                     "files that look like CoNLL-U, or --conllu; moot's native files get "
                     "mooteval's own evaluation, with the SYSTEM file first): columns compared "

@@ -12,6 +12,7 @@ from typing import Dict, Iterator, List, Optional, Set, TextIO, Tuple
 
 from ..errors import ConllEvalError, FormatError, InputError, Location, UsageError, printable
 from .common import EXIT_INPUT, EXIT_OK, Parser, add_options, is_terminal
+from .messages import program_name
 
 
 #: validation levels this program implements (4-5 need the UD validator's language data)
@@ -20,7 +21,7 @@ VALIDATION_LEVELS = (1, 2, 3, 4, 5)
 
 def build_validate_parser() -> argparse.ArgumentParser:
     parser = Parser(
-        prog="conll_eval validate",
+        prog=program_name("validate"),
         description="Check CoNLL-U files like the UD validator (udtools' udvalidate) at levels "
                     "1 (CoNLL-U backbone), 2 (UD format and trees), 3 (UD contents), 4-5 (the "
                     "language's lists, --lang), with its test ids.  Every incident is "
@@ -152,7 +153,7 @@ def _repeated_file_warnings(files: List[str], args) -> List[str]:
         also = f" (as {', '.join(map(printable, spelt))})" if len(spelt) > 1 else ""
         why = ("; its sent_ids are reported as duplicates of its own (non-unique-sent-id)"
                if args.level >= 2 and not args.per_file else "")
-        warnings.append(f"conll_eval validate: warning: {printable(spelt[0])} is given "
+        warnings.append(f"{program_name('validate')}: warning: {printable(spelt[0])} is given "
                         f"{len(given)} times{also}: it is validated each time{why}\n")
     return warnings
 

@@ -56,7 +56,8 @@ from ..report.official import counts_table, default_lines, verbose_table
 from ..stats import Score
 from ._base import (DEFAULT_SETS, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, ORDERS, UPOS,
                     XPOS, UDError, UDRepresentation, UDSpan, UDWord, argv_or_sys, command_line as
-                    _command_line, load_path, load_stream, mismatch_udeval, module_sets, score)
+                    _command_line, invoked_prog, load_path, load_stream, mismatch_udeval, module_sets,
+                    score)
 
 __all__ = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
            "CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "UNIVERSAL_FEATURES",
@@ -191,6 +192,7 @@ def command_line(argv: Optional[Sequence[str]] = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
+        prog=invoked_prog(),
         description="Score a CoNLL-U system file against a gold file with conll_eval, with the "
                     "command line and output of the official CoNLL 2018 scorer.")
     parser.add_argument("gold_file", type=str, help="the gold CoNLL-U file")

@@ -512,6 +512,18 @@ def command_line(main: Callable[[Optional[Sequence[str]]], object],
     return 0
 
 
+def invoked_prog() -> Optional[str]:
+    """The name a stand-in's usage and errors give it: ``python -m conll_eval.compat[.module]``
+    when run so (argparse would say ``__main__.py``, ``conll17.py``), else None: argparse's
+    own choice, the program's name (``conll18_ud_eval``, or the script of a program calling
+    ``main()``), as the official scripts get."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    module = getattr(spec, "name", "") or ""
+    if not module.startswith("conll_eval.compat"):
+        return None
+    return "python -m " + module.removesuffix(".__main__")
+
+
 def argv_or_sys(argv: Optional[Iterable[str]]) -> Optional[List[str]]:
     """``argv`` as a list (None: argparse reads ``sys.argv``, as the official ``main()``)."""
     return None if argv is None else list(argv)

@@ -11,6 +11,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..stats import Score
 from . import table
+from ._base import invoked_prog
 
 #: the scripts' ``--enhancements`` help, shortened
 _ENHANCEMENTS_HELP = ("Level of enhancements in the gold data (see guidelines) 0=all (default), "
@@ -52,7 +53,7 @@ def enhanced_table(evaluation: Dict[str, Score], verbose, counts, enhanced, prof
 
 def parser(description: str, args: Optional[list] = None) -> argparse.Namespace:
     """The scripts' options, exactly: ``--no-empty-nodes`` takes a value (any value is true)."""
-    p = argparse.ArgumentParser(description=description)
+    p = argparse.ArgumentParser(prog=invoked_prog(), description=description)
     p.add_argument("gold_file", type=str, help="Name of the CoNLL-U file with the gold data.")
     p.add_argument("system_file", type=str, help="Name of the CoNLL-U file with the predicted data.")
     p.add_argument("--verbose", "-v", default=False, action="store_true", help="Print all metrics.")

@@ -18,8 +18,8 @@ from .. import limits
 from ..report.official import default_lines, verbose_table
 from ..stats import Score
 from ._base import (DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, ORDERS, UPOS, XPOS, UDError,
-                    UDRepresentation, argv_or_sys, command_line as _command_line, load_path,
-                    load_stream, score)
+                    UDRepresentation, argv_or_sys, command_line as _command_line, invoked_prog,
+                    load_path, load_stream, score)
 
 __all__ = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
            "CLAS_weights", "UDError", "load_conllu", "load_conllu_file", "evaluate",
@@ -93,6 +93,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     """The 2017 command line (``gold_file system_file [-v] [-w weights_file]``; ``-w``
     implies ``-v`` and adds WeightedLAS), printing what ``conll17_ud_eval.py`` prints."""
     parser = argparse.ArgumentParser(
+        prog=invoked_prog(),
         description="Score a CoNLL-U system file against a gold file with conll_eval, with the "
                     "command line and output of the CoNLL 2017 scorer.")
     parser.add_argument("gold_file", type=str, help="Name of the CoNLL-U file with the gold data.")
