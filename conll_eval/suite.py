@@ -16,7 +16,7 @@ system file is missing or invalid counts 0 (REFERENCE.md b.5).  Three ways to na
 - a list file, one pair per line: ``GOLD SYSTEM [NAME]`` (``#`` comments; paths relative to
   the list's directory).
 
-Lives beside :mod:`conll_eval.evaluate` rather than in it (ARCHITECTURE puts
+Lives beside :mod:`conll_eval.evaluate` rather than in it (the original design plan put
 ``evaluate_suite`` there): discovery, the pool and the failure statuses are a layer of their
 own, and the single-pair path stays small.  The pairing (discovery) is in
 :mod:`conll_eval.pairing`; its names stay importable from here.

@@ -17,6 +17,7 @@ from typing import Callable, List, Optional, TextIO
 
 from .._interrupt import CODE as INTERRUPT_CODE, INTERRUPTED, MESSAGE as INTERRUPT_MESSAGE, end_start_up
 from ..errors import ConllEvalError, InputError, InputWarning, UsageError, ValidationFailed, printable
+from .commands import SUBCOMMANDS
 from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Exit, GuardedOutput,
                      OutputFailed, Parser, os_reason)
 from .messages import problem_line
@@ -38,16 +39,7 @@ def _lazy(module: str, name: str) -> Callable:
 
 
 #: subcommand name -> function(argv, stdout, stderr) -> exit code; scoring is the default
-COMMANDS = {"validate": _lazy("validate", "validate_command"),
-            "suite": _lazy("suite", "suite_command"),
-            "analyze": _lazy("analyze", "analyze_command"),
-            "breakdown": _lazy("breakdown", "breakdown_command"),
-            "compare": _lazy("compare", "compare_command"),
-            "tagger": _lazy("tagger", "tagger_command"),
-            "alignment": _lazy("alignment", "alignment_command"),
-            "report": _lazy("report", "report_command"),
-            "completion": _lazy("completion", "completion_command"),
-            "man": _lazy("manpages", "man_command")}
+COMMANDS = {name: _lazy(module, function) for name, (module, function) in SUBCOMMANDS.items()}
 build_suite_parser = _lazy("suite", "build_suite_parser")
 build_validate_parser = _lazy("validate", "build_validate_parser")
 #: commands whose --help is their own (not an argparse parser of this package's)
@@ -202,14 +194,28 @@ _HELP = {"score": build_parser, "suite": build_suite_parser, "validate": build_v
          "man": _lazy("manpages", "build_man_parser")}
 
 
+def help_help() -> str:
+    """What ``conll_eval help --help`` (and ``help help``) prints: the usage of ``help`` and the
+    commands it knows, from the one table of them."""
+    import textwrap  # here: only this help wraps its text (start-up time of every other command)
+    text = ("Print the full help of COMMAND, as 'conll_eval COMMAND --help' does; without COMMAND, "
+            "the help of scoring a pair ('conll_eval --help'). COMMAND is one of: score, "
+            f"{', '.join(SUBCOMMANDS)}, help.")
+    return "usage: conll_eval help [COMMAND]\n\n" + textwrap.fill(text, 79) + "\n"
+
+
 def _help(topics: List[str], stdout: GuardedOutput) -> int:
-    """``conll_eval help`` = ``conll_eval --help``; ``conll_eval help suite`` = its ``--help``."""
+    """``conll_eval help`` = ``conll_eval --help``; ``conll_eval help suite`` = its ``--help``;
+    ``conll_eval help --help`` (``-h``, ``help help``): the usage of ``help`` itself."""
+    if topics in (["--help"], ["-h"], ["help"]):
+        stdout.write(help_help())
+        return EXIT_OK
     topic = topics[0] if topics else "score"
     if topic in _OWN_HELP and len(topics) == 1:
         return COMMANDS[topic](["--help"], stdout, stdout)
     if topic not in _HELP or len(topics) > 1:
         raise UsageError(f"conll_eval help: no help for {' '.join(topics)!r}; "
-                         f"choose from {', '.join((*_HELP, *_OWN_HELP))}")
+                         f"choose from {', '.join((*_HELP, *_OWN_HELP, 'help'))}")
     stdout.write(_HELP[topic]().format_help())
     return EXIT_OK
 

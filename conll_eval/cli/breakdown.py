@@ -48,7 +48,8 @@ def build_breakdown_parser() -> argparse.ArgumentParser:
     add_options(parser, "enhancements", "no_empty_nodes", "multiple_roots_okay",
                 "collapse_empty_nodes")
     parser.add_argument("--tables", default="2,3", metavar="2,3",
-                        help="which of the paper's tables (default: both); 'e' (e.g. 2,3,e or "
+                        help="which of the paper's tables, numbered as there (its Table 1 "
+                             "lists the groups; default: both); 'e' (e.g. 2,3,e or "
                              "e): the enhanced table, ELAS within groups of enhanced edges (the "
                              "DEPS graphs as sets of edges): E-CORE, E-NON-CORE, E-FUN by the "
                              "first label step's relation, E-REF (ref), E-CONJ (edges propagated "

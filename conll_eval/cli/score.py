@@ -9,6 +9,7 @@ from ..compiled import core_description
 from ..errors import ConllEvalError, UsageError
 from ..io.identical import identical_inputs
 from .color import red, wants_color
+from .commands import commands_sentence
 from .common import (DELIMITERS, ENHANCED_OPTIONS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser,
                      add_options, below, fraction_warning, known_metrics, meaningless_bar,
                      scoring_request, scoring_settings, named_inputs, write_atomically)
@@ -28,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
                "bars), 1 invalid input or a bar missed, 2 usage error, 3 internal error, 4 the "
                "results could not be written.  'conll_eval score GOLD SYSTEM' is the same; a "
                "file named like a command is scored as ./score or after --: conll_eval -- score "
-               "SYSTEM.")
+               "SYSTEM.  " + commands_sentence())
     parser.add_argument("gold", help="gold-standard CoNLL-U file ('-' for stdin)")
     parser.add_argument("system", help="system CoNLL-U file ('-' for stdin)")
     parser.add_argument("-v", "--verbose", action="store_true",

@@ -15,12 +15,15 @@ from .tables import Num, delimited, fixed, markdown_table, text_table
 __all__ = ["TABLES", "relations_text", "relations_markdown", "relations_delimited",
            "relations_json", "errors_rows", "errors_text", "errors_record"]
 
-#: table number (``e``: the enhanced table) -> (title, columns, header cells)
+#: table number (``e``: the enhanced table) -> (title, columns, header cells); the numbers are
+#: the paper's (Nivre and Fang 2017: Table 1 defines the groups, Tables 2 and 3 score them), and
+#: each title says so
 TABLES: Dict[object, Tuple[str, Sequence[str], Sequence[str]]] = {
-    2: ("Table 2: LAS by relation group (Nivre and Fang 2017, Table 1); LAS-X: LAS without X "
-        "minus LAS", TABLE2_COLUMNS, TABLE2_COLUMNS),
-    3: ("Table 3: LAS, CLAS, CLAS-LAS; LAS-X: LAS without the FUN relation X minus LAS",
-        TABLE3_COLUMNS, TABLE3_COLUMNS),
+    2: ("Table 2: LAS by relation group (Table 2 of Nivre and Fang 2017, numbered as there: "
+        "their Table 1 lists the groups); LAS-X: LAS without X minus LAS", TABLE2_COLUMNS,
+        TABLE2_COLUMNS),
+    3: ("Table 3: LAS, CLAS, CLAS-LAS (Table 3 of Nivre and Fang 2017); LAS-X: LAS without the "
+        "FUN relation X minus LAS", TABLE3_COLUMNS, TABLE3_COLUMNS),
     "e": ("Enhanced: ELAS by group of enhanced edges (as sets of edges); E-X: ELAS within "
           "group X (CORE, NON-CORE, FUN by the first step's relation; REF: ref; CONJ: "
           "propagated through coordination; CASE: case-marked paths)",
