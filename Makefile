@@ -1,7 +1,7 @@
 # conll_eval developer targets
 PYTHON ?= python
 
-.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare bench-enhanced bench-validate bench-scaling golden example clean
+.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare bench-enhanced bench-validate bench-scaling golden example clean mutation
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -50,3 +50,20 @@ clean:
 # hostile input shapes at a size and twice it: time (and memory where it was quadratic) grows <= 2.5x
 bench-scaling:
 	$(PYTHON) bench/bench_scaling.py
+
+# mutation testing of the scoring core (mutmut 3: pip install -e '.[mutation]'): each mutant of
+# align, metrics, stats, enhanced, analyze/resampling and suite's macro-average functions runs
+# against the tests that reach its function, on the numpy path (CONLL_EVAL_PURE=1: it is what
+# the Python code computes); a fresh mutants/ each time, then the score and the survivors.
+# Long: the time measured, the score and the survivors are in docs/development.md, "Mutation testing"
+MUTATION_SCOPE = 'conll_eval.align.*' 'conll_eval.metrics.*' 'conll_eval.stats.*' \
+	'conll_eval.enhanced.*' 'conll_eval.analyze.resampling.*' \
+	'conll_eval.suite.x__mean__*' 'conll_eval.suite.x__mean_of__*' 'conll_eval.suite.x__average__*' \
+	'conll_eval.suite.xǁSuiteEvaluationǁ_languages__*' 'conll_eval.suite.xǁSuiteEvaluationǁby_language__*' \
+	'conll_eval.suite.xǁSuiteEvaluationǁlanguage_macro__*'
+
+mutation:
+	rm -rf mutants
+	CONLL_EVAL_PURE=1 nice -n 10 $(PYTHON) -m mutmut run --max-children 2 $(MUTATION_SCOPE) > mutants.log 2>&1 \
+		|| { tail -40 mutants.log; exit 1; }
+	$(PYTHON) scripts/mutation_score.py $(MUTATION_SCOPE)
