@@ -192,3 +192,20 @@ def test_suite_significance_follows_the_same_switch():
     code, out, _ = run_cli(*argv, "--signature")
     assert out.count("\nconll_eval:0.") == 2  # the leaderboard's, then the tests'
     assert out.splitlines()[-1].endswith("|correction:holm")
+
+
+def test_compare_follows_the_same_switch(tmp_path):
+    files = _compare_files(tmp_path)
+    argv = ["compare", files["gold"], files["good"], files["bad"], "--metrics", "LAS",
+            "--resamples", "50"]
+    for fmt in ("text", "tsv", "csv"):
+        code, out, err = run_cli(*argv, "--format", fmt)
+        assert code == 0 and "conll_eval:0" not in out + err, fmt
+    _, text, _ = run_cli(*argv, "--signature")
+    assert text.splitlines()[-1].startswith("conll_eval:0.") and text.endswith("|correction:holm\n")
+    _, tsv, _ = run_cli(*argv, "--format", "tsv", "--signature")
+    assert tsv.startswith("# conll_eval:0.")
+    _, csv_out, csv_err = run_cli(*argv, "--format", "csv", "--signature")
+    assert csv_out.startswith("metric,") and csv_err.startswith("conll_eval:0.")
+    for fmt in ("json", "markdown"):
+        assert "conll_eval:0." in run_cli(*argv, "--format", fmt)[1]

@@ -309,7 +309,7 @@ def test_gold_tokenization_is_significantly_better_on_en_ewt():
     stdout, stderr = io.StringIO(), io.StringIO()
     argv = ["compare", str(SHARED_EN / "gold.conllu"), str(SHARED_EN / "sys-gold-tok.conllu"),
             str(SHARED_EN / "sys-raw.conllu"), "--names", "goldtok,raw", "--metrics", "LAS",
-            "--resamples", "300"]
+            "--resamples", "300", "--signature"]
     assert main(argv, stdout, stderr) == 0, stderr.getvalue()
     row = next(line for line in stdout.getvalue().splitlines() if line.startswith("goldtok - raw"))
     assert row.endswith("yes") and "+4.26" in row  # 68.26 - 63.99 (printed LAS)
@@ -356,7 +356,7 @@ def test_compare_delimited_and_markdown():
     argv = ["compare", gold, system, gold, "--names", "parser,oracle", "--metrics", "LAS,UPOS",
             "--resamples", "60"]
     stdout, stderr = io.StringIO(), io.StringIO()
-    assert main([*argv, "--format", "csv"], stdout, stderr) == 0
+    assert main([*argv, "--format", "csv", "--signature"], stdout, stderr) == 0
     rows = list(csv.reader(io.StringIO(stdout.getvalue())))
     assert rows[0] == DELIMITED_HEADER
     assert [r[:3] for r in rows[1:]] == [["LAS", "parser", ""], ["LAS", "oracle", ""],

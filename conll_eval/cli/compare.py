@@ -81,7 +81,7 @@ def build_compare_parser() -> argparse.ArgumentParser:
     parser.add_argument("systems", metavar="SYSTEM", nargs="+", help="two or more system files")
     add_options(parser, "names", "metrics", "baseline", *RESAMPLING_OPTIONS, notes={
         "metrics": f"the metrics compared (default: {','.join(DEFAULT_METRICS)})"})
-    add_options(parser, "format", notes={
+    add_options(parser, "format", "signature", notes={
         "format": "tsv and csv: one long table, a row per score and per pair"})
     parser.add_argument("--fail-unless-better", action="store_true",
                         help="a CI gate: exit 1 unless the first SYSTEM is significantly better "
@@ -122,12 +122,12 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     comparison = compare(names, evaluations, metrics, args.resamples, args.seed, args.alpha,
                          args.correction, baseline)
     signature = significance_signature(settings.signature(), args, metrics)
-    text = format_comparison(comparison, signature, args.format)
+    text = format_comparison(comparison, signature, args.format, signed=args.signature)
     if args.output:
         write_atomically(args.output, text, named_inputs(args))
     elif not args.quiet:
         stdout.write(text)
-    if args.format in SIGNATURE_ON_STDERR and not args.quiet:  # the CSV stays a plain table
+    if args.signature and args.format in SIGNATURE_ON_STDERR and not args.quiet:  # a plain CSV
         stderr.write(signature + "\n")
     if args.format in DELIMITERS and not args.quiet:  # a table has no place for the warning
         stderr.write(small_sample_note(comparison, "compare"))
