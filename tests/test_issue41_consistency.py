@@ -209,3 +209,21 @@ def test_compare_follows_the_same_switch(tmp_path):
     assert csv_out.startswith("metric,") and csv_err.startswith("conll_eval:0.")
     for fmt in ("json", "markdown"):
         assert "conll_eval:0." in run_cli(*argv, "--format", fmt)[1]
+
+
+@pytest.mark.parametrize("extra", [[], ["--errors"]])
+def test_breakdown_follows_the_same_switch(extra):
+    argv = ["breakdown", GOLD, SYSTEM, *extra]
+    for fmt in ("text", "tsv", "csv"):
+        code, out, err = run_cli(*argv, "--format", fmt)
+        assert code == 0 and "conll_eval:0" not in out + err, fmt
+    code, plain, _ = run_cli(*argv)
+    _, text, _ = run_cli(*argv, "--signature")
+    assert text.startswith(plain) and re.fullmatch(r"conll_eval:0\.[^\n]*\|breakdown:[^\n]*\n",
+                                                   text[len(plain):])
+    _, tsv, _ = run_cli(*argv, "--format", "tsv", "--signature")
+    assert tsv.startswith("# conll_eval:0.") and tsv.split("\n", 1)[1] == run_cli(*argv, "--format", "tsv")[1]
+    _, csv_out, csv_err = run_cli(*argv, "--format", "csv", "--signature")
+    assert csv_out == run_cli(*argv, "--format", "csv")[1] and csv_err.startswith("conll_eval:0.")
+    for fmt in ("json", "markdown"):
+        assert "conll_eval:0." in run_cli(*argv, "--format", fmt)[1]

@@ -10,8 +10,8 @@ from ..analyze.relation_groups import ENHANCED_COLUMNS
 from ..errors import ConllEvalError, UsageError, printable
 from ..naming import system_names
 from ..report.tables import delimited, markdown_table
-from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, Parser, add_options, below,
-                     named_inputs, thresholds, write_atomically)
+from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
+                     add_options, below, named_inputs, thresholds, write_atomically)
 
 if TYPE_CHECKING:  # annotations only: the analyses load with the command, not its help
     from ..evaluate import Settings
@@ -62,7 +62,7 @@ def build_breakdown_parser() -> argparse.ArgumentParser:
     parser.add_argument("--worst", type=int, default=0, metavar="N",
                         help="with --errors (implied): the N gold sentences of each treebank "
                              "with the most wrong words")
-    add_options(parser, "format", "fail_under", "quiet", "output", "debug", notes={
+    add_options(parser, "format", "fail_under", "signature", "quiet", "output", "debug", notes={
         "format": "TSV/CSV/JSON give every column of the chosen tables once",
         "fail_under": "bars on the tables' F1 columns (" + ", ".join(BAR_COLUMNS) + "), checked "
                       "on every treebank and the average ('macro:LAS=80': the average only); "
@@ -171,11 +171,12 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         text = _errors_output(rows, worst, fmt, signature)
     else:
         text = _tables_output(rows, tables, fmt, signature, names[0])
+    text = _signed(text, fmt, signature, args.signature)
     if args.output:
         write_atomically(args.output, text, named_inputs(args, pairing))
     elif not args.quiet:
         stdout.write(text)
-    if not args.quiet and fmt in DELIMITERS:  # the table stays a plain table
+    if args.signature and not args.quiet and fmt in SIGNATURE_ON_STDERR:  # a plain CSV
         stderr.write(signature + "\n")
     if not args.quiet and (args.output or fmt not in ("text", "markdown")):
         for name, row, failure in rows:  # the text and Markdown outputs name them themselves
@@ -221,6 +222,17 @@ def _below_bars(rows, columns, bars) -> List[str]:
         messages += [m for m in (below(label, bar.metric, value / 100, bar.value)
                                  for label, value in defined) if m]
     return messages
+
+
+def _signed(text: str, fmt: str, signature: str, wanted: bool) -> str:
+    """``text`` with the signature where --signature puts it, as in every command: the text's
+    last line (which the text formatters write), a TSV's first ``# `` line; JSON and Markdown
+    always carry it, CSV never (it goes to stderr)."""
+    if fmt == "text" and not wanted:
+        return text[:len(text) - len(signature) - 1] if text.endswith(f"{signature}\n") else text
+    if fmt == "tsv" and wanted:
+        return f"# {signature}\n{text}"
+    return text
 
 
 def _errors_output(rows, worst, fmt: str, signature: str) -> str:
