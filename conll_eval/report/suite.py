@@ -166,6 +166,21 @@ def _treebank_rows(suite: SuiteEvaluation, metrics: Sequence[str], micro: bool,
     return rows
 
 
+#: the line under a text or Markdown table of averages over two or more treebanks: they are means
+#: of the unrounded F1 scores (the shared tasks' wrapper's ``total-*-F1``), so the mean of the
+#: printed column may differ in its last digit (by 0.01; written so, as the note has no number
+#: that reads like a table cell).  The TIRA layout (:func:`tira_stdout`, the
+#: wrapper's own, byte for byte) and the machine formats have none.
+AVERAGE_NOTE = ("Averages are of unrounded F1s, as the shared tasks' wrapper takes them: the "
+                "printed column's mean may differ in the last digit.")
+
+
+def _average_note(suite: SuiteEvaluation) -> List[str]:
+    """:data:`AVERAGE_NOTE` where an average is over two or more treebanks (of one, it is the
+    treebank's own number)."""
+    return [AVERAGE_NOTE] if len(suite.results) > 1 else []
+
+
 def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool = False,
                by_language: bool = False, coarse: bool = False, signature: bool = True) -> str:
     """The text table of one system, or of a ranked leaderboard of several; the signature
@@ -175,10 +190,12 @@ def suite_text(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: bool
         lines = text_table(["Treebank", *metrics, "Status"],
                            _treebank_rows(first, metrics, micro, by_language, coarse=coarse),
                            left=(0, len(metrics) + 1), rules_before=[len(first.results)])
+        lines += _average_note(first)
         lines += _notes(first, metrics)
     else:
         lines = [f"Ranked by macro {rank_by} F1 over {_treebanks(len(first.results))}"]
         lines += text_table(*_ranking(suites, metrics), left=(1,))
+        lines += _average_note(first)
         for metric in _per_treebank_metrics(metrics, rank_by):
             lines.append("")
             lines.append(f"{metric} F1 per treebank")
@@ -355,6 +372,7 @@ def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: 
         lines.append(f"**Ranking by macro {rank_by} F1** ({_treebanks(len(first.results))})")
         lines.append("")
         lines += markdown_table(*_ranking(suites, metrics), left=(1,))
+        lines += ["", *_average_note(first)] if _average_note(first) else []
         for metric in _per_treebank_metrics(metrics, rank_by):
             lines.append("")
             lines += markdown_table(["Treebank", *(f"{suite.system_name} {metric}"
@@ -368,6 +386,7 @@ def suite_markdown(suites: Ranked, metrics: Sequence[str], rank_by: str, micro: 
                                 _treebank_rows(first, metrics, micro, by_language, bold=True,
                                                status=_markdown_status, coarse=coarse),
                                 left=(0, len(metrics) + 1))
+        lines += ["", *_average_note(first)] if _average_note(first) else []
     for title, items in _markdown_notes(suites):
         lines += ["", title, *(f"- {item}" for item in items)]
     lines.append("")
