@@ -285,3 +285,21 @@ def test_main_output_equals_official(official, capsys, monkeypatch, case, option
     compat.main(argv)
     assert capsys.readouterr().out == expected
     assert expected  # the official script did print
+
+
+@pytest.mark.parametrize("field", ["mwt", "id", "head"])
+def test_a_carriage_return_around_an_integer_field_of_a_text_stream_is_read_as_int_reads_it(
+        official, field):
+    """A text stream splits lines at "\\n" only, so a carriage return stays inside a field;
+    the scripts' int() ignores it around an ID or HEAD (found by the generated invalid pairs)."""
+    mwt = "1-2\r" if field == "mwt" else "1-2"
+    word = "2\r" if field == "id" else "2"
+    head = "1\r" if field == "head" else "1"
+    text = (f"{mwt}\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n"
+            f"{word}\tb\tb\tX\t_\t_\t{head}\tdep\t_\t_\n3\tc\tc\tX\t_\t_\t1\tdep\t_\t_\n\n")
+    system = text.replace("1\tdep\t_\t_\n\n", "2\tdep\t_\t_\n\n")
+    theirs = official.evaluate(official.load_conllu(io.StringIO(text)),
+                               official.load_conllu(io.StringIO(system)))
+    ours = compat.evaluate(compat.load_conllu(io.StringIO(text)), compat.load_conllu(io.StringIO(system)))
+    assert ours["LAS"].correct == theirs["LAS"].correct == 2
+    assert ours["Words"].gold_total == theirs["Words"].gold_total == 3

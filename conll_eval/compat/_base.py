@@ -23,6 +23,7 @@ from ..evaluate import Settings, evaluate as _evaluate
 from ..io.byte_input import open_bytes, open_input
 from ..io.formats import CONLLU
 from ..io.lines import line_of
+from ..io.profiles import CR_STAND_IN
 from ..io.read import read_treebank
 from ..metrics import (CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, UNIVERSAL_FEATURES, EnhancedOptions)
 from ..stats import Score
@@ -251,7 +252,7 @@ def _os_error(error: InputError) -> OSError:
 #: characters of a private-use block, one for one, and are given back in objects and messages
 _SURROGATE = re.compile("[\ud800-\udfff\r]")
 _STAND_IN = 0xF0000
-_CR_STAND_IN = _STAND_IN + 0x800
+_CR_STAND_IN = ord(CR_STAND_IN)
 _STAND_INS = re.compile(f"[{chr(_STAND_IN)}-{chr(_CR_STAND_IN)}]")
 
 

@@ -9,7 +9,7 @@ from typing import List, Optional, Tuple
 
 from ..errors import FormatError, InputError, Location, TreeError
 from .exact_columns import ColumnLists
-from .profiles import official_message
+from .profiles import official_int, official_message
 
 __all__ = ["ErrorReporting", "TreeChecks"]
 
@@ -93,7 +93,7 @@ class TreeChecks(ErrorReporting):
         for k, text in enumerate(texts):
             if kept.word_is_mwt[start + k] and text != "_":
                 try:
-                    int(text)
+                    official_int(text)
                 except ValueError as exc:
                     raise self._format_error(
                         kept.word_line[start + k], "invalid-head",
@@ -124,7 +124,7 @@ class TreeChecks(ErrorReporting):
         for k in range(n):
             if word_is_mwt[start + k]:
                 try:
-                    resolved[k] = int(head_text[start + k])
+                    resolved[k] = official_int(head_text[start + k])
                 except ValueError as exc:
                     raise self._format_error(
                         word_line[start + k], "invalid-head",

@@ -11,7 +11,7 @@ from typing import Iterable, List, Optional
 from .columns import Columns, metadata
 from .exact_checks import TreeChecks
 from .exact_columns import ColumnLists
-from .profiles import FORM, HEAD, ID, space_pattern
+from .profiles import FORM, HEAD, ID, official_int, space_pattern
 
 __all__ = ["ExactParser"]
 
@@ -107,7 +107,7 @@ class ExactParser(TreeChecks):
         reader does: whatever the next lines are, they are taken as its words)."""
         _, token = self._token(columns, lineno, True)
         try:
-            first, last = map(int, columns[ID].split("-"))
+            first, last = map(official_int, columns[ID].split("-"))
         except ValueError as exc:
             raise self._format_error(lineno, "invalid-mwt-id",
                                      f"cannot parse multi-word token ID {columns[ID]!r}",
@@ -146,7 +146,7 @@ class ExactParser(TreeChecks):
         """A word line outside multi-word tokens: its ID in sequence, its HEAD an integer."""
         form, token = self._token(columns, lineno, False)
         try:
-            word_id = int(columns[ID])
+            word_id = official_int(columns[ID])
         except ValueError as exc:
             raise self._format_error(lineno, "invalid-word-id",
                                      f"cannot parse word ID {columns[ID]!r}",
@@ -158,7 +158,7 @@ class ExactParser(TreeChecks):
                 f"word ID {columns[ID]!r} (FORM {form!r}) is out of sequence, expected {expected}",
                 "unexpected-id", id=columns[ID], form=form, expected=expected)
         try:
-            head = int(columns[HEAD])
+            head = official_int(columns[HEAD])
         except ValueError as exc:
             if not self.trees and columns[HEAD] == "_":
                 head = 0  # no tree: the sentence gets no heads (_finish_sentence)

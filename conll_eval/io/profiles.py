@@ -9,7 +9,8 @@ from typing import Optional
 
 from ..errors import UsageError
 
-__all__ = ["PROFILE_NAMES", "LazyRegex", "space_pattern", "check_profile", "official_message"]
+__all__ = ["PROFILE_NAMES", "LazyRegex", "space_pattern", "check_profile", "official_message",
+           "CR_STAND_IN", "official_int"]
 
 #: Profiles the reader knows; which characters it removes from FORM.
 PROFILE_NAMES = ("conll17", "conll18", "iwpt", "udeval")
@@ -41,6 +42,22 @@ _ZS = LazyRegex(r"\p{Zs}")
 _ASCII_SPACE = LazyRegex(" ")
 
 ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS, MISC = range(10)
+
+
+#: the character compat's text streams put for a carriage return inside a line (a stream that
+#: splits lines at "\n" only keeps it there, where the reader would end the line)
+CR_STAND_IN = chr(0xF0000 + 0x800)
+
+
+def official_int(text: str) -> int:
+    """``int(text)`` as the official scripts call it on an ID or HEAD (surrounding whitespace,
+    a carriage return included, is ignored); ValueError where they fail."""
+    try:
+        return int(text)
+    except ValueError:
+        if CR_STAND_IN not in text:
+            raise
+        return int(text.replace(CR_STAND_IN, "\r"))
 
 
 def space_pattern(profile: str):
