@@ -136,6 +136,9 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             stderr.write(small_sample_note(comparison, "alignment"))
     elif args.format == "markdown":
         text = alignment_markdown(evaluation, signature, pts, comparison, args.per_sentence)
+    elif args.format == "latex":
+        from ..report.latex_outputs import alignment_latex  # here: only LaTeX needs it (start-up time)
+        text = alignment_latex(evaluation, signature, pts, comparison, args.per_sentence)
     else:
         text = alignment_text(evaluation, signature, pts, comparison, args.per_sentence)
     if args.output:

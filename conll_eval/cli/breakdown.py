@@ -178,8 +178,8 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(text)
     if args.signature and not args.quiet and fmt in SIGNATURE_ON_STDERR:  # a plain CSV
         stderr.write(signature + "\n")
-    if not args.quiet and (args.output or fmt not in ("text", "markdown")):
-        for name, row, failure in rows:  # the text and Markdown outputs name them themselves
+    if not args.quiet and (args.output or fmt not in ("text", "markdown", "latex")):
+        for name, row, failure in rows:  # the text, Markdown and LaTeX outputs name them themselves
             if row is None:
                 stderr.write(printable(f"{name}: not scored: {failure}") + "\n")
     for message in [] if args.quiet else missed:
@@ -245,6 +245,9 @@ def _errors_output(rows, worst, fmt: str, signature: str) -> str:
     header, body = errors_rows(rows)
     if fmt == "markdown":
         return "\n".join(markdown_table(header, body, left=(0, 1))) + f"\n\n`{signature}`\n"
+    if fmt == "latex":
+        from ..report.latex_outputs import errors_latex  # here: only LaTeX needs it (start-up time)
+        return errors_latex(rows, signature)
     return delimited(header, body, DELIMITERS[fmt])
 
 
@@ -255,6 +258,9 @@ def _tables_output(rows, tables, fmt: str, signature: str, system: str) -> str:
         return relations_text(rows, tables, signature)
     if fmt == "markdown":
         return relations_markdown(rows, tables, signature)
+    if fmt == "latex":
+        from ..report.latex_outputs import relations_latex  # here: only LaTeX needs it (start-up time)
+        return relations_latex(rows, tables, signature)
     if fmt == "json":
         return relations_json(rows, tables, signature, system)
     return relations_delimited(rows, tables, DELIMITERS[fmt])

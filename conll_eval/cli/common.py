@@ -203,14 +203,15 @@ class _AccumulatedBars(argparse.Action):
 
 
 #: the --format choices of every command that formats results (validate has its own: udtools)
-FORMATS = ("text", "json", "tsv", "csv", "markdown")
+FORMATS = ("text", "json", "tsv", "csv", "markdown", "latex")
 
 #: the options two or more commands share, by argparse ``dest`` (with those of
 #: :func:`_resampling_options`: all of them are :func:`shared_options`); each command's parser
 #: picks the ones it has with :func:`add_options` (tests/test_issue25_options.py walks them)
 _SHARED: Dict[str, SharedOption] = {
     "format": _shared("--format", default="text", choices=list(FORMATS),
-                      help="output format (default: text)"),
+                      help="output format (default: text); latex: booktabs tabulars to \\input "
+                           "into a paper (headings, notes and the signature as %% comments)"),
     "output": _shared("-o", "--output", metavar="FILE",
                       help="write the output to FILE (atomically) instead of stdout"),
     "quiet": _shared("-q", "--quiet", action="store_true",

@@ -61,6 +61,9 @@ def format_comparison(comparison, signature: str, output_format: str, signed: bo
                                     comment=signed and output_format not in SIGNATURE_ON_STDERR)
     if output_format == "markdown":
         return comparison_markdown(comparison, signature)
+    if output_format == "latex":
+        from ..report.latex_outputs import comparison_latex
+        return comparison_latex(comparison, signature)
     return comparison_text(comparison, signature if signed else None)
 
 

@@ -321,9 +321,12 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                                    signature=args.signature and args.format not in SIGNATURE_ON_STDERR)
         elif args.format == "markdown":
             text = suite_markdown(ranked, metrics, rank_by, **flags)
+        elif args.format == "latex":
+            from ..report.latex_outputs import suite_latex  # here: only LaTeX needs it (start-up time)
+            text = suite_latex(ranked, metrics, rank_by, **flags)
         else:
             text = suite_text(ranked, metrics, rank_by, **flags, signature=args.signature)
-        if significance is not None and args.format in ("text", "markdown"):
+        if significance is not None and args.format in ("text", "markdown", "latex"):
             text += "\n" + format_comparison(*significance, args.format, signed=args.signature)
     if args.output:
         write_atomically(args.output, text, inputs)
@@ -338,8 +341,8 @@ def suite_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(tira_errors)
     if args.signature and args.format in SIGNATURE_ON_STDERR and not args.tira and not args.quiet:
         stderr.write((significance[1] if significance else suites[0].signature) + "\n")
-    if not args.quiet and (args.output or args.tira or args.format not in ("text", "markdown")):
-        for suite in suites:  # the text and Markdown outputs name these pairs themselves
+    if not args.quiet and (args.output or args.tira or args.format not in ("text", "markdown", "latex")):
+        for suite in suites:  # the text, Markdown and LaTeX outputs name these pairs themselves
             owner = f"{printable(suite.system_name)}: " if len(suites) > 1 else ""
             for note in pairing_notes(suite):
                 stderr.write(f"conll_eval suite: note: {owner}paired by treebank code: {note}\n")

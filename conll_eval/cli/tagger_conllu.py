@@ -146,20 +146,20 @@ def build_tagger_conllu_parser() -> argparse.ArgumentParser:
     add_options(parser, "format", "signature", "output", "profile", "debug", notes={
         "format": "tsv and csv hold the column table only",
         "signature": "text: a last line; tsv: a first '# ' line; csv: on stderr (the CSV "
-                     "stays a plain table); json and markdown always have it",
+                     "stays a plain table); json, markdown and latex always have it",
         "profile": "how the files are read and aligned"})
     return parser
 
 
 def _check_format(args) -> None:
     """What a table format cannot hold is refused, not dropped."""
-    if args.format in DELIMITERS or args.format == "markdown":
+    if args.format in DELIMITERS or args.format in ("markdown", "latex"):
         if args.verbosity >= 3:
             raise UsageError(f"conll_eval tagger: --verbosity {args.verbosity} lists words in "
                              f"the text and json formats only, not {args.format}")
     if args.format in DELIMITERS and args.confusion:
         raise UsageError(f"conll_eval tagger: --confusion: the {args.format} output is the "
-                         f"column table only; use text, json or markdown")
+                         f"column table only; use text, json, markdown or latex")
 
 
 def _render(args, evaluation, signature: str) -> str:
@@ -174,6 +174,9 @@ def _render(args, evaluation, signature: str) -> str:
                           indent=1) + "\n"
     if args.format == "markdown":
         return tagger_markdown(evaluation, signature, args.confusion)
+    if args.format == "latex":
+        from ..report.latex_outputs import tagger_latex
+        return tagger_latex(evaluation, signature, args.confusion)
     if args.format in DELIMITERS:
         shown = signature if args.signature and args.format not in SIGNATURE_ON_STDERR else None
         return delimited(*tagger_rows(evaluation), DELIMITERS[args.format], comment=shown)

@@ -8,6 +8,9 @@ what the output's own syntax needs.  Formatting only.
   (``::add-mask::``) or drive a terminal;
 * Markdown (pull-request comments, ``$GITHUB_STEP_SUMMARY``): :func:`markdown_text`, the
   same and then every character Markdown or HTML would act on escaped;
+* LaTeX (``--format latex``, a tabular to ``\\input`` into a paper): :func:`latex_text` in
+  the cells, the same and then every character TeX would act on as a command; comment lines
+  (headings, notes, the signature) are spelt out only: TeX skips a comment to its line's end;
 * HTML: :func:`html_text`; JSON: :func:`json_text` (every string spelt out); where a JSON
   output quotes the input on purpose (the validator's messages, the report's FORMs) the
   names are spelt out and the quoted text kept as read, JSON-escaped (:func:`kept`,
@@ -23,7 +26,7 @@ from typing import Any
 
 from ..errors import printable
 
-__all__ = ["printable", "markdown_text", "html_text", "spelt_out", "json_text", "kept",
+__all__ = ["printable", "markdown_text", "latex_text", "html_text", "spelt_out", "json_text", "kept",
            "valid_json_text"]
 
 # The patterns are compiled on first use (re's cache): importing this module costs no
@@ -56,6 +59,27 @@ def markdown_text(text: str) -> str:
     text = re.sub(_LOOSE_UNDERSCORE, r"\\_", text)
     text = "".join(_HTML.get(char, char) for char in text) if re.search("[&<>]", text) else text
     return re.sub(_BLOCK_START, lambda m: m.group(1) + "\\" + m.group(2), text, count=1)
+
+
+#: what TeX would act on in text, as LaTeX prints it literally: its ten special characters,
+#: the brackets (``\\\\`` and booktabs' rules read an optional ``[...]`` after them) and ``< >
+#: |`` (other glyphs in the default OT1 font encoding)
+_LATEX = str.maketrans({"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$",
+                        "&": r"\&", "#": r"\#", "^": r"\textasciicircum{}", "_": r"\_",
+                        "~": r"\textasciitilde{}", "%": r"\%", "[": "{[}", "]": "{]}",
+                        "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"})
+
+
+def latex_text(value: object) -> str:
+    """``value`` as literal LaTeX text, safe in a tabular cell: spelt out by :func:`printable`
+    (one line, no control characters: ``\\x1b`` then prints as such), then each of ``\\ {
+    } $ & # ^ _ ~ %`` and ``[ ] < > |`` as the command or group that prints it.  Other
+    characters (non-ASCII letters) stay UTF-8, LaTeX's input encoding since 2018.
+
+    >>> latex_text("en_ewt & 50%")
+    'en\\\\_ewt \\\\& 50\\\\%'
+    """
+    return printable(str(value)).translate(_LATEX)
 
 
 def html_text(value: object) -> str:
