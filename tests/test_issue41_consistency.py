@@ -227,3 +227,26 @@ def test_breakdown_follows_the_same_switch(extra):
     assert csv_out == run_cli(*argv, "--format", "csv")[1] and csv_err.startswith("conll_eval:0.")
     for fmt in ("json", "markdown"):
         assert "conll_eval:0." in run_cli(*argv, "--format", fmt)[1]
+
+
+ALIGNMENT = ROOT / "testdata" / "word-alignment"
+
+
+def test_alignment_follows_the_same_switch_and_takes_quiet(tmp_path):
+    argv = ["alignment", ALIGNMENT / "gold.naacl", ALIGNMENT / "system.pharaoh"]
+    for fmt in ("text", "tsv", "csv"):
+        code, out, err = run_cli(*argv, "--format", fmt)
+        assert code == 0 and "conll_eval:0" not in out + err, fmt
+    _, plain, _ = run_cli(*argv)
+    _, text, _ = run_cli(*argv, "--signature")
+    assert text == plain + "\nconll_eval:0.1.0|alignment|gold:naacl|system:pharaoh|null:keep\n"
+    _, tsv, _ = run_cli(*argv, "--format", "tsv", "--signature")
+    assert tsv == "# conll_eval:0.1.0|alignment|gold:naacl|system:pharaoh|null:keep\n" + \
+        run_cli(*argv, "--format", "tsv")[1]
+    _, csv_out, csv_err = run_cli(*argv, "--format", "csv", "--signature")
+    assert csv_err == "conll_eval:0.1.0|alignment|gold:naacl|system:pharaoh|null:keep\n"
+    assert run_cli(*argv, "-q") == (0, "", "")
+    assert run_cli("alignment", ALIGNMENT / "gold.naacl", tmp_path / "none.pharaoh", "-q") == (1, "", "")
+    output = tmp_path / "scores.json"
+    assert run_cli(*argv, "-q", "--format", "json", "-o", output) == (0, "", "")
+    assert '"signature"' in output.read_text(encoding="utf-8")

@@ -17,8 +17,9 @@ from ..metric_specs import PUNCT_POLICIES
 from ..naming import system_names
 from ..report.escape import json_text
 from .compare import check_resampling_options, significance_signature, small_sample_note
-from .common import (DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
-                     add_options, named_inputs, write_atomically)
+from ..errors import ConllEvalError, UsageError
+from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
+                     add_options, named_inputs, with_signature, write_atomically)
 
 __all__ = ["build_alignment_parser", "alignment_command"]
 
@@ -70,7 +71,7 @@ def build_alignment_parser() -> argparse.ArgumentParser:
                              "eval07.pl)")
     parser.add_argument("--per-sentence", action="store_true",
                         help="also the per-sentence counts |S|, |P|, |A|, |S&A|, |P&A| and AER")
-    add_options(parser, *RESAMPLING_OPTIONS, "format", "output", "debug", notes={
+    add_options(parser, *RESAMPLING_OPTIONS, "format", "signature", "quiet", "output", "debug", notes={
         "format": "tsv/csv: a row per score of each system (and with --compare per pair)"})
     return parser
 
@@ -106,8 +107,15 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     weights = parse_weights(args.pts_weights) if args.pts_weights else DEFAULT_WEIGHTS
     paths = [args.system, *args.compare]
     names = system_names(paths, args.names, parser.prog)
-    evaluation = evaluate_alignments(args.gold, paths, names, args.input_format, args.null,
-                                     args.source, args.target)
+    try:
+        evaluation = evaluate_alignments(args.gold, paths, names, args.input_format, args.null,
+                                         args.source, args.target)
+    except UsageError:
+        raise
+    except ConllEvalError:
+        if args.quiet and not args.debug:  # -q: only the exit status tells
+            return EXIT_INPUT
+        raise
     pts = None
     if args.pts is not None:
         pts = parallel_treebank_score(*args.pts, aer=evaluation.systems[0].scores.aer,
@@ -116,12 +124,12 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if args.compare:
         comparison = compare_alignments(names, [s.counts for s in evaluation.systems],
                                         args.resamples, args.seed, args.alpha, args.correction)
-    for warning in evaluation.warnings[:WARNINGS_SHOWN]:
+    for warning in [] if args.quiet else evaluation.warnings[:WARNINGS_SHOWN]:
         stderr.write(f"{printable(str(warning))}\n")
-    if len(evaluation.warnings) > WARNINGS_SHOWN:
+    if len(evaluation.warnings) > WARNINGS_SHOWN and not args.quiet:
         stderr.write(f"conll_eval: warning: {len(evaluation.warnings) - WARNINGS_SHOWN} more "
                      "repeated link(s), each counted once\n")
-    for note in evaluation.notes:
+    for note in [] if args.quiet else evaluation.notes:
         stderr.write(f"conll_eval: note: {printable(note)}\n")
     signature = _signature(evaluation, args, pts)
     if args.format == "json":
@@ -129,10 +137,10 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                                           args.per_sentence), ensure_ascii=True, indent=1) + "\n"
     elif args.format in DELIMITERS:
         text = alignment_delimited(evaluation, signature, DELIMITERS[args.format], pts,
-                                   comparison, comment=args.format not in SIGNATURE_ON_STDERR)
-        if args.format in SIGNATURE_ON_STDERR:  # the CSV stays a plain table
+                                   comparison, comment=False)
+        if args.signature and args.format in SIGNATURE_ON_STDERR and not args.quiet:  # plain CSV
             stderr.write(signature + "\n")
-        if comparison is not None:  # a table has no place for the warning
+        if comparison is not None and not args.quiet:  # a table has no place for the warning
             stderr.write(small_sample_note(comparison, "alignment"))
     elif args.format == "markdown":
         text = alignment_markdown(evaluation, signature, pts, comparison, args.per_sentence)
@@ -141,8 +149,9 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         text = alignment_latex(evaluation, signature, pts, comparison, args.per_sentence)
     else:
         text = alignment_text(evaluation, signature, pts, comparison, args.per_sentence)
+    text = with_signature(text, args.format, signature, args.signature)
     if args.output:
         write_atomically(args.output, text, [*named_inputs(args), *paths])
-    else:
+    elif not args.quiet:
         stdout.write(text)
     return EXIT_OK

@@ -11,7 +11,7 @@ from ..errors import ConllEvalError, UsageError, printable
 from ..naming import system_names
 from ..report.tables import delimited, markdown_table
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
-                     add_options, below, named_inputs, thresholds, write_atomically)
+                     add_options, below, named_inputs, thresholds, with_signature, write_atomically)
 
 if TYPE_CHECKING:  # annotations only: the analyses load with the command, not its help
     from ..evaluate import Settings
@@ -171,7 +171,7 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         text = _errors_output(rows, worst, fmt, signature)
     else:
         text = _tables_output(rows, tables, fmt, signature, names[0])
-    text = _signed(text, fmt, signature, args.signature)
+    text = with_signature(text, fmt, signature, args.signature)
     if args.output:
         write_atomically(args.output, text, named_inputs(args, pairing))
     elif not args.quiet:
@@ -222,17 +222,6 @@ def _below_bars(rows, columns, bars) -> List[str]:
         messages += [m for m in (below(label, bar.metric, value / 100, bar.value)
                                  for label, value in defined) if m]
     return messages
-
-
-def _signed(text: str, fmt: str, signature: str, wanted: bool) -> str:
-    """``text`` with the signature where --signature puts it, as in every command: the text's
-    last line (which the text formatters write), a TSV's first ``# `` line; JSON and Markdown
-    always carry it, CSV never (it goes to stderr)."""
-    if fmt == "text" and not wanted:
-        return text[:len(text) - len(signature) - 1] if text.endswith(f"{signature}\n") else text
-    if fmt == "tsv" and wanted:
-        return f"# {signature}\n{text}"
-    return text
 
 
 def _errors_output(rows, worst, fmt: str, signature: str) -> str:

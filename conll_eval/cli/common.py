@@ -532,6 +532,19 @@ def thresholds(text: str, known: List[str], prog: str, scopes: Collection[str] =
     return bars
 
 
+def with_signature(text: str, output_format: str, signature: str, wanted: bool) -> str:
+    """``text``, formatted with the signature where its format always carries one (text: the
+    last line), with the signature where ``--signature`` (``wanted``) puts it in every
+    command: the text's last line and a TSV's first ``# `` line only when wanted; JSON and
+    Markdown keep theirs, a CSV has none (the command prints it on stderr)."""
+    if output_format == "text" and not wanted and text.endswith(f"{signature}\n"):
+        text = text[:len(text) - len(signature) - 1]
+        return text[:-1] if text.endswith("\n\n") else text  # and the blank line before it
+    if output_format == "tsv" and wanted:
+        return f"# {signature}\n{text}"
+    return text
+
+
 def fraction_warning(bars: Sequence[Bar]) -> Optional[str]:
     """The warning for bars that look like fractions (every one at most 1, not all 0):
     ``LAS=0.8`` is a bar of 0.8 %."""
