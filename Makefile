@@ -1,7 +1,7 @@
 # conll_eval developer targets
 PYTHON ?= python
 
-.PHONY: install test test-slow oracles bench bench-suite bench-analyze bench-compare bench-enhanced bench-validate bench-scaling golden example clean mutation
+.PHONY: install test test-slow test-ci oracles bench bench-suite bench-analyze bench-compare bench-enhanced bench-validate bench-scaling golden example clean mutation
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -11,6 +11,13 @@ test:
 
 test-slow:
 	$(PYTHON) -m pytest -m slow
+
+# CI's second stage, as .ci/run runs it after make test (docs/development.md, "Continuous
+# integration"): the real-data comparisons and a fixed sample of the generated tests, then a
+# sample of pairs on the numpy path; about 15 minutes on 2 cores
+test-ci:
+	$(PYTHON) -m pytest --ci-stage 2
+	CONLL_EVAL_PURE=1 $(PYTHON) -m pytest --ci-stage pure
 
 # the official scorers and the UD validator, into $CONLL_EVAL_ORACLES or ~/.cache/conll_eval-oracles,
 # where golden, bench and the tests look for them (scripts/get_oracles.py --find prints which)

@@ -1,7 +1,13 @@
-"""Shared fixtures and hypothesis profiles.
+"""Shared fixtures, hypothesis profiles and the CI stages' selection.
 
 Profiles: ``default`` (quick, for the default run) and ``thorough`` (select with
 ``--hypothesis-profile=thorough`` or ``HYPOTHESIS_PROFILE=thorough``).
+
+CI's second stage (docs/development.md, "Continuous integration"; ``make test-ci``):
+``--ci-stage 2`` runs the tests marked ``ci_stage2`` and ``--ci-stage pure`` (with
+``CONLL_EVAL_PURE=1``) those marked ``ci_pure``, whatever ``-m`` says; a generated test marked
+``ci_stage2(examples=N)`` or ``ci_pure(examples=N)`` runs N examples there, derandomized (the
+same N every run: hypothesis seeds them from the test itself) and without the example database.
 """
 import os
 from pathlib import Path
@@ -43,3 +49,45 @@ def write_bytes(tmp_path):
         path.write_bytes(data)
         return str(path)
     return _write
+
+
+#: --ci-stage's choices -> the marker that selects their tests
+CI_STAGES = {"2": "ci_stage2", "pure": "ci_pure"}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--ci-stage", choices=sorted(CI_STAGES), default=None,
+                     help="run CI's second stage: '2' the tests marked ci_stage2, 'pure' (with "
+                          "CONLL_EVAL_PURE=1) those marked ci_pure, at their fixed sample sizes")
+
+
+def pytest_configure(config):
+    stage = config.getoption("--ci-stage")
+    if stage is None:
+        return
+    if stage == "pure" and not os.environ.get("CONLL_EVAL_PURE"):
+        raise pytest.UsageError("--ci-stage pure checks the numpy path: set CONLL_EVAL_PURE=1")
+    config.option.markexpr = CI_STAGES[stage]  # in place of setup.cfg's "not slow and not bench"
+
+
+def pytest_collection_modifyitems(config, items):
+    stage = config.getoption("--ci-stage")
+    if stage is None:
+        return
+    for item in items:
+        marker = item.get_closest_marker(CI_STAGES[stage])
+        if marker is not None and "examples" in marker.kwargs:
+            _sample(item, marker.kwargs["examples"])
+
+
+def _sample(item, examples: int) -> None:
+    """Run the generated test ``item`` on ``examples`` derandomized examples (at most its own)."""
+    test = item.obj
+    if not getattr(test, "is_hypothesis_test", False):
+        raise pytest.UsageError(f"{item.nodeid}: examples= is for a hypothesis test")
+    # hypothesis keeps a test's settings in this attribute and reads it when the test runs; it
+    # has no public way to change them once @settings is applied (applying it twice is an error)
+    current = test._hypothesis_internal_use_settings
+    test._hypothesis_internal_use_settings = settings(
+        current, max_examples=min(examples, current.max_examples), derandomize=True,
+        database=None)

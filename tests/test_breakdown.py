@@ -70,7 +70,8 @@ QUICK = {"en_ewt", "vi_vtb"}
 
 @pytest.mark.skipif(not TREEBANKS, reason="../shared/ud is not present")
 @pytest.mark.parametrize("treebank", [
-    tb if tb in QUICK else pytest.param(tb, marks=pytest.mark.slow) for tb in TREEBANKS])
+    tb if tb in QUICK else pytest.param(tb, marks=[pytest.mark.slow, pytest.mark.ci_stage2])
+    for tb in TREEBANKS])
 def test_against_the_official_scorers(treebank):
     oracle17 = require_oracle("conll17_ud_eval")
     oracle18 = require_oracle("conll18_ud_eval")

@@ -33,7 +33,7 @@ from compat_support import COMPAT, MODULES, SHARED_UD, Outcome, assert_same, bot
 from strategies import conllu_pairs, invalid_pairs
 from strategies_enhanced import enhanced_pairs
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.ci_stage2]
 GOLDEN = Path(__file__).resolve().parent.parent / "testdata" / "golden"
 
 #: the strategies' profile name for each module

@@ -270,6 +270,7 @@ def test_breakdown_has_the_option(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2
 @pytest.mark.skipif(not os.environ.get("UD_TOOLS") or not shutil.which("perl"),
                     reason="$UD_TOOLS (a UniversalDependencies/tools checkout) and perl needed")
 @pytest.mark.parametrize("name", CASES)

@@ -118,6 +118,8 @@ def test_profiles_match_the_scripts(workdir, pair, options, profile):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2(examples=100)
+@pytest.mark.ci_pure(examples=100)
 @settings(max_examples=600, **FAST)
 @given(pair=enhanced_pairs(), options=OPTIONS, profile=st.sampled_from(["iwpt", "udeval"]))
 def test_profiles_match_the_scripts_slow(workdir, pair, options, profile):

@@ -180,6 +180,7 @@ def test_validator_on_mutated_files(seed, steps):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2(examples=10_000)
 @SLOW
 @given(st.binary(max_size=600), st.integers(0, 2 ** 32))
 def test_validator_on_random_bytes_slow(data, seed):
@@ -187,6 +188,7 @@ def test_validator_on_random_bytes_slow(data, seed):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2(examples=10_000)
 @SLOW
 @given(st.integers(0, 2 ** 32), st.integers(0, 12))
 def test_validator_on_mutated_files_slow(seed, steps):
@@ -210,6 +212,7 @@ def test_mutated_files(seed, steps, profile):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2(examples=10_000)
 @SLOW
 @given(st.binary(max_size=600), st.sampled_from(["conll17", "conll18", "iwpt"]))
 def test_random_bytes_slow(data, profile):
@@ -217,6 +220,7 @@ def test_random_bytes_slow(data, profile):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2(examples=10_000)
 @SLOW
 @given(st.integers(0, 2 ** 32), st.integers(1, 12), st.sampled_from(["conll17", "conll18"]))
 def test_mutated_files_slow(seed, steps, profile):

@@ -107,7 +107,8 @@ QUICK = {"en_ewt", "fr_gsd"}
 
 @pytest.mark.skipif(not TREEBANKS, reason="../shared/ud is not present")
 @pytest.mark.parametrize("treebank", [
-    tb if tb in QUICK else pytest.param(tb, marks=pytest.mark.slow) for tb in TREEBANKS])
+    tb if tb in QUICK else pytest.param(tb, marks=[pytest.mark.slow, pytest.mark.ci_stage2])
+    for tb in TREEBANKS])
 def test_eval_pl_default_numbers(treebank, tmp_path):
     directory = oracle_dir()
     if directory is None or not (directory / "eval.pl").is_file() or shutil.which("perl") is None:

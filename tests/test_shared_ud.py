@@ -25,7 +25,7 @@ OUTPUTS = {
     "conll17 -v": ["--profile", "conll17", "-v"],
 }
 
-pytestmark = pytest.mark.skipif(not CASES, reason="../shared/ud is not present")
+pytestmark = [pytest.mark.skipif(not CASES, reason="../shared/ud is not present"), pytest.mark.ci_pure]
 
 
 def _reference(treebank, system_name):

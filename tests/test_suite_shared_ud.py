@@ -14,7 +14,7 @@ SHARED_UD = Path(__file__).resolve().parent.parent.parent / "shared" / "ud"
 TREEBANKS = sorted(p.parent.name for p in SHARED_UD.glob("*/reference.json")) if SHARED_UD.is_dir() else []
 SYSTEMS = ["sys-raw.conllu", "sys-gold-tok.conllu"]
 
-pytestmark = pytest.mark.skipif(not TREEBANKS, reason="../shared/ud is not present")
+pytestmark = [pytest.mark.skipif(not TREEBANKS, reason="../shared/ud is not present"), pytest.mark.ci_pure]
 
 
 def reference(treebank, system):

@@ -81,6 +81,7 @@ def test_any_bytes_never_raise(level, data):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2(examples=300)
 @pytest.mark.parametrize("level", LEVELS)
 @settings(max_examples=1700, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(0, 2 ** 32))

@@ -87,6 +87,7 @@ def test_real_files_give_udvalidates_incidents(driver, path):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2
 @needs_udvalidate
 @pytest.mark.parametrize("path", _gold_files(True), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_real_file_gives_udvalidates_incidents(driver, path):
@@ -215,6 +216,7 @@ def test_mutated_files_give_udvalidates_incidents(driver, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2
 @needs_udvalidate
 def test_many_mutated_files_give_udvalidates_incidents(driver, tmp_path):
     if not SHARED_UD.is_dir():

@@ -69,6 +69,7 @@ def test_gold_files_give_udvalidates_incidents_at_level_5(driver, path, lang):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2
 @needs_udvalidate
 @needs_data
 @pytest.mark.parametrize("path, lang", _files(["sys-gold-tok", "sys-raw"]),
@@ -177,6 +178,7 @@ def test_mutated_files_give_udvalidates_incidents(driver, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.ci_stage2
 @needs_udvalidate
 @needs_data
 def test_many_mutated_files_give_udvalidates_incidents(driver, tmp_path):

@@ -326,11 +326,13 @@ def _mutated_files_parity(max_examples: int):
 
 
 test_parity_on_mutated_files = _mutated_files_parity(60)
-test_parity_on_mutated_files_many = pytest.mark.slow(_mutated_files_parity(5000))
+test_parity_on_mutated_files_many = pytest.mark.ci_stage2(examples=300)(
+    pytest.mark.slow(_mutated_files_parity(5000)))
 
 
 @needs_udvalidate
 @pytest.mark.slow
+@pytest.mark.ci_stage2
 def test_parity_tally_report():
     """Prints the running totals of this session (run with -s after the slow parity test)."""
     print("\nudvalidate parity:", ", ".join(f"{k} {v}" for k, v in TALLY.items()))
@@ -339,6 +341,7 @@ def test_parity_tally_report():
 
 @needs_udvalidate
 @pytest.mark.slow
+@pytest.mark.ci_stage2
 def test_case_file_goldens_are_current(driver):
     """testdata/validate/*.udvalidate.txt still match the installed udvalidate."""
     for path in CASES:
@@ -358,7 +361,8 @@ QUICK_SHARED = {"en_ewt/sys-raw.conllu", "en_ewt/gold.conllu"}
 @needs_udvalidate
 @pytest.mark.parametrize("path", [
     pytest.param(p, id=f"{p.parent.name}/{p.name}",
-                 marks=() if f"{p.parent.name}/{p.name}" in QUICK_SHARED else pytest.mark.slow)
+                 marks=() if f"{p.parent.name}/{p.name}" in QUICK_SHARED
+                 else [pytest.mark.slow, pytest.mark.ci_stage2])
     for p in _shared_files()])
 def test_parity_on_shared_ud_files(driver, path):
     """Real treebanks and real parser outputs: the same complete error lists."""
