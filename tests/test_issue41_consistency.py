@@ -250,3 +250,12 @@ def test_alignment_follows_the_same_switch_and_takes_quiet(tmp_path):
     output = tmp_path / "scores.json"
     assert run_cli(*argv, "-q", "--format", "json", "-o", output) == (0, "", "")
     assert '"signature"' in output.read_text(encoding="utf-8")
+
+
+def test_the_conllu_tagger_takes_quiet(tmp_path):
+    assert run_cli("tagger", GOLD, SYSTEM, "-q") == (0, "", "")
+    assert run_cli("tagger", "--conllu", GOLD, tmp_path / "none.conllu", "-q") == (1, "", "")
+    assert run_cli("tagger", GOLD, SYSTEM, "-q", "--format", "csv", "--signature") == (0, "", "")
+    output = tmp_path / "tags.json"
+    assert run_cli("tagger", GOLD, SYSTEM, "-q", "--format", "json", "-o", output) == (0, "", "")
+    assert '"signature"' in output.read_text(encoding="utf-8")

@@ -10,9 +10,9 @@ from typing import List, NamedTuple, Optional, TextIO, Tuple
 
 from .. import __version__
 from ..analyze.tagger import DEFAULT_COLUMNS
-from ..errors import UsageError, printable
+from ..errors import ConllEvalError, UsageError, printable
 from ..io.formats import CONLLU, MOOT, TAGGER, detect_format
-from .common import (DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, named_inputs,
+from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, named_inputs,
                      write_atomically)
 from .messages import program_name
 
@@ -143,10 +143,8 @@ def build_tagger_conllu_parser() -> argparse.ArgumentParser:
     parser.add_argument("--train", metavar="FILE",
                         help="a training CoNLL-U file: accuracy also for words whose gold FORM "
                              "it has (known) and has not (unknown)")
-    add_options(parser, "format", "signature", "output", "profile", "debug", notes={
+    add_options(parser, "format", "signature", "quiet", "output", "profile", "debug", notes={
         "format": "tsv and csv hold the column table only",
-        "signature": "text: a last line; tsv: a first '# ' line; csv: on stderr (the CSV "
-                     "stays a plain table); json, markdown and latex always have it",
         "profile": "how the files are read and aligned"})
     return parser
 
@@ -193,21 +191,28 @@ def conllu_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
     from ..io.read import read_treebank
     from ..treebank import Vocab
     columns = parse_columns(args.columns)
-    vocab = Vocab()
-    gold = read_treebank(args.gold, CONLLU, profile=args.profile, vocab=vocab, trees=False)
-    system = read_treebank(args.system, CONLLU, profile=args.profile, vocab=vocab, trees=False)
-    training = None
-    if args.train:
-        train = read_treebank(args.train, CONLLU, profile=args.profile, vocab=Vocab(), trees=False)
-        training = set(train.strings("form"))
-    evaluation = evaluate_tagging(gold, system, columns, training)
+    try:
+        vocab = Vocab()
+        gold = read_treebank(args.gold, CONLLU, profile=args.profile, vocab=vocab, trees=False)
+        system = read_treebank(args.system, CONLLU, profile=args.profile, vocab=vocab, trees=False)
+        training = None
+        if args.train:
+            train = read_treebank(args.train, CONLLU, profile=args.profile, vocab=Vocab(), trees=False)
+            training = set(train.strings("form"))
+        evaluation = evaluate_tagging(gold, system, columns, training)
+    except UsageError:
+        raise
+    except ConllEvalError:
+        if args.quiet and not args.debug:  # -q: only the exit status tells
+            return EXIT_INPUT
+        raise
     signature = (f"conll_eval:{__version__}|tagger:conllu|profile:{args.profile}|"
                  f"columns:{','.join(columns)}" + ("|train:file" if args.train else ""))
     text = _render(args, evaluation, signature)
     if args.output and args.output != "-":
         write_atomically(args.output, text, named_inputs(args))
-    else:
+    elif not args.quiet:
         stdout.write(text)
-    if args.signature and args.format in SIGNATURE_ON_STDERR:
+    if args.signature and args.format in SIGNATURE_ON_STDERR and not args.quiet:
         stderr.write(signature + "\n")
     return EXIT_OK
