@@ -85,8 +85,19 @@ def test_the_wheel_carries_what_runs_and_nothing_else(dist):
 
 def test_the_wheel_installs_and_scores(dist):
     wheel, _, tmp = dist
-    version = _scores_the_example(_install(tmp, "wheel-venv", wheel), tmp)
+    bin_dir = _install(tmp, "wheel-venv", wheel)
+    version = _scores_the_example(bin_dir, tmp)
     assert "compiled" in version
+    _validates_under_both_names(bin_dir, tmp)
+
+
+def _validates_under_both_names(bin_dir, tmp):
+    """``conll-eval-validate`` is ``conll_eval validate`` (the pre-commit hook's meaning:
+    nothing printed for a valid file); udvalidate's drop-in is ``conll-eval-udvalidate``."""
+    ours = _run([bin_dir / "conll-eval-validate", EXAMPLE / "gold.conllu"], cwd=tmp)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (0, "", "")
+    theirs = _run([bin_dir / "conll-eval-udvalidate", EXAMPLE / "gold.conllu"], cwd=tmp)
+    assert (theirs.returncode, theirs.stdout, theirs.stderr) == (0, "", "*** PASSED ***\n")
 
 
 def test_the_sdist_installs_with_and_without_a_compiler(dist):
