@@ -19,10 +19,11 @@ Conventions (the docs' "Contributing to the docs" section repeats them):
   (invisible in the rendered page); keep them rare and give the reason.
 * Other blocks (```` ```text ````, ```` ```yaml ````, plain ```` ``` ````) are not run.
 
-The sandbox (``make_sandbox``) is a temporary directory holding the files the examples name
-(``gold.conllu``, ``system.conllu``, ``parser-a.conllu``, ``GOLD_DIR/``, ``SYSTEM_DIR/``,
-``parser-a/``, ``parser-b/``, ...), copied from
-``testdata/``; ``testdata`` itself is a link there to the repository's.
+The sandbox (``make_sandbox``) is a temporary copy of the repository's ``examples/`` folder,
+which holds every file the examples name (``gold.conllu``, ``system.conllu``,
+``parser-a.conllu``, ``GOLD_DIR/``, ``SYSTEM_DIR/``, ``parser-a/``, ``parser-b/``, ...; its
+README.md says what each is); ``testdata`` is a link there to the repository's. The README's
+examples also run in a copy without that link: as a user runs them after ``cd examples``.
 """
 
 from __future__ import annotations
@@ -243,54 +244,19 @@ def check_page(path: Path, sandbox: Path) -> tuple[int, list[str]]:
     return ran, skipped
 
 
-def _copy(source: Path, target: Path) -> None:
-    if source.is_dir():
-        shutil.copytree(source, target)
-    else:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+#: the folder the examples run in, shipped in the repository: ``cd examples`` and every command
+#: of the README's examples runs as printed (the docs' examples too, with ``testdata`` beside)
+EXAMPLES = PROJECT / "examples"
 
 
-# sandbox name -> the testdata file or directory it is a copy of
-SANDBOX_FILES = {
-    "gold.conllu": "example/gold.conllu",
-    "system.conllu": "example/system.conllu",
-    "parser-a.conllu": "example/system.conllu",
-    "parser-b.conllu": "docs/parser-b.conllu",
-    "GOLD_DIR/en_cats.conllu": "suite/gold/en_cats.conllu",
-    "GOLD_DIR/en_dogs.conllu": "suite/gold/en_dogs.conllu",
-    "SYSTEM_DIR/en_cats.conllu": "suite/system/en_cats.conllu",
-    "SYSTEM_DIR/en_dogs.conllu": "suite/system/en_dogs.conllu",
-    "parser-a/en_cats.conllu": "suite/system/en_cats.conllu",
-    "parser-a/en_dogs.conllu": "suite/system/en_dogs.conllu",
-    "parser-b/en_cats.conllu": "docs/parser-b-suite/en_cats.conllu",
-    "parser-b/en_dogs.conllu": "docs/parser-b-suite/en_dogs.conllu",
-    "pairs.txt": "docs/pairs.txt",
-    "broken.conllu": "docs/broken.conllu",
-    "tb.conllu": "example/gold.conllu",
-    "a.conllu": "docs/a.conllu",
-    "b.conllu": "docs/b.conllu",
-    "raw/parser-a.conllu": "example/system.conllu",
-    "raw/parser-b.conllu": "docs/parser-b.conllu",
-    "elas-gold.conllu": "docs/elas-gold.conllu",
-    "elas-system.conllu": "docs/elas-system.conllu",
-    "gold.wd": "tagger/gold.wd",
-    "system.wd": "tagger/system.wd",
-    "gold.tt": "tagger/gold.tt",
-    "system.tt": "tagger/system-short.tt",
-    "gold.naacl": "word-alignment/gold.naacl",
-    "system.pharaoh": "word-alignment/system.pharaoh",
-    "poor.pharaoh": "word-alignment/poor.pharaoh",
-    "source.txt": "word-alignment/source.txt",
-    "target.txt": "word-alignment/target.txt",
-}
-
-
-def make_sandbox(directory: Path) -> Path:
-    """Fill ``directory`` with the files the examples use (see SANDBOX_FILES) and return it."""
-    for name, source in SANDBOX_FILES.items():
-        _copy(TESTDATA / source, directory / name)
-    (directory / "testdata").symlink_to(TESTDATA, target_is_directory=True)
+def make_sandbox(directory: Path, testdata: bool = True) -> Path:
+    """A copy of ``examples/`` in ``directory`` (the examples may write files; the shipped
+    folder stays as it is), with ``testdata`` a link to the repository's when ``testdata``
+    (the docs pages name a few of its files); returns it.  Nothing is generated: the files
+    are the shipped ones."""
+    shutil.copytree(EXAMPLES, directory)
+    if testdata:
+        (directory / "testdata").symlink_to(TESTDATA, target_is_directory=True)
     return directory
 
 

@@ -28,6 +28,68 @@ def test_every_example_of_the_page_does_what_it_shows(page, sandbox):
     assert len(skipped) <= max(1, len(blocks) // 3), skipped  # skipping stays rare
 
 
+def _readme_examples(readme: Path, directory: Path) -> Path:
+    """The README's "One example per command" section as a page of its own."""
+    text = readme.read_text(encoding="utf-8")
+    start = text.index("## One example per command\n")
+    end = text.find("\n## ", start + 1)
+    page = directory / "readme-examples.md"
+    page.write_text(text[start:end if end >= 0 else len(text)], encoding="utf-8")
+    return page
+
+
+def test_the_readme_examples_run_as_printed_in_the_examples_folder(tmp_path):
+    """``cd examples`` in a clone, then every command of the README's examples as printed: they
+    run in a copy of the shipped folder alone (no ``testdata`` beside it), nothing made for
+    them."""
+    page = _readme_examples(PAGES[0], tmp_path)
+    folder = make_sandbox(tmp_path / "examples", testdata=False)
+    ran, skipped = check_page(page, folder)
+    assert ran >= 8 and skipped == []
+    assert "(`cd examples`)" in page.read_text(encoding="utf-8")
+
+
+def test_a_file_the_readme_examples_need_missing_from_the_folder_fails(tmp_path):
+    page = _readme_examples(PAGES[0], tmp_path)
+    folder = make_sandbox(tmp_path / "examples", testdata=False)
+    (folder / "parser-b.conllu").unlink()
+    with pytest.raises(ExampleFailure):
+        check_page(page, folder)
+
+
+#: the files of examples/ that are copies of testdata/ files (the tests' own), kept equal
+COPIES = {"gold.conllu": "example/gold.conllu", "system.conllu": "example/system.conllu",
+          "parser-a.conllu": "example/system.conllu", "tb.conllu": "example/gold.conllu",
+          "raw/parser-a.conllu": "example/system.conllu", "raw/parser-b.conllu": None,
+          "GOLD_DIR/en_cats.conllu": "suite/gold/en_cats.conllu",
+          "GOLD_DIR/en_dogs.conllu": "suite/gold/en_dogs.conllu",
+          "SYSTEM_DIR/en_cats.conllu": "suite/system/en_cats.conllu",
+          "SYSTEM_DIR/en_dogs.conllu": "suite/system/en_dogs.conllu",
+          "parser-a/en_cats.conllu": "suite/system/en_cats.conllu",
+          "parser-a/en_dogs.conllu": "suite/system/en_dogs.conllu",
+          "parser-b/en_cats.conllu": "suite/gold/en_cats.conllu",
+          "parser-b/en_dogs.conllu": "suite/gold/en_dogs.conllu",
+          "gold.wd": "tagger/gold.wd", "system.wd": "tagger/system.wd", "gold.tt": "tagger/gold.tt",
+          "system.tt": "tagger/system-short.tt", "gold.naacl": "word-alignment/gold.naacl",
+          "system.pharaoh": "word-alignment/system.pharaoh",
+          "poor.pharaoh": "word-alignment/poor.pharaoh", "source.txt": "word-alignment/source.txt",
+          "target.txt": "word-alignment/target.txt"}
+
+
+def test_the_examples_folder_is_listed_and_its_copies_are_equal():
+    """Every file of examples/ is in its README's table, and the copies of testdata/ files
+    are byte for byte the files the tests use (``raw/parser-b.conllu``: ``parser-b.conllu``)."""
+    folder = PROJECT / "examples"
+    listing = (folder / "README.md").read_text(encoding="utf-8")
+    for path in folder.rglob("*"):
+        if path.is_file() and path.name != "README.md":
+            name = path.relative_to(folder).as_posix()
+            assert f"`{name.split('/')[0] + '/' if '/' in name else name}`" in listing, name
+    for name, source in COPIES.items():
+        original = folder / "parser-b.conllu" if source is None else PROJECT / "testdata" / source
+        assert (folder / name).read_bytes() == original.read_bytes(), name
+
+
 def test_the_readme_under_test_is_short_and_keeps_the_quick_start():
     readme = PAGES[0]
     text = readme.read_text(encoding="utf-8")

@@ -98,7 +98,7 @@ def test_a_scorer_error_is_the_official_last_line():
     assert done.returncode == 1 and b"Traceback" not in done.stderr
 
 
-BROKEN = TESTDATA / "docs" / "broken.conllu"  # a head self-loop (line 4), an unknown UPOS (13)
+BROKEN = PROJECT / "examples" / "broken.conllu"  # a head self-loop (line 4), an unknown UPOS (13)
 
 
 def test_conll_eval_udvalidate_writes_udvalidates_lines_on_stderr():
@@ -115,7 +115,7 @@ def test_conll_eval_udvalidate_is_udvalidate(name):
     udvalidate = directory / "venv" / "bin" / "udvalidate" if directory else None
     if udvalidate is None or not udvalidate.exists():
         pytest.skip("udvalidate (udtools) is not installed (make oracles)")
-    folder = TESTDATA / "docs"
+    folder = PROJECT / "examples"
     argv = ["--level", "2", "--lang", "ud", name]
     theirs = subprocess.run([str(udvalidate), *argv], cwd=folder, capture_output=True)
     ours = run_dropin("udvalidate", argv, folder)

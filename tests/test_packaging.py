@@ -100,6 +100,17 @@ def _validates_under_both_names(bin_dir, tmp):
     assert (theirs.returncode, theirs.stdout, theirs.stderr) == (0, "", "*** PASSED ***\n")
 
 
+def test_the_sdist_ships_the_examples_folder(dist):
+    """The README's examples run in examples/ (cd examples): the sdist has it whole."""
+    import tarfile
+    _, sdist, _ = dist
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    shipped = {path.relative_to(PROJECT).as_posix() for path in (PROJECT / "examples").rglob("*")
+               if path.is_file()}
+    assert shipped and shipped <= names
+
+
 def test_the_sdist_installs_with_and_without_a_compiler(dist):
     _, sdist, tmp = dist
     version = _scores_the_example(_install(tmp, "sdist-venv", sdist), tmp)
