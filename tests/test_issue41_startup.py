@@ -24,6 +24,7 @@ LIGHT = [
     (["score", "--help"], "usage: conll_eval"),
     (["suite", "--help"], "usage: conll_eval suite"),
     (["validate", "--help"], "usage: conll_eval validate"),
+    (["compare", "--help"], "usage: conll_eval compare"),
     (["help", "compare"], "usage: conll_eval compare"),
     (["report", "--help"], "usage: conll_eval report"),
     (["analyze", "--help"], "usage: conll_eval analyze"),

@@ -99,9 +99,10 @@ def build_compare_parser() -> argparse.ArgumentParser:
 
 
 def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    from ..analyze.comparison import compare  # here: cli.suite imports this module (its options)
     parser = build_compare_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # --help ends here
+    # here: cli.suite imports this module (its options), and --help needs no analyses (numpy)
+    from ..analyze.comparison import compare
     if len(args.systems) < 2:
         parser.error("give at least two system files")
     check_resampling_options(parser, args)
