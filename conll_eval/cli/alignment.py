@@ -69,8 +69,8 @@ def build_alignment_parser() -> argparse.ArgumentParser:
                         help="words the PTS's UAS scores (as in conll_eval --punct; default: "
                              "unicode, a FORM of only punctuation left out, as the CoNLL-07 "
                              "eval07.pl)")
-    parser.add_argument("--per-sentence", action="store_true",
-                        help="also the per-sentence counts |S|, |P|, |A|, |S&A|, |P&A| and AER")
+    add_options(parser, "per_sentence", notes={
+        "per_sentence": "after the totals: |S|, |P|, |A|, |S&A|, |P&A| and AER"})
     add_options(parser, *RESAMPLING_OPTIONS, "format", "signature", "quiet", "output", "debug", notes={
         "format": "tsv/csv: a row per score of each system (and with --compare per pair)"})
     return parser

@@ -275,6 +275,8 @@ _SHARED: Dict[str, SharedOption] = {
                                "--metrics takes where the command has it; given again, its "
                                "bars are added (every bar must hold; two bars on one metric "
                                "are a usage error)"),
+    "per_sentence": _shared("--per-sentence", action="store_true",
+                            help="the counts of every gold sentence, a row each"),
     "signature": _shared("--signature", action="store_true",
                          help="print the settings signature, off by default in text (a last "
                               "line) and TSV (a first '# ' line), on stderr with csv (the CSV "

@@ -49,6 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="after the table, the share of gold sentences whose words are all "
                              "right (aligned, correct, no extra system word), per metric shown "
                              "(the CoNLL-X practice for UAS and LAS); JSON always has it")
+    add_options(parser, "per_sentence", notes={
+        "per_sentence": "instead of the totals: its number, first line and sent_id, then per "
+                        "metric its correct, gold and system counts and F1 (n/a where the "
+                        "sentence has no word the metric counts, or the gold file leaves the "
+                        "column _); the rows add up to the totals; in any --format (not with "
+                        "-v, -c or --exact-match)"})
     add_options(parser, "debug")
     add_options(parser, "color")
     parser.add_argument("--version", action="version",
@@ -91,6 +97,17 @@ def _render(args, scores, signature: str, exact, notes) -> str:
     return text
 
 
+def _per_sentence(args, evaluation, metrics, signature: str, notes) -> str:
+    """``--per-sentence``: the table of gold sentences in the chosen format."""
+    # here: only --per-sentence needs it (start-up time)
+    from ..report.machine import not_annotated
+    from ..report.per_sentence import per_sentence_output
+    return per_sentence_output(evaluation, metrics, args.format, signature,
+                               DELIMITERS.get(args.format),
+                               args.signature and args.format not in SIGNATURE_ON_STDERR,
+                               not_annotated(notes))
+
+
 def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)  # --version and --help end here
@@ -101,6 +118,9 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     from ..report.machine import annotation_note
     if args.gold == "-" and args.system == "-":
         raise UsageError("only one of GOLD and SYSTEM can be read from stdin")
+    if args.per_sentence and (args.verbose or args.counts or args.exact_match):
+        raise UsageError("--per-sentence gives every count of every sentence; -v, -c and "
+                         "--exact-match shape the totals' table, which it replaces")
     settings, requested, bars = scoring_request(args, parser.prog)
     metrics = requested or known_metrics(scoring_settings(args, requested))  # not a bar's LA
     if not args.quiet:
@@ -118,7 +138,10 @@ def score_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         if notes.get(bar.metric, "").startswith("not annotated"):
             raise meaningless_bar(parser.prog, bar, f"the gold file does not annotate "
                                   f"{bar.metric} ({notes[bar.metric].split(': ', 1)[-1]})")
-    text = _render(args, scores, signature, evaluation.exact_match(), notes)
+    if args.per_sentence:
+        text = _per_sentence(args, evaluation, metrics, signature, notes)
+    else:
+        text = _render(args, scores, signature, evaluation.exact_match(), notes)
     shown = {m: why for m, why in notes.items() if m in scores and (
         args.metrics or args.verbose or args.counts or args.format != "text"
         or m in DEFAULT_METRICS)}
