@@ -1,0 +1,62 @@
+"""Mutation testing (``make mutation``): hand-worked cases for the policies of the older
+evaluations (``--punct``, ``--deprel``), whose counting the mutants of
+``conll_eval/metrics.py`` showed no in-process test reached."""
+import pytest
+
+from conll_eval import evaluate_files
+from conll_eval.evaluate import Settings
+
+from helpers import document, sentence
+
+# gold: 2 ',' is punct by relation, UPOS and form; 4 '!' by UPOS and form; 5 ':)' by form only.
+# The system attaches 2, 4 and 5 to 3 (wrong) and tags 4 as X (so only gold calls it PUNCT).
+GOLD = document(sentence("1 Hello 0 root INTJ", "2 , 1 punct PUNCT", "3 world 1 vocative NOUN",
+                         "4 ! 1 discourse PUNCT", "5 :) 1 discourse SYM"))
+SYSTEM = document(sentence("1 Hello 0 root INTJ", "2 , 3 punct PUNCT", "3 world 1 vocative NOUN",
+                           "4 ! 3 discourse X", "5 :) 3 discourse SYM"))
+
+
+def _score(tmp_path, gold=GOLD, system=SYSTEM, **policies):
+    paths = []
+    for name, text in (("gold.conllu", gold), ("system.conllu", system)):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return evaluate_files(*paths, settings=Settings(**policies)).scores
+
+
+def _counts(score):
+    return score.correct, score.gold, score.system, score.aligned
+
+
+@pytest.mark.parametrize("punct, las", [
+    ("include", (2, 5, 5, 5)),    # words 1 and 3 right of 5
+    ("deprel", (2, 4, 4, 4)),     # ',' (relation punct) left out on both sides
+    ("upos", (2, 3, 4, 3)),       # gold drops ',' and '!'; the system only ',' ('!' is X there)
+    ("unicode", (2, 2, 2, 2)),    # ',', '!' and ':)' are punctuation by their forms
+])
+def test_each_punctuation_policy_drops_its_words_side_by_side(tmp_path, punct, las):
+    assert _counts(_score(tmp_path, punct=punct)["LAS"]) == las
+
+
+def test_clas_under_a_policy_keeps_only_the_content_words_it_scores(tmp_path):
+    """Content relations: root, vocative, discourse (punct is not). Under upos: gold keeps
+    1, 3, 5; the system 1, 3, 4, 5; words 1 and 3 are right."""
+    scores = _score(tmp_path, punct="upos")
+    assert _counts(scores["CLAS"]) == (2, 3, 4, 3)
+
+
+def test_the_conll17_clas_weights_under_a_policy(tmp_path):
+    """conll17's CLAS weighs content words 1 (the rest 0), then the policy drops its words:
+    the same counts as the 2018 CLAS here."""
+    scores = _score(tmp_path, profile="conll17", punct="upos")
+    assert _counts(scores["CLAS"]) == (2, 3, 4, 3)
+
+
+def test_v1_relations_compare_as_their_v2_names(tmp_path):
+    """Under ``--deprel v1`` dobj = obj, nsubjpass = nsubj:pass (-> nsubj) and name:x ->
+    flat:name (-> flat); under the default the v1 names are other relations."""
+    gold = document(sentence("1 a 0 root", "2 b 1 dobj", "3 c 1 nsubjpass", "4 d 1 name:x"))
+    system = document(sentence("1 a 0 root", "2 b 1 obj", "3 c 1 nsubj", "4 d 1 flat"))
+    assert _score(tmp_path, gold, system, deprel="v1")["LAS"].correct == 4
+    assert _score(tmp_path, gold, system)["LAS"].correct == 1
