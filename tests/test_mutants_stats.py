@@ -59,3 +59,5 @@ def test_the_score_of_a_resample_sums_its_sentences_with_repetitions(evaluation)
     assert las.aligned_accuracy == 0.5
     tokens = evaluation.counts["Tokens"].score_of(np.array([2]))
     assert tokens.aligned is None and tokens.aligned_accuracy is None
+    words = evaluation.counts["Words"].score_of(np.array([2]))  # aligned, but no accuracy
+    assert (words.correct, words.aligned, words.aligned_accuracy) == (2, 2, None)
