@@ -1,13 +1,16 @@
 """The scorer under hostile input: short errors with file, line and code; never a traceback."""
+import importlib
 import io
 import os
 
 import pytest
 
-import conll_eval.cli.score as cli_score
 from conll_eval.cli import main
 
 from helpers import chain, document, row, sentence
+
+#: the module (``conll_eval.evaluate`` as an attribute is the function)
+evaluate_module = importlib.import_module("conll_eval.evaluate")
 
 GOOD = document(sentence("1 Hello 0 root", "2 world 1 obj"), sentence("1 Bye 0 root"))
 
@@ -122,7 +125,8 @@ def test_swapped_and_same_file(tmp_path, gold):
 def test_internal_error_exit_3_and_debug(monkeypatch, gold):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
-    monkeypatch.setattr(cli_score, "evaluate_files", broken)
+    # the command imports evaluate_files where it scores (start-up time): patched at its source
+    monkeypatch.setattr(evaluate_module, "evaluate_files", broken)
     status, _, err = run(gold, gold)
     assert status == 3 and "internal error" in err and "--debug" in err
     with pytest.raises(RuntimeError):
