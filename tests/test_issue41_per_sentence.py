@@ -142,3 +142,23 @@ def test_a_system_sentence_over_two_gold_ones_counts_each_word_where_it_starts(w
     code, out, err = run_cli(gold, system, "--per-sentence", "--format", "csv", "--metrics", "LAS")
     assert code == 0, err
     assert out.splitlines()[1:] == ["1,1,,1,1,1,100.00", "2,3,,0,1,1,0.00"]
+
+
+def test_a_hostile_sent_id_is_quoted_and_spelt_out_in_every_format(write):
+    import csv
+    import io
+    hostile = 'a,"b"\tc\x1b\u202e%s'
+    gold = write("g.conllu", document(sentence("1 a 0 root", comments=[f"# sent_id = {hostile}"]),
+                                      sentence("1 b 0 root")))
+    system = write("s.conllu", document(sentence("1 a 0 root"), sentence("1 b 0 root")))
+    spelt = 'a,"b"\\tc\\x1b\\u202e%s'
+    for fmt, delimiter in (("csv", ","), ("tsv", "\t")):
+        code, out, err = run_cli(gold, system, "--per-sentence", "--format", fmt, "--metrics", "LAS")
+        assert code == 0, err
+        rows = list(csv.reader(io.StringIO(out), delimiter=delimiter))
+        assert rows[1] == ["1", "2", spelt, "1", "1", "1", "100.00"]
+        assert rows[2] == ["2", "4", "", "1", "1", "1", "100.00"] and len(rows) == 3
+    code, out, err = run_cli(gold, system, "--per-sentence", "--format", "json", "--metrics", "LAS")
+    assert code == 0, err
+    assert out.isascii() and "\x1b" not in out
+    assert [s["sent_id"] for s in json.loads(out)["sentences"]] == [spelt, None]

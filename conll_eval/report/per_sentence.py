@@ -19,10 +19,10 @@ from typing import List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..metric_specs import display_name
-from .escape import json_text
+from .escape import printable
 from .latex import latex_output, latex_table
 from .machine import NOT_ANNOTATED
-from .tables import Num, delimited, markdown_table, percent, text_table
+from .tables import Num, markdown_table, percent, text_table
 
 __all__ = ["sentence_columns", "per_sentence_output"]
 
@@ -48,38 +48,85 @@ def sentence_columns(evaluation, metrics: Sequence[str], unannotated: Sequence[s
     return sentences, columns
 
 
+#: sentences formatted at a time by :func:`_column_texts` (their cells' strings live that long)
+CHUNK = 4096
+
+
+def _column_texts(sentences, columns, start: int, stop: int, na: str, f1_text) -> List[List[str]]:
+    """The cells of sentences ``start:stop``, a list of strings per column (ordinal, line,
+    then per metric its counts and F1 as ``f1_text`` writes a fraction, ``na`` where n/a);
+    the ``sent_id`` column is left to the caller (text needs a format's quoting)."""
+    texts = [list(map(str, range(start + 1, stop + 1))),
+             list(map(str, sentences["line"][start:stop]))]
+    for counts, f1 in columns.values():
+        texts += [list(map(str, counts[start:stop, k].tolist())) for k in range(3)]
+        texts.append([na] * (stop - start) if f1 is None else
+                     [na if value != value else f1_text(value) for value in f1[start:stop].tolist()])
+    return texts
+
+
+def _header(columns) -> List[str]:
+    header = ["sentence", "line", "sent_id"]
+    for metric in columns:
+        header += [f"{metric}_{count}" for count in COUNTS] + [f"{metric}_f1"]
+    return header
+
+
 def _table(sentences, columns, na: str) -> Tuple[List[str], List[list]]:
     """Header and rows (F1 in percent, 2 decimals; ``na`` where it means nothing)."""
-    header = ["sentence", "line", "sent_id"]
-    lists = []
-    for metric, (counts, f1) in columns.items():
-        header += [f"{metric}_{count}" for count in COUNTS] + [f"{metric}_f1"]
-        lists += [counts[:, k].tolist() for k in range(3)]
-        lists.append([na] * len(counts) if f1 is None else
-                     [na if value != value else percent(value) for value in f1.tolist()])
+    texts = _column_texts(sentences, columns, 0, len(sentences["line"]), na, percent)
+    ids = ["" if i is None else i for i in sentences["sent_id"]]
+    return _header(columns), [[row[0], row[1], sent_id, *row[2:]]
+                              for sent_id, row in zip(ids, zip(*texts))]
+
+
+def _field(text: str, delimiter: str) -> str:
+    """A delimited field as :mod:`csv` writes it (quoted where it holds the delimiter, a quote
+    or a line break), spelt out first (:func:`printable`)."""
+    text = printable(text)
+    if delimiter in text or '"' in text or "\n" in text or "\r" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _delimited(sentences, columns, delimiter: str, comment: Optional[str]) -> str:
+    """TSV or CSV of :func:`_table`'s cells (as :func:`~conll_eval.report.tables.delimited`
+    writes them), formatted a chunk of sentences at a time, a column at a time: a row per
+    sentence costs no list of cells."""
+    lines = [f"# {printable(comment)}"] if comment is not None else []
+    lines.append(delimiter.join(_field(name, delimiter) for name in _header(columns)))
     ids = sentences["sent_id"]
-    rows = [[str(k + 1), str(line), "" if ids[k] is None else ids[k],
-             *(str(values[k]) for values in lists)]
-            for k, line in enumerate(sentences["line"])]
-    return header, rows
+    for start in range(0, len(ids), CHUNK):
+        stop = min(start + CHUNK, len(ids))
+        texts = _column_texts(sentences, columns, start, stop, NOT_ANNOTATED, percent)
+        sent_ids = ["" if i is None else _field(i, delimiter) for i in ids[start:stop]]
+        lines += [delimiter.join(row) for row in zip(texts[0], texts[1], sent_ids, *texts[2:])]
+    return "\n".join(lines) + "\n"
 
 
 def _record(sentences, columns, signature: str) -> str:
-    """The JSON: ``metrics`` named, then per sentence its ordinal, line, ``sent_id`` and per
-    metric ``correct``, ``gold``, ``system``, ``f1`` (a fraction, or null)."""
-    per_metric = []
-    for metric, (counts, f1) in columns.items():
-        values = [counts[:, k].tolist() for k in range(3)]
-        scores = [None] * len(counts) if f1 is None else \
-            [None if value != value else value for value in f1.tolist()]
-        per_metric.append((metric, values, scores))
+    """The JSON: ``signature``, ``metrics`` named, then ``sentences``, one object a line: its
+    ``sentence`` ordinal, ``line``, ``sent_id`` and per metric ``correct``, ``gold``,
+    ``system``, ``f1`` (a fraction, or null).  Written a chunk of sentences at a time from
+    the columns' texts (the numbers as :mod:`json` writes them), not a dict per sentence."""
+    import json  # here: only the JSON output needs it (start-up time of the others)
+    row = '{"sentence": %s, "line": %s, "sent_id": %s' + "".join(
+        ', %s: {"correct": %%s, "gold": %%s, "system": %%s, "f1": %%s}' % json.dumps(printable(metric)).replace("%", "%%")
+        for metric in columns) + "}"
+    head = json.dumps({"signature": printable(signature), "metrics": [printable(m) for m in columns]},
+                      ensure_ascii=True)
+    lines = [head[:-1] + ', "sentences": [']
     ids = sentences["sent_id"]
-    rows = [{"sentence": k + 1, "line": line, "sent_id": ids[k],
-             **{metric: {**{name: values[j][k] for j, name in enumerate(COUNTS)}, "f1": scores[k]}
-                for metric, values, scores in per_metric}}
-            for k, line in enumerate(sentences["line"])]
-    return json_text({"signature": signature, "metrics": list(columns), "sentences": rows},
-                     ensure_ascii=True, indent=1) + "\n"
+    for start in range(0, len(ids), CHUNK):
+        stop = min(start + CHUNK, len(ids))
+        texts = _column_texts(sentences, columns, start, stop, "null", repr)
+        sent_ids = ["null" if i is None else json.dumps(printable(i), ensure_ascii=True)
+                    for i in ids[start:stop]]
+        lines += [row % (cells[0], cells[1], sent_id, *cells[2:]) + ","
+                  for sent_id, cells in zip(sent_ids, zip(*texts))]
+    if len(lines) > 1:
+        lines[-1] = lines[-1][:-1]
+    return "\n".join(lines) + "\n]}\n"
 
 
 def per_sentence_output(evaluation, metrics: Sequence[str], output_format: str, signature: str,
@@ -91,9 +138,9 @@ def per_sentence_output(evaluation, metrics: Sequence[str], output_format: str, 
     sentences, columns = sentence_columns(evaluation, metrics, unannotated)
     if output_format == "json":
         return _record(sentences, columns, signature)
-    header, rows = _table(sentences, columns, NOT_ANNOTATED)
     if delimiter is not None:
-        return delimited(header, rows, delimiter, signature if show_signature else None)
+        return _delimited(sentences, columns, delimiter, signature if show_signature else None)
+    header, rows = _table(sentences, columns, NOT_ANNOTATED)
     cells = [[row[0], row[1], row[2], *map(Num, row[3:])] for row in rows]
     if output_format == "markdown":
         return "\n".join([*markdown_table(header, cells, left=(2,)), "",
