@@ -109,24 +109,46 @@ def _leave(line: str):
 
 #: the handler :func:`guard_start_up` installed (None: none, or ended)
 _guard = None
+#: the line the guarded command writes when interrupted
+_line = ""
 
 
 def guard_start_up() -> None:
     """In a command line of the package that is starting, make SIGINT write its line and exit
     130 until :func:`end_start_up`; anywhere else, and where SIGINT is not Python's default
     handler (ignored, or the program's own), nothing."""
-    global _guard
+    global _guard, _line
     line = start_up_line()
     if line is None or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         return
-    _guard = _leave(line)
+    _guard, _line = _leave(line), line
     signal.signal(signal.SIGINT, _guard)
+
+
+def _in_import(frame) -> bool:
+    """Whether ``frame`` runs inside the import system (a module being imported, or its locks)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def interrupt_while_running(signal_number, frame) -> None:
+    """SIGINT while a guarded command runs: a KeyboardInterrupt, which the command reports and
+    which cleans up what it started; but inside an import (the commands import their scoring
+    code lazily) the start-up guard's exit, as CPython may swallow a KeyboardInterrupt raised
+    in the import system's locks ("Exception ignored in _get_module_lock") and go on."""
+    if _in_import(frame):
+        _leave(_line)(signal_number, frame)
+    raise KeyboardInterrupt
 
 
 def end_start_up() -> None:
     """The command's code runs from here: Ctrl-C is a KeyboardInterrupt again, which the
-    command reports (and which cleans up what it started).  Does nothing without a guard."""
+    command reports (and which cleans up what it started), except inside an import
+    (:func:`interrupt_while_running`).  Does nothing without a guard."""
     global _guard
     if _guard is not None and signal.getsignal(signal.SIGINT) is _guard:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, interrupt_while_running)
     _guard = None

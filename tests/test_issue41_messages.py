@@ -163,7 +163,7 @@ def test_the_guard_keeps_an_ignored_sigint_and_ends_with_the_default_handler(mon
         _interrupt.guard_start_up()
         assert signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, signal.SIG_IGN)
         _interrupt.end_start_up()
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.getsignal(signal.SIGINT) is _interrupt.interrupt_while_running
     finally:
         signal.signal(signal.SIGINT, before)
 
@@ -290,3 +290,22 @@ def test_the_guard_knows_every_drop_in_and_speaks_as_it():
     """The start-up line of each console script is the line its running command writes."""
     from conll_eval.cli.messages import DROP_IN_NAMES
     assert set(_interrupt._CONLL_EVAL_SCRIPTS) == {"conll_eval", *DROP_IN_NAMES}
+
+
+def test_a_ctrl_c_inside_a_lazy_import_of_a_running_command_exits_with_the_line(tmp_path):
+    """The commands import their scoring code after start-up, and CPython may swallow a
+    KeyboardInterrupt raised in the import system's locks: there the line and exit 130."""
+    (tmp_path / "slow_module.py").write_text(
+        "import os, signal, time\nos.kill(os.getpid(), signal.SIGINT)\ntime.sleep(5)\n")
+    code = ("import signal, sys; from conll_eval import _interrupt; "
+            "_interrupt._line = 'conll_eval: error [interrupted] stopped\\n'; "
+            "signal.signal(signal.SIGINT, _interrupt.interrupt_while_running); "
+            "sys.path.insert(0, sys.argv[1])\n"
+            "try:\n    signal.raise_signal(signal.SIGINT)\nexcept KeyboardInterrupt:\n"
+            "    print('outside an import: KeyboardInterrupt', flush=True)\n"
+            "import slow_module\nprint('not stopped')\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                          timeout=120)
+    assert done.returncode == 130
+    assert done.stdout == b"outside an import: KeyboardInterrupt\n"
+    assert done.stderr == b"conll_eval: error [interrupted] stopped\n"
