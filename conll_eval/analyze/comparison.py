@@ -77,6 +77,9 @@ class Comparison:
     sentences: Tuple[int, ...] = ()
     #: the strata's names (a suite's treebanks), when they have any
     strata_names: Tuple[str, ...] = ()
+    #: the metrics no stratum annotates (the gold column is ``_`` everywhere): n/a, their
+    #: numbers mean nothing and no pair of theirs is ever better than another
+    unannotated: Tuple[str, ...] = ()
 
     def significant(self, result: PairResult) -> bool:
         """Is the pair's difference significant: a corrected p below alpha in every test run
@@ -91,7 +94,8 @@ class Comparison:
             sign = 1 if result.first == system else -1
             return sign * result.difference.value > 0 and self.significant(result)
         return [(metric, result) for metric, results in self.pairs.items() for result in results
-                if system in (result.first, result.second) and not better(result)]
+                if metric not in self.unannotated and system in (result.first, result.second)
+                and not better(result)]
 
     def small_strata(self) -> List[Tuple[str, int]]:
         """(name, gold sentences) of each stratum with fewer than :data:`MIN_SENTENCES`
@@ -155,8 +159,10 @@ def compare_table(table: SentenceTable, resamples: int = DEFAULT_RESAMPLES,
     pairs = {metric: tuple(r) for metric, r in results.items()}
     _correct(pairs, correction)
     sentences = tuple(int(table.counts[0][t].shape[0]) for t in range(table.strata))
+    unannotated = tuple(metric for m, metric in enumerate(table.metrics)
+                        if table.strata and not table.included[:, m].any())
     return Comparison(table.systems, intervals, pairs, resamples, seed, alpha, correction,
-                      table.strata, sentences, table.names)
+                      table.strata, sentences, table.names, unannotated)
 
 
 def _counts_by_name(evaluation) -> Dict[str, object]:
@@ -167,11 +173,16 @@ def compare(names: Sequence[str], evaluations: Sequence, metrics: Sequence[str],
             resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, alpha: float = 0.05,
             correction: str = "holm", baseline: Optional[int] = None) -> Comparison:
     """Compare ``evaluations`` (one per system, all on the same gold file); ``baseline``: test
-    every system against that one only, else every pair."""
+    every system against that one only, else every pair.  A metric whose gold column the file
+    does not annotate (``_`` on every word: ELAS without DEPS) is in the comparison's
+    ``unannotated``: n/a, never better."""
     by_name = [_counts_by_name(e) for e in evaluations]
     counts = [[np.stack([c[m].by_sentence[:, :3] for m in metrics], axis=1)] for c in by_name]
+    # the gold file alone decides (Evaluation.unannotated's "not annotated" notes)
+    unannotated = {metric for metric, why in evaluations[0].unannotated().items()
+                   if why.startswith("not annotated")} if evaluations else set()
     table = SentenceTable(tuple(names), tuple(metrics), counts,
-                          np.ones((1, len(metrics)), dtype=bool))
+                          np.array([[metric not in unannotated for metric in metrics]], dtype=bool))
     cache: Dict[Tuple[int, str], np.ndarray] = {}
 
     def correctness(k: int, metric: str) -> np.ndarray:
@@ -244,10 +255,10 @@ def ranked_clusters(comparison: Comparison, metric: str) -> List[Tuple[int, int,
     """Systems by decreasing F1, in clusters: a system joins the cluster of the one above it
     unless it is significantly worse (corrected p below alpha in every test) than the
     cluster's best.  Returns (first rank, last rank, system indices) per cluster; empty when
-    not every pair was tested (``--baseline``)."""
+    not every pair was tested (``--baseline``) or the metric is n/a (``unannotated``)."""
     n = len(comparison.systems)
     results = {(r.first, r.second): r for r in comparison.pairs.get(metric, ())}
-    if len(results) != n * (n - 1) // 2:
+    if len(results) != n * (n - 1) // 2 or metric in comparison.unannotated:
         return []
 
     def different(i: int, j: int) -> bool:

@@ -557,10 +557,11 @@ def fraction_warning(bars: Sequence[Bar]) -> Optional[str]:
     return f"conll_eval: warning: --fail-under bars are percentages; {means}, did you mean {meant}?\n"
 
 
-def meaningless_bar(prog: str, bar: Bar, why: str) -> UsageError:
-    """The usage error of a bar on a number that means nothing (n/a): never a silent pass,
-    never a failure against 0."""
-    return UsageError(f"{prog}: --fail-under: {bar}: {why}; a bar on it means nothing "
+def meaningless_bar(prog: str, bar: object, why: str, option: str = "--fail-under") -> UsageError:
+    """The usage error of a bar (``option``'s: a ``--fail-under`` Bar, compare's
+    ``--fail-unless-better`` on a metric) on a number that means nothing (n/a): never a
+    silent pass, never a failure against 0."""
+    return UsageError(f"{prog}: {option}: {bar}: {why}; a bar on it means nothing "
                       "(drop it, or bar another metric)")
 
 

@@ -8,7 +8,7 @@ from typing import List, Sequence, TextIO
 from ..errors import ConllEvalError, UsageError
 from ..naming import system_names
 from .common import (ENHANCED_OPTIONS, DELIMITERS, EXIT_INPUT, EXIT_OK, RESAMPLING_OPTIONS,
-                     SIGNATURE_ON_STDERR, Parser, add_options, evaluate_systems, known_metrics,
+                     SIGNATURE_ON_STDERR, Parser, add_options, evaluate_systems, known_metrics, meaningless_bar,
                      scoring_request, named_inputs, write_atomically)
 
 DEFAULT_METRICS = ("LAS", "MLAS", "BLEX", "CLAS")
@@ -123,6 +123,11 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         if args.quiet and not args.debug:  # -q: only the exit status tells
             return EXIT_INPUT
         raise
+    unannotated = {metric: why.split(": ", 1)[-1] for metric, why in evaluations[0].unannotated().items()
+                   if metric in metrics and why.startswith("not annotated")}
+    for metric, why in unannotated.items() if args.fail_unless_better else ():  # before any output
+        raise meaningless_bar(parser.prog, metric, f"the gold file does not annotate {metric} ({why})",
+                              "--fail-unless-better")
     comparison = compare(names, evaluations, metrics, args.resamples, args.seed, args.alpha,
                          args.correction, baseline)
     signature = significance_signature(settings.signature(), args, metrics)
@@ -135,6 +140,9 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(signature + "\n")
     if args.format in DELIMITERS and not args.quiet:  # a table has no place for the warning
         stderr.write(small_sample_note(comparison, "compare"))
+    for metric, why in {} if args.quiet or args.format == "json" else unannotated.items():
+        stderr.write(f"conll_eval compare: note: {metric} is n/a: the gold file does not annotate "
+                     f"it ({why})\n")
     return _gate(comparison, args, stderr) if args.fail_unless_better else EXIT_OK
 
 

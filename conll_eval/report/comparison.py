@@ -1,7 +1,8 @@
 """The output of significance tests (``conll_eval compare``, ``conll_eval suite
 --significance``), formatting only: each system's scores with their intervals, per metric the
 ranked clusters, the pairwise matrix and the pairs with their differences and p-values; as
-text, Markdown, TSV/CSV (one long table) or JSON."""
+text, Markdown, TSV/CSV (one long table) or JSON.  A metric whose gold column is unannotated
+(the comparison's ``unannotated``) is ``n/a`` in every cell (JSON: null), never significant."""
 from __future__ import annotations
 
 from typing import List, Optional
@@ -26,6 +27,10 @@ def small_sample_warning(comparison) -> Optional[str]:
     return (f"warning: {where}: below {MIN_SENTENCES} the p-values and intervals are "
             f"unreliable (the paired bootstrap calls equal systems different far more often "
             f"than alpha; see docs/compare.md)")
+
+
+#: the cell of a number that means nothing (a metric the gold file does not annotate)
+NOT_ANNOTATED = "n/a"
 
 
 def _pct(value: float, signed: bool = False) -> str:
@@ -80,8 +85,10 @@ def _sections(comparison):
     """(heading, header, rows, left-aligned columns) of every table, in output order."""
     from ..analyze.comparison import ranked_clusters  # here: the analyses load only when asked
     systems, metrics = comparison.systems, list(comparison.intervals)
+    unannotated = comparison.unannotated
     yield (_title(comparison), ["system", *metrics],
-           [[name, *(Num(_interval_text(comparison.intervals[m][k])) for m in metrics)]
+           [[name, *(Num(NOT_ANNOTATED if m in unannotated else
+                         _interval_text(comparison.intervals[m][k])) for m in metrics)]
             for k, name in enumerate(systems)], (0,))
     for metric in metrics:
         clusters = ranked_clusters(comparison, metric)
@@ -103,11 +110,16 @@ def _sections(comparison):
         if not results:
             continue
         tests = list(results[0].p)
-        rows = [[f"{systems[r.first]} - {systems[r.second]}",
-                 Num(_pct(r.difference.value, True)),
-                 Num(f"[{_pct(r.difference.low, True)}, {_pct(r.difference.high, True)}]"),
-                 *(Num(_p_text(r.corrected[t])) for t in tests),
-                 "yes" if _significant(comparison, r) else "no"] for r in results]
+        if metric in unannotated:
+            rows = [[f"{systems[r.first]} - {systems[r.second]}",
+                     *(Num(NOT_ANNOTATED) for _ in range(len(tests) + 2)), NOT_ANNOTATED]
+                    for r in results]
+        else:
+            rows = [[f"{systems[r.first]} - {systems[r.second]}",
+                     Num(_pct(r.difference.value, True)),
+                     Num(f"[{_pct(r.difference.low, True)}, {_pct(r.difference.high, True)}]"),
+                     *(Num(_p_text(r.corrected[t])) for t in tests),
+                     "yes" if _significant(comparison, r) else "no"] for r in results]
         yield (f"{metric}: differences (first - second) and p-values corrected "
                f"({comparison.correction}) over {len(results)} pair(s)",
                ["pair", "difference", "interval", *tests,
@@ -156,36 +168,56 @@ def comparison_delimited(comparison, signature: str, delimiter: str,
                          comment: bool = True) -> str:
     """One long table (TSV or CSV): a row per system's score (``second`` empty, no p) and a
     row per pair (the difference first - second, corrected p-values); values are fractions,
-    as in JSON.  TSV carries the signature as a ``#`` line."""
-    def number(value: Optional[float]) -> str:
-        return "" if value is None else repr(float(value) + 0.0)  # never -0.0
+    as in JSON; ``n/a`` in every cell of an unannotated metric.  TSV carries the signature as a
+    ``#`` line."""
+    def cell(metric: str):
+        def number(value: Optional[float]) -> str:
+            if value is None:
+                return ""
+            return NOT_ANNOTATED if metric in comparison.unannotated else repr(float(value) + 0.0)
+        return number  # never -0.0
     rows = []
     for metric, intervals in comparison.intervals.items():
+        number = cell(metric)
         for name, interval in zip(comparison.systems, intervals):
             rows.append([metric, name, "", number(interval.value), number(interval.low),
                          number(interval.high), "", "", "", ""])
     for metric, results in comparison.pairs.items():
+        number = cell(metric)
         for r in results:
             rows.append([metric, comparison.systems[r.first], comparison.systems[r.second],
                          number(r.difference.value), number(r.difference.low),
                          number(r.difference.high),
                          *(number(r.corrected.get(t)) for t in ("bootstrap", "randomization",
                                                                 "mcnemar")),
+                         NOT_ANNOTATED if metric in comparison.unannotated else
                          "yes" if _significant(comparison, r) else "no"])
     return delimited(DELIMITED_HEADER, rows, delimiter, signature if comment else None)
 
 
 def comparison_record(comparison, signature: str) -> dict:
     """The comparison as JSON data; the command line writes it through
-    :func:`~conll_eval.report.escape.json_text` (names spelt out)."""
+    :func:`~conll_eval.report.escape.json_text` (names spelt out); an unannotated metric's
+    numbers, p-values, verdicts and clusters are null."""
     from ..analyze.comparison import ranked_clusters  # here: the analyses load only when asked
+    unannotated = comparison.unannotated
 
-    def interval(i) -> dict:  # + 0.0: no negative zero (a difference of nothing)
+    def interval(i, metric: str) -> dict:  # + 0.0: no negative zero (a difference of nothing)
+        if metric in unannotated:
+            return {"value": None, "low": None, "high": None}
         return {"value": i.value + 0.0, "low": i.low + 0.0, "high": i.high + 0.0}
+
+    def pair(r, metric: str) -> dict:
+        known = metric not in unannotated
+        return {"first": comparison.systems[r.first], "second": comparison.systems[r.second],
+                "difference": interval(r.difference, metric),
+                "p": r.p if known else dict.fromkeys(r.p),
+                "corrected": r.corrected if known else dict.fromkeys(r.corrected),
+                "significant": _significant(comparison, r) if known else None}
     return {
-        "clusters": {m: [{"ranks": [first, last],
-                          "systems": [comparison.systems[k] for k in members]}
-                         for first, last, members in ranked_clusters(comparison, m)]
+        "clusters": {m: None if m in unannotated else
+                     [{"ranks": [first, last], "systems": [comparison.systems[k] for k in members]}
+                      for first, last, members in ranked_clusters(comparison, m)]
                      for m in comparison.intervals},
         "signature": signature, "systems": list(comparison.systems),
         "resamples": comparison.resamples, "seed": comparison.seed, "alpha": comparison.alpha,
@@ -193,11 +225,8 @@ def comparison_record(comparison, signature: str) -> dict:
         "sentences": dict(zip(comparison.strata_names, comparison.sentences))
         if comparison.strata_names else sum(comparison.sentences),
         "small_sample_warning": small_sample_warning(comparison),
-        "scores": {m: {comparison.systems[k]: interval(i) for k, i in enumerate(intervals)}
+        "scores": {m: {comparison.systems[k]: interval(i, m) for k, i in enumerate(intervals)}
                    for m, intervals in comparison.intervals.items()},
-        "pairs": {m: [{"first": comparison.systems[r.first],
-                       "second": comparison.systems[r.second],
-                       "difference": interval(r.difference), "p": r.p, "corrected": r.corrected,
-                       "significant": _significant(comparison, r)}
-                      for r in results] for m, results in comparison.pairs.items()},
+        "pairs": {m: [pair(r, m) for r in results] for m, results in comparison.pairs.items()},
+        "unannotated": list(unannotated),
     }

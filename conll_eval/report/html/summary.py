@@ -226,12 +226,16 @@ def significance_table(record: Mapping) -> str:
         for pair in pairs:
             d = pair["difference"]
             p = pair["corrected"] or pair["p"]
-            cells = "".join(f"<td>{_p_value(p.get(t))}</td>"
+            known = pair["significant"] is not None  # None: the gold file does not annotate it
+            cells = "".join(f"<td>{_p_value(p.get(t)) if known else 'n/a' * (t in p)}</td>"
                             for t in ("bootstrap", "randomization", "mcnemar"))
+            if not known:
+                numbers, verdict = f"<td>n/a</td><td>n/a</td>{cells}", "n/a"
+            else:
+                numbers = f'<td>{percent(d["value"])}</td><td>[{percent(d["low"])}, {percent(d["high"])}]</td>{cells}'
+                verdict = "yes" if pair["significant"] else "no"
             rows.append(f'<tr><td class="l">{_e(metric)}</td><td class="l">{_e(pair["first"])}</td>'
-                        f'<td class="l">{_e(pair["second"])}</td><td>{percent(d["value"])}</td>'
-                        f'<td>[{percent(d["low"])}, {percent(d["high"])}]</td>{cells}'
-                        f'<td class="l">{"yes" if pair["significant"] else "no"}</td></tr>')
+                        f'<td class="l">{_e(pair["second"])}</td>{numbers}<td class="l">{verdict}</td></tr>')
     parts.append(f'<table class="num significance"><thead>{head}</thead><tbody>{"".join(rows)}'
                  f'</tbody></table>')
     return "".join(parts)

@@ -1,0 +1,154 @@
+"""Issue 41, follow-ups of 3.8, 3.11 and 4.3: compare prints n/a for a metric whose gold column
+is unannotated (every output, and its gate refuses it as --fail-under does), ``-q`` is read from
+the parsed arguments (``-qv``, ``--qui``), report takes ``-q``, and the drop-ins' hints name the
+program as invoked."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from conll_eval.cli import main
+
+#: a gold file without DEPS: ELAS means nothing; two sentences so that LAS is compared
+GOLD_NO_DEPS = """\
+# sent_id = 1
+# text = The cat sat
+1	The	the	DET	_	_	2	det	_	_
+2	cat	cat	NOUN	_	_	3	nsubj	_	_
+3	sat	sit	VERB	_	_	0	root	_	SpaceAfter=No
+
+# sent_id = 2
+# text = A dog ran
+1	A	a	DET	_	_	2	det	_	_
+2	dog	dog	NOUN	_	_	3	nsubj	_	_
+3	ran	run	VERB	_	_	0	root	_	SpaceAfter=No
+
+"""
+
+
+def _system(deprel_2: str, deps: bool) -> str:
+    """GOLD_NO_DEPS with word 2's relation ``deprel_2``, DEPS filled in when ``deps``."""
+    lines = []
+    for line in GOLD_NO_DEPS.splitlines():
+        cells = line.split("\t")
+        if len(cells) == 10:
+            if cells[0] == "2":
+                cells[7] = deprel_2
+            if deps:
+                cells[8] = f"{cells[6]}:{cells[7]}"
+        lines.append("\t".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    status = main([str(a) for a in argv], out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def trio(tmp_path):
+    """gold (no DEPS), a system right everywhere with DEPS, one with a wrong relation."""
+    paths = [tmp_path / name for name in ("gold.conllu", "good.conllu", "poor.conllu")]
+    for path, text in zip(paths, (GOLD_NO_DEPS, _system("nsubj", True), _system("obj", True))):
+        path.write_text(text, encoding="utf-8")
+    return paths
+
+
+def _compare(trio, *options):
+    return run("compare", *trio, "--metrics", "ELAS,LAS", "--resamples", "50", *options)
+
+
+# ------------------------------------------------------------- 1: compare's n/a metric
+def test_compare_text_prints_na_for_an_unannotated_metric(trio):
+    status, out, err = _compare(trio)
+    assert status == 0
+    assert "0.00 [0.00, 0.00]" not in out
+    rows = [line.split() for line in out.splitlines()]
+    assert ["good", "n/a", "100.00", "[100.00,", "100.00]"] in rows
+    assert ["good", "-", "poor", "n/a", "n/a", "n/a", "n/a", "n/a"] in rows  # the ELAS pair
+    assert "conll_eval compare: note: ELAS is n/a: the gold file does not annotate it " \
+           "(every gold DEPS is _)" in err
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex"])
+def test_compare_markdown_and_latex_print_na(trio, fmt):
+    status, out, _ = _compare(trio, "--format", fmt)
+    assert status == 0 and "0.00 [0.00, 0.00]" not in out
+    separator = "|" if fmt == "markdown" else "&"
+    cells = [[c.strip() for c in line.strip("|\\ ").split(separator)] for line in out.splitlines()]
+    assert ["good", "n/a", "100.00 [100.00, 100.00]" if fmt == "markdown"
+            else "100.00 {[}100.00, 100.00{]}"] in cells
+    assert ["good - poor", *["n/a"] * 5] in cells
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv"])
+def test_compare_delimited_says_na_in_every_cell_of_the_metric(trio, fmt):
+    status, out, _ = _compare(trio, "--format", fmt)
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out), delimiter="\t" if fmt == "tsv" else ","))
+    elas = [row for row in rows if row["metric"] == "ELAS"]
+    assert len(elas) == 3  # two systems, one pair
+    for row in elas:
+        filled = {k: v for k, v in row.items() if k not in ("metric", "first", "second", "p_mcnemar") and v}
+        assert set(filled.values()) == {"n/a"}
+    pair = next(row for row in elas if row["second"])
+    assert pair["significant"] == "n/a" and pair["p_bootstrap"] == "n/a"
+    las = next(row for row in rows if row["metric"] == "LAS" and row["first"] == "good" and not row["second"])
+    assert las["value"] == "1.0"
+
+
+def test_compare_json_has_nulls_and_leaves_the_other_metrics_as_they_were(trio):
+    status, out, _ = _compare(trio, "--format", "json")
+    record = json.loads(out)
+    assert record["unannotated"] == ["ELAS"]
+    assert record["scores"]["ELAS"]["good"] == {"value": None, "low": None, "high": None}
+    pair = record["pairs"]["ELAS"][0]
+    assert pair["significant"] is None and pair["difference"]["value"] is None
+    assert set(pair["p"].values()) == {None} and set(pair["corrected"].values()) == {None}
+    assert record["clusters"]["ELAS"] is None
+    # the n/a metric takes nothing from the others: LAS as compared alone
+    _, alone, _ = run("compare", *trio, "--metrics", "LAS", "--resamples", "50", "--format", "json")
+    alone = json.loads(alone)
+    assert record["scores"]["LAS"] == alone["scores"]["LAS"]
+    assert record["pairs"]["LAS"] == alone["pairs"]["LAS"]
+
+
+def test_the_gate_refuses_an_unannotated_metric_as_fail_under_does(trio):
+    status, out, err = _compare(trio, "--fail-unless-better")
+    assert status == 2 and out == ""
+    assert err == ("conll_eval compare: error [usage] --fail-unless-better: ELAS: the gold file does "
+                   "not annotate ELAS (every gold DEPS is _); a bar on it means nothing (drop it, or "
+                   "bar another metric)\n")
+    # the same words as the score gate's
+    status, _, err = run(trio[0], trio[1], "--fail-under", "ELAS=10")
+    assert status == 2 and "--fail-under: ELAS=10: the gold file does not annotate ELAS (every gold " \
+        "DEPS is _); a bar on it means nothing (drop it, or bar another metric)" in err
+    # without it, the gate judges LAS alone: good is better than poor, but not significantly
+    status, _, err = run("compare", *trio, "--metrics", "LAS", "--resamples", "50", "--fail-unless-better")
+    assert status == 1 and "error [not-better] LAS:" in err and "ELAS" not in err
+
+
+def test_an_unannotated_metric_is_never_better_nor_clustered(trio):
+    from conll_eval.analyze.comparison import compare, ranked_clusters
+    from conll_eval.evaluate import Settings, evaluate_files
+    evaluations = [evaluate_files(trio[0], path, settings=Settings("iwpt"))
+                   for path in (trio[1], trio[2], trio[1])]
+    comparison = compare(["a", "b", "c"], evaluations, ["ELAS", "LAS"], resamples=50)
+    assert comparison.unannotated == ("ELAS",)
+    assert ranked_clusters(comparison, "ELAS") == [] and ranked_clusters(comparison, "LAS")
+    assert all(metric == "LAS" for metric, _ in comparison.not_better(0))
+
+
+def test_report_significance_prints_na_for_the_metric(trio, tmp_path):
+    page = tmp_path / "report.html"
+    status, _, err = run("report", *trio, "--significance", "--metrics", "ELAS,LAS",
+                         "--resamples", "50", "-o", page)
+    assert status == 0, err
+    html = page.read_text(encoding="utf-8")
+    row = html[html.index('<td class="l">ELAS</td><td class="l">good</td>'):]
+    row = row[:row.index("</tr>")]
+    assert row.count("<td>n/a</td>") == 4 and row.endswith('<td class="l">n/a</td>')
