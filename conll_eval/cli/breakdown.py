@@ -10,6 +10,7 @@ from ..analyze.relation_groups import ENHANCED_COLUMNS
 from ..errors import ConllEvalError, UsageError, printable
 from ..naming import system_names
 from ..report.tables import delimited, markdown_table
+from .color import red, wants_color
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
                      add_options, below, named_inputs, thresholds, with_signature, write_atomically)
 
@@ -62,7 +63,7 @@ def build_breakdown_parser() -> argparse.ArgumentParser:
     parser.add_argument("--worst", type=int, default=0, metavar="N",
                         help="with --errors (implied): the N gold sentences of each treebank "
                              "with the most wrong words")
-    add_options(parser, "format", "fail_under", "signature", "quiet", "output", "debug", notes={
+    add_options(parser, "format", "fail_under", "signature", "quiet", "output", "debug", "color", notes={
         "format": "TSV/CSV/JSON give every column of the chosen tables once",
         "fail_under": "bars on the tables' F1 columns (" + ", ".join(BAR_COLUMNS) + "), checked "
                       "on every treebank and the average ('macro:LAS=80': the average only); "
@@ -182,8 +183,9 @@ def breakdown_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         for name, row, failure in rows:  # the text, Markdown and LaTeX outputs name them themselves
             if row is None:
                 stderr.write(printable(f"{name}: not scored: {failure}") + "\n")
+    color = wants_color(args.color, stderr)
     for message in [] if args.quiet else missed:
-        stderr.write(f"conll_eval breakdown: error [fail-under] {message}\n")
+        stderr.write(red(f"conll_eval breakdown: error [fail-under] {message}", color) + "\n")
     failed = [name for name, row, _ in rows if row is None]
     return EXIT_INPUT if failed or missed else EXIT_OK
 

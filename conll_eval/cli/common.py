@@ -288,7 +288,9 @@ _SHARED: Dict[str, SharedOption] = {
                         help="test every system against this one only (a name as --names "
                              "gives or as the systems are named)"),
     "color": _shared("--color", default="auto", choices=["auto", "always", "never"],
-                      help="red for failed treebanks and missed --fail-under bars: auto "
+                      help="red for what failed: a suite's failed treebanks and every missed "
+                           "gate's line on stderr (error [fail-under], compare's error "
+                           "[not-better]): auto "
                            "(default: only on a terminal whose TERM is not dumb, and not when "
                            "NO_COLOR is set), always (NO_COLOR too), never; never in files "
                            "written with -o nor in formats other than text"),

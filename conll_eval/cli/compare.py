@@ -7,6 +7,7 @@ from typing import List, Sequence, TextIO
 
 from ..errors import ConllEvalError, UsageError
 from ..naming import system_names
+from .color import red, wants_color
 from .common import (ENHANCED_OPTIONS, DELIMITERS, EXIT_INPUT, EXIT_OK, RESAMPLING_OPTIONS,
                      SIGNATURE_ON_STDERR, Parser, add_options, evaluate_systems, known_metrics, meaningless_bar,
                      scoring_request, named_inputs, write_atomically)
@@ -93,7 +94,7 @@ def build_compare_parser() -> argparse.ArgumentParser:
                              "(every other one; with --baseline, the baseline), on every metric "
                              "compared; each miss is an 'error [not-better]' line on stderr")
     add_options(parser, "quiet", "profile", "weights", "output", "punct", "deprel", "strict",
-                "debug", notes={"strict": "any error stops before comparing"})
+                "debug", "color", notes={"strict": "any error stops before comparing"})
     add_options(parser, *ENHANCED_OPTIONS)
     return parser
 
@@ -151,6 +152,7 @@ def _gate(comparison, args, stderr: TextIO) -> int:
     system is not significantly better than each system it was tested against."""
     from ..report.comparison import not_better_lines  # here: see small_sample_note
     missed = not_better_lines(comparison, 0)
+    color = wants_color(args.color, stderr)
     for line in [] if args.quiet else missed:
-        stderr.write(f"conll_eval compare: error [not-better] {line}\n")
+        stderr.write(red(f"conll_eval compare: error [not-better] {line}", color) + "\n")
     return EXIT_INPUT if missed else EXIT_OK
