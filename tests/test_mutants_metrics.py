@@ -1,10 +1,13 @@
 """Mutation testing (``make mutation``): hand-worked cases for the policies of the older
 evaluations (``--punct``, ``--deprel``), whose counting the mutants of
-``conll_eval/metrics.py`` showed no in-process test reached."""
+``conll_eval/metrics.py`` showed no in-process test reached, and the registry of
+``conll_eval/metric_specs.py`` (split from it), which runs only while the module loads."""
 import pytest
 
 from conll_eval import evaluate_files
+from conll_eval import metric_specs
 from conll_eval.evaluate import Settings
+from conll_eval.metric_specs import MetricSpec, Profile, register_metric, register_profile
 
 from helpers import document, sentence
 
@@ -60,3 +63,12 @@ def test_v1_relations_compare_as_their_v2_names(tmp_path):
     system = document(sentence("1 a 0 root", "2 b 1 obj", "3 c 1 nsubj", "4 d 1 flat"))
     assert _score(tmp_path, gold, system, deprel="v1")["LAS"].correct == 4
     assert _score(tmp_path, gold, system)["LAS"].correct == 1
+
+
+def test_a_registered_metric_and_profile_are_found_by_name(monkeypatch):
+    monkeypatch.setattr(metric_specs, "METRICS", dict(metric_specs.METRICS))
+    monkeypatch.setattr(metric_specs, "PROFILES", dict(metric_specs.PROFILES))
+    spec = MetricSpec("LAS-again", "LAS under another name", columns=("udeprel",), head=True)
+    assert register_metric(spec) is spec and metric_specs.METRICS["LAS-again"] is spec
+    profile = Profile("mine", "LAS alone", ("LAS-again",), "Metric | F1", ())
+    assert register_profile(profile) is profile and metric_specs.PROFILES["mine"] is profile

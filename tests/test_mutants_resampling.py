@@ -36,7 +36,7 @@ def test_empty_inputs_give_empty_results():
 
 
 def test_included_must_have_one_row_per_stratum():
-    with pytest.raises(ValueError, match="one row per stratum and one column per score"):
+    with pytest.raises(ValueError, match="^included must have one row per stratum and one column per score$"):
         bootstrap_scores([ROWS], resamples=2, included=np.ones((2, 1), dtype=bool))
 
 
