@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +153,32 @@ def test_report_significance_prints_na_for_the_metric(trio, tmp_path):
     row = html[html.index('<td class="l">ELAS</td><td class="l">good</td>'):]
     row = row[:row.index("</tr>")]
     assert row.count("<td>n/a</td>") == 4 and row.endswith('<td class="l">n/a</td>')
+
+
+# ------------------------------------------------------------- 3: -q as argparse reads it
+CYCLES = Path(__file__).resolve().parent.parent / "testdata" / "empty-node-cycles" / "input"
+CYCLE_PAIR = ["--profile", "iwpt", "--collapse-empty-nodes",
+              CYCLES / "two-cycle-gold.conllu", CYCLES / "two-cycle-system.conllu"]
+
+
+@pytest.mark.parametrize("quiet", [["-q"], ["--quiet"], ["--qui"], ["--q"], ["-qv"], ["-vq"], ["-cq"]])
+def test_every_spelling_argparse_takes_for_quiet_silences_the_input_warnings(quiet):
+    status, out, err = run(*quiet, *CYCLE_PAIR)
+    assert (status, out, err) == (0, "", "")
+
+
+def test_not_quiet_still_warns_and_a_file_named_q_is_no_option(tmp_path):
+    status, out, err = run(*CYCLE_PAIR)
+    assert status == 0 and out and "warning [empty-node-cycle]" in err
+    named = tmp_path / "-q"  # after --, '-q' is a file name: nothing asks for quiet
+    named.write_bytes((CYCLES / "two-cycle-system.conllu").read_bytes())
+    status, out, err = run(*CYCLE_PAIR[:-1], "--", named)
+    assert status == 0 and out and "warning [empty-node-cycle]" in err
+    # -qv with -o: the file is written, nothing printed
+    status, out, err = run("-qvo", tmp_path / "out.txt", *CYCLE_PAIR)
+    assert (status, out, err) == (0, "", "") and "ELAS" in (tmp_path / "out.txt").read_text(encoding="utf-8")
+
+
+def test_quiet_is_read_per_run_in_one_process():
+    assert run("-q", *CYCLE_PAIR)[2] == ""
+    assert "warning [empty-node-cycle]" in run(*CYCLE_PAIR)[2]  # not carried over

@@ -79,7 +79,8 @@ def main(argv: Optional[List[str]] = None, stdout: Optional[TextIO] = None,
     try:
         end_start_up()  # from here a Ctrl-C is a KeyboardInterrupt, reported as one line
         with warnings.catch_warnings():
-            _print_input_warnings(err, quiet=_quiet(argv))
+            Parser.quiet_asked = False  # set when the command's parser reads -q
+            _print_input_warnings(err)
             status = _run(argv, out, err)
         out.flush()  # can wait for a slow reader
     except KeyboardInterrupt:
@@ -152,26 +153,21 @@ def _run(argv: List[str], stdout: GuardedOutput, stderr: GuardedOutput) -> int:
         return EXIT_INTERNAL
 
 
-def _print_input_warnings(stderr: GuardedOutput, quiet: bool) -> None:
+def _print_input_warnings(stderr: GuardedOutput) -> None:
     """Inside :func:`warnings.catch_warnings`: every :class:`InputWarning` issued (a file
     read with a loss the official tools only warn about) is written on ``stderr`` as its
-    problem line, each time (none with ``quiet``); other warnings show as Python shows them."""
+    problem line, each time (none once the command's arguments, as argparse parsed them, ask
+    for ``-q``: :attr:`Parser.quiet_asked`); other warnings show as Python shows them."""
     shown = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):
         if not isinstance(message, InputWarning):
             shown(message, category, filename, lineno, file, line)
-        elif not quiet:
+        elif not Parser.quiet_asked:
             stderr.write(str(message) + "\n")  # spelt out (Incident's str)
 
     warnings.simplefilter("always", InputWarning)
     warnings.showwarning = show
-
-
-def _quiet(argv: List[str]) -> bool:
-    """Does ``argv`` ask for ``-q`` / ``--quiet`` (before a ``--``)?"""
-    options = argv[:argv.index("--")] if "--" in argv else argv
-    return "-q" in options or "--quiet" in options
 
 
 def _command_name(argv: List[str]) -> str:

@@ -114,6 +114,9 @@ class Parser(argparse.ArgumentParser):
     writes help and usage to the streams main() was given (``streams``, set by main)."""
 
     streams: Optional[tuple] = None  # (stdout, stderr) of the running main()
+    #: a command line parsed in the running main() set ``quiet`` (-q, -qv, --qui, ...: as
+    #: argparse reads it, never a value such as -o -q); main() then shows no input warning
+    quiet_asked = False
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", HelpFormatter)
@@ -121,7 +124,10 @@ class Parser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):
         args = list(sys.argv[1:] if args is None else args)
-        return super().parse_known_args(drop_ignored_values(args), namespace)
+        namespace, extras = super().parse_known_args(drop_ignored_values(args), namespace)
+        if getattr(namespace, "quiet", False) is True:
+            Parser.quiet_asked = True
+        return namespace, extras
 
     def error(self, message):  # argparse quotes the arguments: a name stays one line
         raise UsageError(f"{self.prog}: error: {printable(message)}")
