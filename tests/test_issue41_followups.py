@@ -182,3 +182,29 @@ def test_not_quiet_still_warns_and_a_file_named_q_is_no_option(tmp_path):
 def test_quiet_is_read_per_run_in_one_process():
     assert run("-q", *CYCLE_PAIR)[2] == ""
     assert "warning [empty-node-cycle]" in run(*CYCLE_PAIR)[2]  # not carried over
+
+
+# ------------------------------------------------------------- 4: report -q
+def test_report_takes_quiet_as_every_command_does(trio, tmp_path):
+    page = tmp_path / "page.html"
+    assert run("report", "-q", trio[0], trio[1], "-o", page) == (0, "", "")
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert run("report", "--quiet", trio[0], trio[1]) == (0, "", "")  # no page on stdout
+    status, out, _ = run("report", trio[0], trio[1])
+    assert status == 0 and out.startswith("<!DOCTYPE html>")
+    broken = tmp_path / "broken.conllu"
+    broken.write_text(GOLD_NO_DEPS.replace("\t0\troot", "\t9\troot", 1), encoding="utf-8")
+    assert run("report", "-q", trio[0], broken, "-o", tmp_path / "no.html") == (1, "", "")
+    status, _, err = run("report", trio[0], broken, "-o", tmp_path / "no.html")
+    assert status == 1 and "error [" in err
+    status, _, err = run("report", "-q", "--resamples", "0", "--significance", *trio)
+    assert status == 2 and "error [usage]" in err  # usage errors are still printed
+    assert not (tmp_path / "no.html").exists()
+
+
+def test_report_quiet_writes_nothing_even_to_a_terminal(trio):
+    from test_issue41_display import _on_pty
+    status, terminal, _ = _on_pty(["report", "-q", trio[0], trio[1]], {})
+    assert status == 0 and terminal == ""
+    status, terminal, _ = _on_pty(["report", trio[0], trio[1]], {})
+    assert status == 2 and "not written to a terminal" in terminal

@@ -9,7 +9,7 @@ from typing import List, Sequence, TextIO
 from ..errors import ConllEvalError, UsageError
 from ..naming import system_names, treebank_name
 from .compare import DEFAULT_METRICS, check_resampling_options, significance_signature
-from .common import (ENHANCED_OPTIONS, EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, evaluate_systems,
+from .common import (ENHANCED_OPTIONS, EXIT_INPUT, EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, evaluate_systems,
                      is_terminal, known_metrics, scoring_request, named_inputs, write_atomically)
 
 
@@ -25,7 +25,8 @@ def build_report_parser() -> argparse.ArgumentParser:
                     "files: open it anywhere.",
         epilog="Suites: conll_eval suite GOLD_DIR SYSTEM_DIR... --html FILE. MaltEval's viewer: "
                "conll_eval analyze -s SYS -g GOLD -v 1. Exit codes: 0 written, 1 invalid "
-               "input, 2 usage error, 3 internal error, 4 the report could not be written.")
+               "input, 2 usage error, 3 internal error, 4 the report could not be written "
+               "(with -q too, silently but for usage errors).")
     parser.add_argument("gold", metavar="GOLD", help="gold CoNLL-U file")
     parser.add_argument("systems", metavar="SYSTEM", nargs="+", help="one or more system files")
     add_options(parser, "names")
@@ -33,9 +34,10 @@ def build_report_parser() -> argparse.ArgumentParser:
     add_options(parser, "significance", "metrics", *RESAMPLING_OPTIONS, notes={
         "significance": "two or more systems: per pair of systems, in the summary",
         "metrics": "with --significance: the metrics tested (default: LAS,MLAS,BLEX,CLAS)"})
-    add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "debug",
+    add_options(parser, "profile", "weights", "output", "punct", "deprel", "strict", "quiet", "debug",
                 notes={"strict": "any error stops before the report is written",
-                       "output": "stdout only when it is not a terminal (a usage error there)"})
+                       "output": "stdout only when it is not a terminal (a usage error there)",
+                       "quiet": "without -o no page is written"})
     add_options(parser, *ENHANCED_OPTIONS)
     return parser
 
@@ -67,7 +69,7 @@ def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     # here, as in suite_html and viewer_html: the page's data loads numpy and the scoring,
     # which the parser (the help, completion and man pages) never needs (start-up time)
     from ..report.html import render_page, treebank_data
-    if not args.output and is_terminal(stdout):  # as gzip: megabytes of HTML help no one there
+    if not args.output and not args.quiet and is_terminal(stdout):  # as gzip: megabytes of HTML help no one there
         parser.error("the HTML report is not written to a terminal; use -o FILE or redirect it")
     names = system_names(args.systems, args.names, parser.prog)
     check_resampling_options(parser, args)
@@ -75,7 +77,12 @@ def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         parser.error("--significance compares two or more systems")
     settings, requested, _ = scoring_request(args, parser.prog)
     tested = requested or [m for m in DEFAULT_METRICS if m in known_metrics(settings)]
-    evaluations = evaluate_systems(args.gold, args.systems, settings)
+    try:
+        evaluations = evaluate_systems(args.gold, args.systems, settings)
+    except ConllEvalError:
+        if args.quiet and not args.debug:  # -q: only the exit status tells
+            return EXIT_INPUT
+        raise
     significance = None
     if args.significance:
         # here: only --significance needs the analyses (start-up time of the page alone)
@@ -91,7 +98,7 @@ def report_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                        settings.signature())
     if args.output:
         write_atomically(args.output, text, named_inputs(args))
-    else:
+    elif not args.quiet:
         stdout.write(text)
     return EXIT_OK
 
