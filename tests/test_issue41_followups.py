@@ -7,6 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -208,3 +211,37 @@ def test_report_quiet_writes_nothing_even_to_a_terminal(trio):
     assert status == 0 and terminal == ""
     status, terminal, _ = _on_pty(["report", trio[0], trio[1]], {})
     assert status == 2 and "not written to a terminal" in terminal
+
+
+# ------------------------------------------------------------- 5: hints name the program invoked
+def _dropin(function: str, argv, stdin=None):
+    """The drop-in ``function`` of cli.dropins in a fresh interpreter: (status, stdout + stderr)."""
+    code = f"import sys; from conll_eval.cli import dropins; dropins.{function}(sys.argv[1:])"
+    done = subprocess.run([sys.executable, "-c", code, *map(str, argv)], capture_output=True,
+                          stdin=stdin, timeout=120)
+    return done.returncode, (done.stdout + done.stderr).decode()
+
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gold.conllu"
+
+
+@pytest.mark.parametrize("function, name", [("validate", "conll-eval-validate"),
+                                            ("udvalidate", "conll-eval-udvalidate")])
+def test_validate_hints_name_the_drop_in(function, name):
+    status, text = _dropin(function, ["-e", "FOO", EXAMPLE])
+    assert status == 2 and f"put -- before the files ({name} -e ID -- FILE)" in text, text
+    assert "conll_eval validate" not in text
+    import pty
+    master, slave = pty.openpty()  # stdin a terminal, no FILE
+    try:
+        status, text = _dropin(function, [], stdin=slave)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert status == 2 and f"pipe a file into '{name} -'" in text, text
+    assert "conll_eval validate" not in text
+
+
+def test_validate_hints_keep_conll_eval_validate_in_process():
+    status, _, err = run("validate", "-e", "FOO", EXAMPLE)
+    assert status == 2 and "(conll_eval validate -e ID -- FILE)" in err

@@ -84,7 +84,7 @@ def validate_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError("conll_eval validate: stdin ('-') can be given only once")
     if not args.files and is_terminal(sys.stdin):
         raise UsageError("conll_eval validate: no FILE given and standard input is a terminal; "
-                         "give files, or pipe a file into 'conll_eval validate -'")
+                         f"give files, or pipe a file into '{program_name('validate')} -'")
 
     def wanted(inc) -> bool:  # (an incident or a run of them)
         # a file cut short by a limit (LIMIT_IDS) must not pass whatever -e/-i say
@@ -388,7 +388,7 @@ def _test_ids(given: List[str], implemented) -> set:
         if any(os.path.exists(name) or name == "-" or name.endswith((".conllu", ".conll"))
                for name in unknown):
             hint = ("; -e/-i take every following argument as a test id: put -- before the "
-                    "files (conll_eval validate -e ID -- FILE) or the files first")
+                    f"files ({program_name('validate')} -e ID -- FILE) or the files first")
         raise UsageError(f"conll_eval validate: unknown test id(s): {', '.join(unknown)}{hint}")
     return ids
 
