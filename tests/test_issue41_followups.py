@@ -245,3 +245,17 @@ def test_validate_hints_name_the_drop_in(function, name):
 def test_validate_hints_keep_conll_eval_validate_in_process():
     status, _, err = run("validate", "-e", "FOO", EXAMPLE)
     assert status == 2 and "(conll_eval validate -e ID -- FILE)" in err
+
+
+def test_breakdown_says_why_an_enhanced_column_means_nothing(trio):
+    status, out, _ = run("breakdown", trio[0], trio[1], "--tables", "e")
+    assert status == 0 and "0.00" not in out  # the system has DEPS, the gold none: '-', not 0.00
+    status, out, err = run("breakdown", trio[0], trio[1], "--tables", "e", "--fail-under", "ELAS=10")
+    assert status == 2 and out == ""
+    assert err == ("conll_eval breakdown: error [usage] --fail-under: ELAS=10: the gold file does not "
+                   "annotate ELAS (every gold DEPS is _); a bar on it means nothing (drop it, or bar "
+                   "another metric)\n")
+    examples = EXAMPLE.parent  # annotated, but no word in E-REF: the other reason
+    status, _, err = run("breakdown", examples / "elas-gold.conllu", examples / "elas-system.conllu",
+                         "--tables", "e", "--fail-under", "E-REF=10")
+    assert status == 2 and "(no gold and no system word in E-REF)" in err

@@ -12,7 +12,8 @@ from ..naming import system_names
 from ..report.tables import delimited, markdown_table
 from .color import red, wants_color
 from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SCORING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
-                     add_options, below, named_inputs, thresholds, with_signature, write_atomically)
+                     add_options, below, meaningless_bar, named_inputs, thresholds, with_signature,
+                     write_atomically)
 
 if TYPE_CHECKING:  # annotations only: the analyses load with the command, not its help
     from ..evaluate import Settings
@@ -216,6 +217,11 @@ def _below_bars(rows, columns, bars) -> List[str]:
         if average:
             checked.append(("average: ", average[bar.metric]))
         defined = [(label, value) for label, value in checked if value is not None]
+        scored = [row for _, row, _ in rows if row is not None]
+        if checked and not defined and all(bar.metric in row.unannotated for row in scored):
+            raise meaningless_bar("conll_eval breakdown", bar, (
+                "the gold file does not annotate" if len(scored) == 1 else "no gold file annotates")
+                + f" {bar.metric} (every gold DEPS is _)")
         if checked and not defined:
             where = "its average is" if bar.scope else "it is - everywhere it would check"
             raise UsageError(f"conll_eval breakdown: --fail-under: {bar}: {where} - (no gold "
