@@ -1,7 +1,8 @@
 """Mutation testing (``make mutation``): hand-worked cases for what the mutants of
 ``conll_eval/enhanced.py`` showed no selected test pinned: the messages of a malformed DEPS
-item and of an empty node under ``--no-empty-nodes`` (ours and the scripts'), and the edge-key
-helpers the enhanced breakdown counts with (a repeated edge counts once; both key forms)."""
+item and of an empty node under ``--no-empty-nodes`` (ours and the scripts'), the edge-key
+helpers the enhanced breakdown counts with (a repeated edge counts once; both key forms), and
+``--enhancements 5``'s relative-clause rule in a sentence that does not start the file."""
 import numpy as np
 import pytest
 
@@ -51,3 +52,22 @@ def test_edge_keys_find_shared_edges_and_count_a_repeated_one_once(n_words):
     assert key_in(gold, system).tolist() == [True, False, True, True]
     assert first_occurrences(gold).tolist() == [True, True, False, True]
     assert first_occurrences(gold[:0]).tolist() == []
+
+
+def _graph_sentence(*words):
+    """A sentence of (id, form, head, deprel, deps) words."""
+    return "\n".join(row(i, f, h, d, deps=deps) for i, f, h, d, deps in words) + "\n\n"
+
+
+def test_rule_5_drops_an_edge_from_an_acl_parent_whose_head_is_the_word_s_position(tmp_path):
+    """Sentence 2: C (acl, HEAD 1) -> B, the word at 0-based position 1: the scripts drop
+    that edge with 5 switched off (a quirk they have), leaving 2 gold edges of 3.  Sentence
+    3: the root word D is an acl (HEAD 0), and E at position 0 depends on it: dropped too."""
+    text = (_graph_sentence(("1", "Z", "0", "root", "0:root"))
+            + _graph_sentence(("1", "A", "0", "root", "0:root"), ("2", "B", "3", "nsubj", "3:nsubj"),
+                              ("3", "C", "1", "acl", "1:acl"))
+            + _graph_sentence(("1", "E", "2", "nsubj", "2:nsubj"), ("2", "D", "0", "acl", "0:root")))
+    path = _write(tmp_path, text)
+    kept = evaluate_files(path, path, profile="iwpt").scores["ELAS"]
+    off = evaluate_files(path, path, settings=Settings("iwpt", enhancements="5")).scores["ELAS"]
+    assert (kept.gold, off.gold) == (6, 4)
