@@ -209,7 +209,7 @@ def test_conll18_counts(oracle18, workdir, pair):
 
 @pytest.mark.slow
 @pytest.mark.ci_stage2(examples=400)
-@pytest.mark.ci_pure(examples=200)
+@pytest.mark.ci_pure(examples=400)
 @settings(max_examples=4000, **SLOW)
 @given(pair=S.conllu_pairs("conll18"))
 def test_conll18_counts_slow(oracle18, workdir, pair):
@@ -236,7 +236,7 @@ def test_conll17_counts(oracle17, workdir, pair, weights):
 
 @pytest.mark.slow
 @pytest.mark.ci_stage2(examples=300)
-@pytest.mark.ci_pure(examples=150)
+@pytest.mark.ci_pure(examples=300)
 @settings(max_examples=3000, **SLOW)
 @given(pair=S.conllu_pairs("conll17"), weights=st.none() | S.weights_tables())
 def test_conll17_counts_slow(oracle17, workdir, pair, weights):
@@ -293,7 +293,7 @@ def test_conll17_reject_parity(oracle17, workdir, case):
 
 @pytest.mark.slow
 @pytest.mark.ci_stage2(examples=400)
-@pytest.mark.ci_pure(examples=200)
+@pytest.mark.ci_pure(examples=400)
 @settings(max_examples=4000, **SLOW)
 @given(case=S.invalid_pairs("conll18"))
 def test_conll18_reject_parity_slow(oracle18, workdir, case):
@@ -302,7 +302,7 @@ def test_conll18_reject_parity_slow(oracle18, workdir, case):
 
 @pytest.mark.slow
 @pytest.mark.ci_stage2(examples=300)
-@pytest.mark.ci_pure(examples=150)
+@pytest.mark.ci_pure(examples=300)
 @settings(max_examples=3000, **SLOW)
 @given(case=S.invalid_pairs("conll17"))
 def test_conll17_reject_parity_slow(oracle17, workdir, case):
