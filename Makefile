@@ -14,7 +14,7 @@ test-slow:
 
 # CI's second stage, as .ci/run runs it after make test (docs/development.md, "Continuous
 # integration"): the real-data comparisons and a fixed sample of the generated tests, then a
-# sample of pairs on the numpy path; about 15 minutes on 2 cores
+# sample of pairs on the numpy path: about 11 minutes of CPU (19 min wall on a busy 2-core machine)
 test-ci:
 	$(PYTHON) -m pytest --ci-stage 2
 	CONLL_EVAL_PURE=1 $(PYTHON) -m pytest --ci-stage pure
