@@ -60,10 +60,9 @@ bench-scaling:
 
 # mutation testing of the scoring core (mutmut 3: pip install -e '.[mutation]'): each mutant of
 # align, metrics (and metric_specs, split from it), stats, enhanced, analyze/resampling and
-# suite's macro-average functions runs
-# against the tests that reach its function, on the numpy path (CONLL_EVAL_PURE=1: it is what
-# the Python code computes); a fresh mutants/ each time, then the score and the survivors.
-# Long: the time measured, the score and the survivors are in docs/development.md, "Mutation testing"
+# suite's macro-average functions runs against the tests that reach its function, on the numpy
+# path (CONLL_EVAL_PURE=1: the path the Python code is); a fresh mutants/ each time, then the
+# score and the survivors.  Long: the time, score and survivors are in docs/development.md
 MUTATION_SCOPE = 'conll_eval.align.*' 'conll_eval.metrics.*' 'conll_eval.metric_specs.*' 'conll_eval.stats.*' \
 	'conll_eval.enhanced.*' 'conll_eval.analyze.resampling.*' \
 	'conll_eval.suite.x__mean__*' 'conll_eval.suite.x__mean_of__*' 'conll_eval.suite.x__average__*' \
