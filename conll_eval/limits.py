@@ -11,7 +11,8 @@ import os
 
 __all__ = ["MAX_LINE_BYTES", "MAX_DECOMPRESSED_BYTES", "MAX_COMPRESSION_RATIO",
            "RATIO_CHECK_FROM_BYTES", "MAX_CONFIG_BYTES",
-           "MAX_COLLAPSED_PATH_NODES", "COLLAPSED_PATH_NODES_PER_EDGE"]
+           "MAX_COLLAPSED_PATH_NODES", "COLLAPSED_PATH_NODES_PER_EDGE",
+           "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILE_BYTES", "MAX_SUBMISSION_FILES"]
 
 
 def _setting(name: str, default: int) -> int:
@@ -45,3 +46,11 @@ MAX_CONFIG_BYTES = _setting("MAX_CONFIG_BYTES", 16 << 20)
 MAX_COLLAPSED_PATH_NODES = _setting("MAX_COLLAPSED_PATH_NODES", 1_000_000)
 #: what each enhanced edge of a sentence adds to :data:`MAX_COLLAPSED_PATH_NODES`
 COLLAPSED_PATH_NODES_PER_EDGE = 100
+#: a leaderboard submission (conll_eval.leaderboard.archive): the most bytes all its files may
+#: unpack to ([archive-too-large]); the 82 test treebanks of CoNLL 2018 are about 60 MB
+MAX_SUBMISSION_BYTES = _setting("MAX_SUBMISSION_BYTES", 1 << 30)
+#: the most bytes one file of a submission may unpack to ([archive-too-large])
+MAX_SUBMISSION_FILE_BYTES = _setting("MAX_SUBMISSION_FILE_BYTES", 512 << 20)
+#: the most members (files and folders) a submission may hold ([archive-too-many-files]); UD
+#: has about 300 treebanks
+MAX_SUBMISSION_FILES = _setting("MAX_SUBMISSION_FILES", 1000)
