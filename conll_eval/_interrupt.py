@@ -36,7 +36,7 @@ COMPAT_LINE = "KeyboardInterrupt\n"
 #: ``conll_eval``'s subcommands, the first argument that names its line (``conll_eval suite:``);
 #: the same as :data:`conll_eval.cli.COMMANDS` and ``help`` (a test keeps them equal)
 SUBCOMMANDS = frozenset(("validate", "suite", "analyze", "breakdown", "compare", "tagger", "alignment",
-                         "report", "completion", "man", "help"))
+                         "report", "leaderboard", "codalab", "completion", "man", "help"))
 #: console scripts (setup.cfg): ``conll_eval``, whose line names the subcommand, and the
 #: drop-ins, whose line names themselves (:data:`conll_eval.cli.messages.DROP_IN_NAMES`)
 _CONLL_EVAL_SCRIPTS = ("conll_eval", "malteval", "mooteval", "conll-eval-validate",

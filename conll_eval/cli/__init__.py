@@ -50,6 +50,7 @@ USAGE = """\
 usage: conll_eval [score] [options] GOLD SYSTEM
                                            score SYSTEM against GOLD (official CoNLL 2017/2018 metrics)
        conll_eval suite GOLD SYSTEM...     treebank suites, macro-averages, leaderboards, CI gates
+       conll_eval leaderboard ACTION ...   a shared task in a database: teams, submissions, ranking
        conll_eval validate FILE...         check CoNLL-U files like the UD validator (levels 1-2)
        conll_eval analyze ARGS...          MaltEval 1.0's analyses (its command line and output)
        conll_eval breakdown GOLD SYSTEM    where the LAS points go: relation groups (CLAS paper)
@@ -57,6 +58,7 @@ usage: conll_eval [score] [options] GOLD SYSTEM
        conll_eval tagger FILE1 FILE2       tagger evaluation as mooteval (moot files, CoNLL-U)
        conll_eval alignment GOLD SYSTEM    word-alignment scores: precision, recall, AER, PTS
        conll_eval report GOLD SYS... -o F  one HTML file: summary, charts, a tree viewer
+       conll_eval codalab INPUT OUTPUT     the scoring program of a CodaLab/Codabench task
        conll_eval help [COMMAND]           the full help of a command
        conll_eval completion bash|zsh      a shell completion script
        conll_eval man [COMMAND] [-o DIR]   the man pages (roff), generated from the options
@@ -187,7 +189,8 @@ _HELP = {"score": build_parser, "suite": build_suite_parser, "validate": build_v
          "breakdown": _lazy("breakdown", "build_breakdown_parser"),
          "compare": _lazy("compare", "build_compare_parser"),
          "completion": _lazy("completion", "build_completion_parser"),
-         "man": _lazy("manpages", "build_man_parser")}
+         "man": _lazy("manpages", "build_man_parser"),
+         "leaderboard": _lazy("leaderboard", "build_leaderboard_parser")}
 
 
 def help_help() -> str:

@@ -8,12 +8,14 @@ __all__ = ["SUBCOMMANDS", "commands_sentence"]
 #: pair is the default command, ``help`` is :func:`conll_eval.cli.main`'s own
 SUBCOMMANDS = {"validate": ("validate", "validate_command"),
                "suite": ("suite", "suite_command"),
+               "leaderboard": ("leaderboard", "leaderboard_command"),
                "analyze": ("analyze", "analyze_command"),
                "breakdown": ("breakdown", "breakdown_command"),
                "compare": ("compare", "compare_command"),
                "tagger": ("tagger", "tagger_command"),
                "alignment": ("alignment", "alignment_command"),
                "report": ("report", "report_command"),
+               "codalab": ("codalab", "codalab_command"),
                "completion": ("completion", "completion_command"),
                "man": ("manpages", "man_command")}
 
