@@ -1,0 +1,165 @@
+"""``conll_eval leaderboard``: a shared task kept in a database (``init``, ``upgrade``,
+``team add``, ``submit``, ``rank``, ``rescore``); the work is in :mod:`conll_eval.leaderboard`,
+here the options and what is printed.  SQLAlchemy and Alembic (the ``leaderboard`` extra) are
+imported only once a leaderboard command runs, never by the parser or by scoring."""
+from __future__ import annotations
+
+import argparse
+from typing import List, TextIO
+
+from ..errors import ConllEvalError, UsageError, printable
+from ..metric_specs import PROFILES, display_name, profile_metrics
+from .common import EXIT_OK, Parser, metric_list, write_atomically
+
+__all__ = ["build_leaderboard_parser", "leaderboard_command"]
+
+PROG = "conll_eval leaderboard"
+DEFAULT_DB = "sqlite:///leaderboard.db"
+RANK_FORMATS = ("text", "markdown", "json", "latex")
+
+
+def _add_db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=DEFAULT_DB, metavar="URL",
+                        help="the database: sqlite:///FILE (made on first use) or "
+                             "postgresql+psycopg://USER@HOST/NAME (default: %(default)s)")
+
+
+def build_leaderboard_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog=PROG, description=(
+        "A shared task kept in a database: the task and its gold files, teams with tokens, "
+        "submissions scored exactly as 'conll_eval suite GOLD DIR' scores them, and the ranking. "
+        "Needs the leaderboard extra: pip install 'conll_eval[leaderboard]'."))
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+    actions.required = True
+    init = actions.add_parser("init", help="make the database and its task")
+    _add_db(init)
+    init.add_argument("--name", required=True, help="the task's name")
+    init.add_argument("--gold", required=True, metavar="DIR",
+                      help="the gold treebanks (*.conllu or metadata.json, as suite reads them); "
+                           "they stay where they are, their checksums are kept")
+    init.add_argument("--store", metavar="DIR",
+                      help="where submitted files are kept (default: FILE.files beside a SQLite "
+                           "database FILE; required for other databases)")
+    init.add_argument("--profile", default="conll18", choices=list(PROFILES),
+                      help="the scorer whose rules and metrics apply (default: %(default)s)")
+    init.add_argument("--metrics", metavar="M,...", help="the metrics the ranking shows "
+                      "(default: the primary one and the profile's main lines)")
+    init.add_argument("--primary", default="LAS", metavar="METRIC",
+                      help="the metric teams are ranked by, its macro F1 (default: %(default)s)")
+    init.add_argument("--level", type=int, default=0, choices=range(0, 6), metavar="N",
+                      help="the UD validator's level a submission must pass as well (0, the "
+                           "default: what the profile's official scorer accepts)")
+    init.add_argument("--phase", default="dev", choices=("dev", "test"), help="(default: %(default)s)")
+    upgrade = actions.add_parser("upgrade", help="migrate an older database to this version's schema")
+    _add_db(upgrade)
+    team = actions.add_parser("team", help="teams: team add NAME prints the team's token")
+    team_actions = team.add_subparsers(dest="team_action", metavar="add", parser_class=Parser)
+    team_actions.required = True
+    add = team_actions.add_parser("add", help="add a team; its token is the last line printed")
+    _add_db(add)
+    add.add_argument("name", metavar="NAME")
+    submit = actions.add_parser("submit", help="score and store a team's submission")
+    _add_db(submit)
+    submit.add_argument("--team", required=True, metavar="NAME")
+    submit.add_argument("--label", default="", help="a name for this submission (its system)")
+    submit.add_argument("path", metavar="PATH",
+                        help="a directory (or a .zip/.tar.gz) of <treebank>.conllu files")
+    rank = actions.add_parser("rank", help="the ranking and per-treebank tables")
+    _add_db(rank)
+    rank.add_argument("--format", default="text", choices=RANK_FORMATS, help="(default: %(default)s)")
+    which = rank.add_mutually_exclusive_group()
+    which.add_argument("--all", action="store_true", help="every scored submission")
+    which.add_argument("--best", action="store_true", help="each team's best (the default)")
+    rank.add_argument("-o", "--output", metavar="FILE", help="write there (atomically), not on stdout")
+    rescore = actions.add_parser("rescore", help="record the gold files anew and score every "
+                                 "submission again")
+    _add_db(rescore)
+    return parser
+
+
+def _store_dir(args, url: str) -> str:
+    if args.store:
+        return args.store
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:" and len(url) > len("sqlite:///"):
+        return url[len("sqlite:///"):] + ".files"
+    raise UsageError(f"{PROG} init: give --store DIR, where submitted files are kept")
+
+
+def _task_metrics(args) -> tuple:
+    known = [display_name(name) for name in profile_metrics(args.profile)]
+    primary = metric_list(args.primary, known, "--primary", f"{PROG} init")
+    if len(primary) != 1:
+        raise UsageError(f"{PROG} init: --primary takes one metric")
+    shown = metric_list(args.metrics, known, "--metrics", f"{PROG} init") if args.metrics else \
+        [m for m in ("LAS", "MLAS", "BLEX", "CLAS", "UAS") if m in known]
+    return primary[0], list(dict.fromkeys([primary[0], *shown]))
+
+
+def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
+    args = build_leaderboard_parser().parse_args(argv)
+    try:
+        # here: only the leaderboard needs SQLAlchemy and Alembic (the leaderboard extra);
+        # scoring and every other command never import them (start-up time, dependencies)
+        from ..leaderboard import db, ranking, service
+    except ImportError as exc:
+        error = ConllEvalError(f"needs the leaderboard extra ({printable(str(exc))}): "
+                               "pip install 'conll_eval[leaderboard]'")
+        error.code = "missing-extra"  # type: ignore[attr-defined]
+        raise error from exc
+    engine = db.open_engine(args.db)
+    try:
+        if args.action == "init":
+            primary, metrics = _task_metrics(args)
+            task = service.init_task(engine, args.name, args.gold, _store_dir(args, args.db), args.profile,
+                                     metrics, primary, args.level, args.phase)
+            stdout.write(f"task {printable(task.name)!r}: {len(task.gold_files)} treebank(s), "
+                         f"{task.phase} phase, ranked by {task.primary_metric}; schema "
+                         f"{db.head_revision()}\n")
+        elif args.action == "upgrade":
+            before = db.current_revision(engine)
+            db.migrate(engine)
+            stdout.write(f"schema {printable(before or 'none')} -> {db.head_revision()}\n")
+        elif args.action == "team":
+            token = service.add_team(engine, args.name)
+            stdout.write(f"team {printable(args.name)!r} added; its token (shown once, keep it):\n{token}\n")
+        elif args.action == "submit":
+            return _submit(db, service, engine, args, stdout)
+        elif args.action == "rank":
+            _rank(db, ranking, service, engine, args, stdout)
+        else:
+            count = service.rescore(engine)
+            stdout.write(f"{count} submission(s) scored again\n")
+        return EXIT_OK
+    finally:
+        engine.dispose()
+
+
+def _submit(db, service, engine, args, stdout: TextIO) -> int:
+    submission = service.submit(engine, args.team, args.path, args.label)
+    if submission.status == "failed":
+        raise db.LeaderboardError(f"submission {submission.id} failed: {submission.error}",
+                                       "submission-failed")
+    with db.session_scope(engine) as session:
+        task = service.the_task(session)
+        metric = task.primary_metric
+    f1 = (submission.macro or {}).get(metric, {}).get("f1")
+    stdout.write(f"submission {submission.id}: done; {metric} macro F1 "
+                 f"{'n/a' if f1 is None else f'{100 * f1:.2f}'}\n")
+    for result in submission.results:
+        if result.status != "ok":
+            stdout.write(f"  {printable(result.treebank)} scored 0: {printable(result.status)}\n")
+    return EXIT_OK
+
+
+def _rank(db, ranking, service, engine, args, stdout: TextIO) -> None:
+    db.require_current(engine)
+    with db.session_scope(engine) as session:
+        task = service.the_task(session)
+        service.require_gold_unchanged(task)
+        entries = ranking.ranked_entries(session, task, every=args.all)
+        text = ranking.ranking_json(entries) if args.format == "json" else \
+            ranking.ranking_tables(task, entries, args.format)
+    if args.output:
+        write_atomically(args.output, text, [gold.path for gold in task.gold_files])
+    else:
+        stdout.write(text)

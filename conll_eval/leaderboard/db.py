@@ -1,0 +1,157 @@
+"""The leaderboard's database: an engine from ``--db URL`` (SQLite with foreign keys and WAL,
+or PostgreSQL), sessions, and the schema's revision checked against the shipped migrations.
+Only ``init`` and ``upgrade`` run migrations; every other command refuses a database whose
+revision is not the newest this package knows (older: run ``upgrade``; unknown: refused)."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Iterator, Optional
+
+from alembic import command as alembic_command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, event, inspect
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..errors import ConllEvalError, UsageError, printable
+
+__all__ = ["DEFAULT_URL", "MIGRATIONS", "LeaderboardError", "SchemaError", "open_engine", "session_scope",
+           "head_revision", "current_revision", "require_current", "migrate", "is_empty"]
+
+DEFAULT_URL = "sqlite:///leaderboard.db"
+#: the Alembic script directory shipped in the package
+MIGRATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "migrations")
+
+
+class LeaderboardError(ConllEvalError):
+    """Bad input to a leaderboard command (exit 1): ``code`` is the stable kebab-case code of
+    its ``conll_eval leaderboard: error [code] message`` line."""
+
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.code = code
+
+
+class SchemaError(LeaderboardError):
+    """The database's schema is not the one this version works on (older, newer, foreign)."""
+
+
+def _sqlite_pragmas(connection, record) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers do not wait for the one writer
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def open_engine(url: str = DEFAULT_URL) -> Engine:
+    """The engine of ``url`` (SQLite: foreign keys on, WAL journal, waits up to 30 s for a
+    lock).  Raises :class:`UsageError` for a URL SQLAlchemy cannot read or whose driver is
+    missing."""
+    try:
+        engine = create_engine(url)
+    except (ArgumentError, ImportError) as exc:
+        raise UsageError(f"--db {printable(url)}: not a database URL SQLAlchemy can open "
+                         f"({printable(str(exc).splitlines()[0])}); e.g. sqlite:///leaderboard.db "
+                         "or postgresql+psycopg://user@host/name") from exc
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """A session committed at the end of the block, rolled back if it raises."""
+    session = sessionmaker(engine, expire_on_commit=False)()
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+
+
+def _config(connection=None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", MIGRATIONS)
+    config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest revision this package ships."""
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert head is not None, "the leaderboard ships no migration"
+    return head
+
+
+def _unreachable(engine: Engine, exc: OperationalError) -> LeaderboardError:
+    reason = printable(str(exc.orig).splitlines()[0] if exc.orig else str(exc))
+    return LeaderboardError(f"{_name(engine)}: cannot open the database: {reason}", "database")
+
+
+def current_revision(engine: Engine) -> Optional[str]:
+    """The revision the database is at (None: no leaderboard schema in it)."""
+    try:
+        with engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+    except OperationalError as exc:
+        raise _unreachable(engine, exc) from exc
+
+
+def is_empty(engine: Engine) -> bool:
+    """Does the database hold no table at all?"""
+    try:
+        with engine.connect() as connection:
+            return not inspect(connection).get_table_names()
+    except OperationalError as exc:
+        raise _unreachable(engine, exc) from exc
+
+
+def _name(engine: Engine) -> str:
+    return printable(engine.url.render_as_string(hide_password=True))
+
+
+def require_current(engine: Engine) -> None:
+    """Refuse a database that is not at the newest revision: no schema (``leaderboard init``
+    makes one), an older one (``leaderboard upgrade`` migrates it), an unknown one (a newer
+    conll_eval's, or another program's).  Raises :class:`SchemaError`."""
+    revision = current_revision(engine)
+    head = head_revision()
+    if revision == head:
+        return
+    if revision is None:
+        what = "holds tables of another program" if not is_empty(engine) else "has no leaderboard"
+        raise SchemaError(f"{_name(engine)}: the database {what}: make one with "
+                          "'conll_eval leaderboard init'", "not-a-leaderboard")
+    known = {script.revision for script in ScriptDirectory.from_config(_config()).walk_revisions()}
+    if revision in known:
+        raise SchemaError(f"{_name(engine)}: the database is at schema revision {printable(revision)}, "
+                          f"older than this conll_eval's {head}: back it up, then run "
+                          "'conll_eval leaderboard upgrade' to migrate it", "old-schema")
+    raise SchemaError(f"{_name(engine)}: the database is at schema revision {printable(revision)}, "
+                      "which this conll_eval does not know (written by a newer version?): "
+                      "use that version, or upgrade conll_eval", "unknown-schema")
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision (a new database gets it whole); a database of
+    an unknown revision or with foreign tables is refused (:class:`SchemaError`)."""
+    revision = current_revision(engine)
+    if revision is None and not is_empty(engine):
+        require_current(engine)  # raises: another program's tables
+    if revision is not None:
+        try:
+            require_current(engine)
+            return
+        except SchemaError as exc:
+            if exc.code != "old-schema":
+                raise
+    with engine.begin() as connection:
+        alembic_command.upgrade(_config(connection), "head")

@@ -1,0 +1,1 @@
+"""The leaderboard schema's revisions, oldest first (each file one Alembic revision)."""

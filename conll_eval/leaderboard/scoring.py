@@ -1,0 +1,99 @@
+"""Scoring a submission exactly as ``conll_eval suite GOLD DIR`` does, through the suite API,
+into what the database keeps: suite's JSON ``macro`` and treebank objects, each treebank's
+status and reason, and the per-sentence counts the significance tests resample.  Also the
+gold files' checksums, which tell a gold file changed since the task was made."""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..evaluate import Settings
+from ..pairing import find_pairs
+from ..report.suite import suite_json
+from ..suite import SuiteEvaluation, score_entries
+
+__all__ = ["ScoredSubmission", "ScoredTreebank", "gold_files", "file_sha256", "score_directory",
+           "counts_bytes", "counts_from_bytes"]
+
+_CHUNK = 1 << 20
+
+
+def file_sha256(path: str) -> str:
+    """The SHA-256 of a file's bytes, read in 1 MiB chunks (constant memory)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(_CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def gold_files(gold_dir: str) -> Dict[str, Tuple[str, str]]:
+    """The task's treebanks as suite finds them in ``gold_dir`` (its ``*.conllu`` files or
+    its metadata.json), each with its gold path and that file's SHA-256, in suite's order.
+    Raises :class:`~conll_eval.errors.UsageError` (no such directory) or an input error."""
+    pairing = find_pairs(gold_dir, gold_dir)
+    return {entry.name: (entry.gold, file_sha256(entry.gold)) for entry in pairing.entries}
+
+
+@dataclass(frozen=True)
+class ScoredTreebank:
+    """One treebank: suite's JSON object for it, its status (``ok`` or the failure's
+    message), the failure's code, and its per-sentence counts (``.npz`` bytes; None when it
+    failed)."""
+    name: str
+    record: dict
+    status: str
+    reason: Optional[str]
+    counts: Optional[bytes]
+
+
+@dataclass(frozen=True)
+class ScoredSubmission:
+    """A scored submission: suite's JSON ``macro``, its treebanks in suite's order, and the
+    system files no gold treebank claims."""
+    macro: dict
+    treebanks: Tuple[ScoredTreebank, ...]
+    unpaired: Tuple[str, ...]
+
+    @property
+    def paired(self) -> int:
+        """How many treebanks had a system file."""
+        return sum(tb.record["system"] is not None for tb in self.treebanks)
+
+
+def counts_bytes(counts: Mapping[str, np.ndarray]) -> bytes:
+    """``{metric: (sentences, 3) counts}`` as ``.npz`` bytes (int64, uncompressed)."""
+    buffer = io.BytesIO()
+    np.savez(buffer, **{name: np.asarray(array, dtype=np.int64) for name, array in counts.items()})
+    return buffer.getvalue()
+
+
+def counts_from_bytes(data: bytes) -> Dict[str, np.ndarray]:
+    """What :func:`counts_bytes` wrote (no pickled object is ever loaded)."""
+    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+        return {name: archive[name] for name in archive.files}
+
+
+def score_directory(gold_dir: str, system_dir: str, profile: str, level: int,
+                    sentence_metrics: Sequence[str], rank_by: str) -> ScoredSubmission:
+    """Score ``system_dir`` against ``gold_dir`` as ``conll_eval suite GOLD_DIR SYSTEM_DIR``
+    does (with ``--strict`` at ``level`` when it is above 0): a missing or invalid treebank
+    counts 0 with its reason.  The records are suite's own JSON, parsed back, so they equal
+    its output digit for digit."""
+    pairing = find_pairs(gold_dir, system_dir)
+    settings = Settings(profile=profile, strict=level)
+    results = score_entries(pairing.entries, settings, sentence_metrics=tuple(sentence_metrics))
+    suite = SuiteEvaluation("submission", tuple(results), settings, pairing.unpaired_system)
+    document = json.loads(suite_json([(1, suite)], {}, rank_by))
+    treebanks: List[ScoredTreebank] = []
+    for result, record in zip(results, document["treebanks"]):
+        treebanks.append(ScoredTreebank(
+            result.entry.name, record, result.status,
+            None if result.failure is None else result.failure.code,
+            None if result.sentence_counts is None else counts_bytes(result.sentence_counts)))
+    return ScoredSubmission(document["macro"], tuple(treebanks), tuple(pairing.unpaired_system))

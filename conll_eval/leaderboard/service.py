@@ -1,0 +1,215 @@
+"""What the leaderboard commands do to the database: make the task, add a team, take and
+score a submission, notice changed gold files, rescore everything.  Library code: it raises
+(:class:`~conll_eval.leaderboard.db.LeaderboardError`, ``UsageError``), never prints."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+from sqlalchemy import delete, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from ..errors import UsageError, printable
+from .db import LeaderboardError, migrate, require_current, session_scope
+from .models import GoldFile, SentenceCounts, Submission, Task, Team, TreebankResult, utcnow
+from .scoring import gold_files, score_directory
+from .tokens import new_token
+
+__all__ = ["init_task", "add_team", "submit", "the_task", "changed_gold", "require_gold_unchanged", "rescore",
+           "ARCHIVE_SUFFIXES", "NAME_LIMIT"]
+
+ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
+#: longest team name, task name or label (characters)
+NAME_LIMIT = 200
+
+
+def _checked_name(value: str, what: str) -> str:
+    if not value.strip() or len(value) > NAME_LIMIT or not value.isprintable():
+        raise UsageError(f"{what} {printable(value)!r}: give 1 to {NAME_LIMIT} printable characters")
+    return value
+
+
+def the_task(session: Session) -> Task:
+    """The database's task (one per database)."""
+    task = session.scalars(select(Task)).first()
+    if task is None:
+        raise LeaderboardError("the database has no task: make it with 'conll_eval leaderboard init'",
+                               "no-task")
+    return task
+
+
+def init_task(engine: Engine, name: str, gold_dir: str, store_dir: str, profile: str,
+              metrics: Sequence[str], primary: str, level: int, phase: str) -> Task:
+    """Make the schema (or bring an older one up to date) and the task, with its gold files'
+    checksums.  Refuses a database that already holds a task."""
+    _checked_name(name, "--name")
+    found = gold_files(gold_dir)
+    if not found:
+        raise UsageError(f"--gold {printable(gold_dir)}: no treebanks (no *.conllu files or metadata.json)")
+    migrate(engine)
+    with session_scope(engine) as session:
+        if session.scalars(select(Task)).first() is not None:
+            raise LeaderboardError("the database already holds a task; use another --db", "task-exists")
+        task = Task(name=name, gold_dir=os.path.abspath(gold_dir), store_dir=os.path.abspath(store_dir),
+                    profile=profile, metrics=list(metrics), primary_metric=primary, level=level,
+                    phase=phase, created_at=utcnow())
+        task.gold_files = [GoldFile(treebank=treebank, path=os.path.abspath(path), sha256=digest)
+                           for treebank, (path, digest) in found.items()]
+        session.add(task)
+    return task
+
+
+def add_team(engine: Engine, name: str) -> str:
+    """Add a team; return its token (only its salted hash is stored)."""
+    require_current(engine)
+    _checked_name(name, "team name")
+    token, salt, digest = new_token()
+    with session_scope(engine) as session:
+        the_task(session)
+        if session.scalars(select(Team).where(Team.name == name)).first() is not None:
+            raise LeaderboardError(f"team {printable(name)!r} exists already", "team-exists")
+        session.add(Team(name=name, token_salt=salt, token_hash=digest, created_at=utcnow()))
+    return token
+
+
+def changed_gold(task: Task) -> List[str]:
+    """What changed among the gold files since they were recorded (a file's bytes, a file
+    gone or added): one phrase each; empty when nothing did."""
+    try:
+        now = gold_files(task.gold_dir)
+    except (UsageError, OSError) as exc:
+        return [f"the gold directory {printable(task.gold_dir)} cannot be read ({printable(str(exc))})"]
+    kept = {gold.treebank: gold.sha256 for gold in task.gold_files}
+    changes = [f"{printable(name)} changed" for name, digest in kept.items()
+               if name in now and now[name][1] != digest]
+    changes += [f"{printable(name)} is gone" for name in kept if name not in now]
+    changes += [f"{printable(name)} is new" for name in now if name not in kept]
+    return changes
+
+
+def require_gold_unchanged(task: Task) -> None:
+    changes = changed_gold(task)
+    if changes:
+        raise LeaderboardError(f"the gold files changed since they were recorded ({'; '.join(changes)}): "
+                               "check them, then run 'conll_eval leaderboard rescore' to score every "
+                               "submission against them", "gold-changed")
+
+
+def _is_archive(path: str) -> bool:
+    return path.lower().endswith(ARCHIVE_SUFFIXES)
+
+
+def _take_files(path: str, directory: Path) -> None:
+    """Copy the submission's ``*.conllu`` files (a directory's, or an archive's through
+    :func:`conll_eval.leaderboard.archive.extract_submission`) into ``directory``."""
+    if os.path.isdir(path):
+        directory.mkdir(parents=True)
+        for entry in sorted(os.scandir(path), key=lambda e: e.name):
+            if entry.name.endswith(".conllu") and entry.is_file():
+                shutil.copyfile(entry.path, directory / entry.name)
+        return
+    if not os.path.isfile(path) or not _is_archive(path):
+        raise UsageError(f"{printable(path)}: give a directory of <treebank>.conllu files "
+                         "(or a .zip/.tar.gz of them)")
+    if importlib.util.find_spec(f"{__package__}.archive") is None:
+        raise UsageError(f"{printable(path)}: this conll_eval cannot unpack archives yet; give the "
+                         "directory of <treebank>.conllu files")
+    archive = importlib.import_module(f"{__package__}.archive")
+    archive.extract_submission(Path(path), directory)
+
+
+def _score(session: Session, task: Task, submission: Submission) -> None:
+    """Score ``submission`` (its files in its directory), replacing earlier results; it ends
+    ``done``, or ``failed`` with its error when no file of it pairs with a gold treebank."""
+    submission.status, submission.started_at, submission.error = "scoring", utcnow(), None
+    for result in list(submission.results):
+        session.delete(result)
+    session.execute(delete(SentenceCounts).where(SentenceCounts.submission_id == submission.id))
+    session.flush()
+    if not os.path.isdir(submission.directory):
+        scored = None
+        submission.error = f"its files are gone ({printable(submission.directory)})"
+    else:
+        sentence_metrics = list(dict.fromkeys([task.primary_metric, *task.metrics]))
+        scored = score_directory(task.gold_dir, submission.directory, task.profile, task.level,
+                                 sentence_metrics, task.primary_metric)
+        if not scored.paired:
+            submission.error = ("no file pairs with a gold treebank: name them <treebank>.conllu as "
+                                f"the gold files are ({', '.join(gold.treebank for gold in task.gold_files[:5])}...)")
+    submission.finished_at = utcnow()
+    if scored is None or submission.error:
+        submission.status, submission.macro = "failed", None
+        return
+    submission.status, submission.macro = "done", scored.macro
+    for position, treebank in enumerate(scored.treebanks):
+        session.add(TreebankResult(submission_id=submission.id, position=position, treebank=treebank.name,
+                                   status=treebank.status, reason=treebank.reason, record=treebank.record))
+        if treebank.counts is not None:
+            session.add(SentenceCounts(submission_id=submission.id, treebank=treebank.name,
+                                       counts=treebank.counts))
+
+
+def _record_gold(session: Session, task: Task, found: Dict[str, Tuple[str, str]]) -> None:
+    """Make the task's gold file rows say ``found`` (treebank -> path, SHA-256)."""
+    kept = {gold.treebank: gold for gold in task.gold_files}
+    for name, gold in kept.items():
+        if name not in found:
+            session.delete(gold)
+    session.flush()
+    for name, (path, digest) in found.items():
+        if name in kept:
+            kept[name].path, kept[name].sha256 = os.path.abspath(path), digest
+        else:
+            session.add(GoldFile(task_id=task.id, treebank=name, path=os.path.abspath(path), sha256=digest))
+    session.flush()
+    session.refresh(task)
+
+
+def submit(engine: Engine, team_name: str, path: str, label: str = "") -> Submission:
+    """Take ``path`` (a directory, or an archive when the archive module is there) as a new
+    submission of ``team_name``, keep its files, score it now and store the results."""
+    require_current(engine)
+    if label:
+        _checked_name(label, "--label")
+    with session_scope(engine) as session:
+        task = the_task(session)
+        require_gold_unchanged(task)
+        team = session.scalars(select(Team).where(Team.name == team_name)).first()
+        if team is None:
+            raise LeaderboardError(f"no team {printable(team_name)!r}: add it with "
+                                   "'conll_eval leaderboard team add'", "unknown-team")
+        if not os.path.exists(path):
+            raise UsageError(f"{printable(path)}: no such file or directory")
+        submission = Submission(team_id=team.id, label=label, phase=task.phase, status="queued",
+                                created_at=utcnow(), hidden=False, directory="")
+        session.add(submission)
+        session.flush()
+        submission.directory = os.path.join(task.store_dir, f"submission-{submission.id}")
+        if os.path.exists(submission.directory):
+            raise LeaderboardError(f"{printable(submission.directory)} exists already: the store "
+                                   "directory holds files this database does not know", "store-clash")
+        submission.status = "validating"
+        _take_files(path, Path(submission.directory))
+        _score(session, task, submission)
+        session.flush()
+        session.refresh(submission)
+        submission.results  # loaded now: the caller reads them after the session ends
+        return submission
+
+
+def rescore(engine: Engine) -> int:
+    """Record the gold files as they are now and score every submission again (each kept
+    file against them); how many submissions were scored."""
+    require_current(engine)
+    with session_scope(engine) as session:
+        task = the_task(session)
+        _record_gold(session, task, gold_files(task.gold_dir))
+        submissions = session.scalars(select(Submission).order_by(Submission.id)).all()
+        for submission in submissions:
+            _score(session, task, submission)
+        return len(submissions)
+
