@@ -72,3 +72,13 @@ def test_a_registered_metric_and_profile_are_found_by_name(monkeypatch):
     assert register_metric(spec) is spec and metric_specs.METRICS["LAS-again"] is spec
     profile = Profile("mine", "LAS alone", ("LAS-again",), "Metric | F1", ())
     assert register_profile(profile) is profile and metric_specs.PROFILES["mine"] is profile
+
+
+def test_weighted_las_under_a_policy_weighs_each_side_s_kept_words(tmp_path):
+    """Weights root 1, punct 1, vocative 2, discourse 0.5; under upos gold keeps 1, 3, 5
+    (1 + 2 + 0.5 = 3.5, aligned alike), the system 1, 3, 4, 5 (4.0); words 1 and 3 are right
+    (1 + 2 = 3)."""
+    weights = tmp_path / "weights.txt"
+    weights.write_text("root 1\npunct 1\nvocative 2\ndiscourse 0.5\n", encoding="utf-8")
+    scores = _score(tmp_path, profile="conll17", weights_file=str(weights), punct="upos")
+    assert _counts(scores["WeightedLAS"]) == (3.0, 3.5, 4.0, 3.5)
