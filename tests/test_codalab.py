@@ -221,3 +221,27 @@ def test_the_outputs_never_replace_an_input(tmp_path):
     assert (input_dir / "ref" / "en_toy.conllu").read_bytes() == before
     assert status == 2 and "refusing to write the output into the input file" in err
     assert not (input_dir / "res" / "scores.txt").exists()
+
+
+def test_per_treebank_keys_give_each_treebanks_f1_as_suite_does(tmp_path):
+    input_dir = copy_task(tmp_path)
+    (input_dir / "res" / "fr_toy.conllu").unlink()
+    status, _, _ = run(["codalab", input_dir, tmp_path / "out", "--per-treebank", "--metrics", "LAS,UAS"])
+    assert status == 0
+    suite = json.loads(suite_document(input_dir / "ref", input_dir / "res"))
+    expected = {"LAS": suite["macro"]["LAS"]["f1"], "UAS": suite["macro"]["UAS"]["f1"], FAILED_KEY: 1}
+    for treebank in suite["treebanks"]:
+        for metric in ("LAS", "UAS"):
+            expected[f"{metric}_{treebank['name']}"] = treebank["metrics"][metric]["f1"]
+    assert json.loads((tmp_path / "out" / "scores.json").read_text()) == expected
+    assert expected["LAS_fr_toy"] == 0 and 0 < expected["LAS_en_toy"] < 1
+    lines = (tmp_path / "out" / "scores.txt").read_text().splitlines()
+    assert lines == [f"{key}: {value!r}" for key, value in expected.items()]
+
+
+def test_per_treebank_refuses_a_name_that_cannot_be_a_key(tmp_path):
+    input_dir = copy_task(tmp_path)
+    shutil.copy(BUNDLE / "reference_data" / "en_toy.conllu", input_dir / "ref" / "en:toy\x1b.conllu")
+    status, _, err = run(["codalab", input_dir, tmp_path / "out", "--per-treebank"])
+    assert status == 2 and "--per-treebank: the treebank name 'en:toy\\x1b'" in err and "\x1b" not in err
+    assert not (tmp_path / "out").exists()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from typing import Dict, List, Sequence, TextIO, Tuple
 
 from ..errors import UsageError, printable
@@ -23,6 +24,9 @@ PROG = "conll_eval codalab"
 OUTPUT_FILES = ("scores.txt", "scores.json", "detailed_results.html", "suite.json")
 #: the key of the number of treebanks that scored 0 (missing or invalid system file)
 FAILED_KEY = "failed_treebanks"
+#: what a treebank's name must be to become part of a key (--per-treebank): a platform's
+#: column key, a scores.txt key (no ':'), a name safe in any template
+KEY_NAME = re.compile(r"[A-Za-z0-9_-]+")
 #: archives a participant may upload; the platform unpacks the upload, never one inside it
 _ARCHIVE_ENDINGS = (".zip", ".tar.gz", ".tgz", ".tar", ".gz", ".bz2", ".xz", ".7z")
 #: entries an unpacked archive may bring that are no submission (macOS' resource forks)
@@ -55,6 +59,10 @@ def build_codalab_parser() -> argparse.ArgumentParser:
     add_options(parser, *ENHANCED_OPTIONS)
     add_options(parser, "metrics", notes={
         "metrics": "the leaderboard's keys (default: the profile's headline metrics)"})
+    parser.add_argument("--per-treebank", action="store_true",
+                        help="also a key per treebank and metric, METRIC_TREEBANK (LAS_en_ewt): "
+                             "its F1 (0 when it failed); the gold files' names must then be "
+                             "letters, digits, '_' and '-'")
     add_options(parser, "quiet")
     parser.add_argument("-j", "--jobs", type=int, default=usable_cpus(), metavar="N",
                         help="score in N worker processes (default: the cores this process may use)")
@@ -90,11 +98,14 @@ def submission_directory(path: str, side: str) -> str:
     return path
 
 
-def leaderboard_scores(document: dict, metrics: Sequence[str]) -> Tuple[Dict[str, object], List[str]]:
+def leaderboard_scores(document: dict, metrics: Sequence[str], per_treebank: bool = False
+                       ) -> Tuple[Dict[str, object], List[str]]:
     """(the leaderboard's keys and values, the metrics left out): each metric's macro F1 as
     ``suite --format json`` gives it in ``document`` (its ``macro`` object), then the number of
-    failed treebanks; a metric whose macro-average is n/a (no gold file annotates it) is left
-    out, as a platform reads a number in every column."""
+    failed treebanks, then with ``per_treebank`` each treebank's F1 of each metric under
+    ``METRIC_TREEBANK`` (the document's ``treebanks``, in their order).  A number that is n/a
+    (no gold file annotates the tag: null in the document) gets no key, as a platform reads a
+    number in every column; a metric whose macro-average is n/a is named in the list."""
     scores: Dict[str, object] = {}
     left_out = []
     for metric in metrics:
@@ -104,7 +115,21 @@ def leaderboard_scores(document: dict, metrics: Sequence[str]) -> Tuple[Dict[str
         else:
             scores[metric] = value
     scores[FAILED_KEY] = len(document["failed"])
+    for treebank in document["treebanks"] if per_treebank else ():
+        for metric in metrics:
+            value = treebank["metrics"][metric]["f1"]
+            if value is not None:
+                scores[f"{metric}_{treebank['name']}"] = value
     return scores, left_out
+
+
+def _check_key_names(names: Sequence[str]) -> None:
+    """A usage error for a treebank name that cannot be part of a key (--per-treebank)."""
+    for name in names:
+        if not KEY_NAME.fullmatch(name):
+            raise UsageError(f"{PROG}: --per-treebank: the treebank name '{printable(name)}' "
+                             "cannot be part of a key (letters, digits, '_' and '-' only): "
+                             "rename its gold file, or score without --per-treebank")
 
 
 def scores_text(scores: Dict[str, object]) -> str:
@@ -148,6 +173,8 @@ def codalab_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     if not pairing.entries:
         raise UsageError(f"{PROG}: no gold treebanks in {printable(gold)} (no *.conllu files "
                          "and no metadata.json)")
+    if args.per_treebank:
+        _check_key_names([entry.name for entry in pairing.entries])
     results = score_entries(pairing.entries, settings, args.jobs, debug=args.debug)
     suite = SuiteEvaluation("submission", tuple(results), settings, pairing.unpaired_system)
     text = suite_json([(1, suite)], {"profile": args.profile, "weights_file": args.weights,
@@ -169,7 +196,7 @@ def codalab_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         stderr.write("" if args.quiet else f"{PROG}: error [nothing-scored] no treebank of the submission could be "
                      "scored; no scores written\n")
         return EXIT_INPUT
-    scores, left_out = leaderboard_scores(json.loads(text), metrics)
+    scores, left_out = leaderboard_scores(json.loads(text), metrics, args.per_treebank)
     if left_out and not args.quiet:
         stderr.write(f"{PROG}: note: no key for {', '.join(left_out)}: no gold file annotates "
                      "it (every value is _), its macro-average is n/a\n")
