@@ -131,6 +131,11 @@ def copy_task(tmp_path: Path, submission_folder: str = "") -> Path:
 def test_a_submission_in_one_folder_scores_the_same(tmp_path):
     input_dir = copy_task(tmp_path, "my-parser")
     (input_dir / "res" / "__MACOSX").mkdir()  # what a Mac's zip brings along
+    (input_dir / "res" / "README.txt").write_text("my parser\n", encoding="utf-8")
+    shutil.move(input_dir / "ref", tmp_path / "gold")  # reference data zipped with its folder
+    (input_dir / "ref").mkdir()
+    shutil.move(tmp_path / "gold", input_dir / "ref" / "gold")
+    (input_dir / "ref" / "metadata").write_text("This is the authoritative result.\n")  # CodaLab's
     status, out, err = run(["codalab", input_dir, tmp_path / "out", "--metrics", "uas,LAS,CLAS"])
     assert (status, out, err) == (0, "", "")
     assert_same_digits(tmp_path / "out", suite_document(BUNDLE / "reference_data", BUNDLE / "solution"),

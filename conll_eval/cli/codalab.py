@@ -78,7 +78,7 @@ def _visible_entries(directory: str) -> List[str]:
 def submission_directory(path: str, side: str) -> str:
     """The folder of ``side`` (``ref`` or ``res``) that holds the treebanks: ``path`` itself
     when it has a ``*.conllu`` file or ``metadata.json``, else its only folder (an archive
-    unpacked with its top folder).  Raises :class:`UsageError` when ``path`` is no folder,
+    unpacked with its top folder; hidden entries and ``__MACOSX`` are no folder).  Raises :class:`UsageError` when ``path`` is no folder,
     and when it holds only an archive: the platform unpacks the upload, never an archive in
     it."""
     if not os.path.isdir(path):
@@ -88,7 +88,7 @@ def submission_directory(path: str, side: str) -> str:
     if any(name.endswith(".conllu") or name == "metadata.json" for name in entries):
         return path
     folders = [name for name in entries if os.path.isdir(os.path.join(path, name))]
-    if len(folders) == 1 and len(entries) == 1:
+    if len(folders) == 1:  # beside it perhaps a readme, or CodaLab's 'metadata' file
         return os.path.join(path, folders[0])
     archives = [name for name in entries if name.lower().endswith(_ARCHIVE_ENDINGS)]
     if archives:
