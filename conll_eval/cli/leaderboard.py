@@ -106,7 +106,7 @@ def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                                "pip install 'conll_eval[leaderboard]'")
         error.code = "missing-extra"  # type: ignore[attr-defined]
         raise error from exc
-    engine = db.open_engine(args.db)
+    engine = db.open_engine(args.db, create=args.action == "init")
     try:
         if args.action == "init":
             primary, metrics = _task_metrics(args)

@@ -43,15 +43,16 @@ class SchemaError(LeaderboardError):
 def _sqlite_pragmas(connection, record) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")  # readers do not wait for the one writer
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
 
 
-def open_engine(url: str = DEFAULT_URL) -> Engine:
-    """The engine of ``url`` (SQLite: foreign keys on, WAL journal, waits up to 30 s for a
-    lock).  Raises :class:`UsageError` for a URL SQLAlchemy cannot read or whose driver is
-    missing."""
+def open_engine(url: str = DEFAULT_URL, create: bool = False) -> Engine:
+    """The engine of ``url`` (SQLite: foreign keys on, waits up to 30 s for a lock; the WAL
+    journal is switched on by :func:`migrate`, and persists in the file).  A SQLite file
+    that does not exist is made only when ``create`` (``init``); otherwise refused
+    (:class:`SchemaError`).  Raises :class:`UsageError` for a URL SQLAlchemy cannot read or
+    whose driver is missing."""
     try:
         engine = create_engine(url)
     except (ArgumentError, ImportError) as exc:
@@ -59,6 +60,10 @@ def open_engine(url: str = DEFAULT_URL) -> Engine:
                          f"({printable(str(exc).splitlines()[0])}); e.g. sqlite:///leaderboard.db "
                          "or postgresql+psycopg://user@host/name") from exc
     if engine.dialect.name == "sqlite":
+        path = engine.url.database
+        if not create and path and path != ":memory:" and not os.path.exists(path):
+            raise SchemaError(f"{printable(path)}: no such database: make it with "
+                              "'conll_eval leaderboard init'", "not-a-leaderboard")
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
 
@@ -153,5 +158,8 @@ def migrate(engine: Engine) -> None:
         except SchemaError as exc:
             if exc.code != "old-schema":
                 raise
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as connection:  # kept by the file: readers never wait for the writer
+            connection.exec_driver_sql("PRAGMA journal_mode=WAL")
     with engine.begin() as connection:
         alembic_command.upgrade(_config(connection), "head")

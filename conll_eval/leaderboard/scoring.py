@@ -15,7 +15,7 @@ import numpy as np
 from ..evaluate import Settings
 from ..pairing import find_pairs
 from ..report.suite import suite_json
-from ..suite import SuiteEvaluation, score_entries
+from ..suite import MISSING_FILE, SuiteEvaluation, score_entries
 
 __all__ = ["ScoredSubmission", "ScoredTreebank", "gold_files", "file_sha256", "score_directory",
            "counts_bytes", "counts_from_bytes"]
@@ -63,7 +63,7 @@ class ScoredSubmission:
     @property
     def paired(self) -> int:
         """How many treebanks had a system file."""
-        return sum(tb.record["system"] is not None for tb in self.treebanks)
+        return sum(tb.reason != MISSING_FILE for tb in self.treebanks)
 
 
 def counts_bytes(counts: Mapping[str, np.ndarray]) -> bytes:
