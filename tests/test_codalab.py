@@ -250,3 +250,11 @@ def test_per_treebank_refuses_a_name_that_cannot_be_a_key(tmp_path):
     status, _, err = run(["codalab", input_dir, tmp_path / "out", "--per-treebank"])
     assert status == 2 and "--per-treebank: the treebank name 'en:toy\\x1b'" in err and "\x1b" not in err
     assert not (tmp_path / "out").exists()
+
+
+def test_an_output_folder_that_cannot_be_made_is_named(tmp_path):
+    input_dir = copy_task(tmp_path)
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    status, _, err = run(["codalab", input_dir, tmp_path / "a-file" / "out"])
+    assert status == 4
+    assert err == f"conll_eval: error [write-failed] cannot write the results to {tmp_path}/a-file/out: Not a directory\n"

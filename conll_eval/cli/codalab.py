@@ -15,6 +15,7 @@ from ..metric_specs import PROFILES
 from ..background import usable_cpus
 from .common import (ENHANCED_OPTIONS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, Parser, add_options,
                      known_metrics, scoring_request, write_atomically)
+from .output import OutputFailed, os_reason
 
 __all__ = ["build_codalab_parser", "codalab_command", "submission_directory", "leaderboard_scores",
            "scores_text", "OUTPUT_FILES"]
@@ -182,7 +183,10 @@ def codalab_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
                                      "qualitative": False}, "LAS")
     inputs = [entry.gold for entry in pairing.entries] + \
         [entry.system for entry in pairing.entries if entry.system]
-    os.makedirs(args.output_dir, exist_ok=True)
+    try:
+        os.makedirs(args.output_dir, exist_ok=True)
+    except OSError as exc:
+        raise OutputFailed(printable(args.output_dir), os_reason(exc)) from exc
     output = {name: os.path.join(args.output_dir, name) for name in OUTPUT_FILES}
     write_atomically(output["suite.json"], text, inputs, chosen_name=True)
     write_atomically(output["detailed_results.html"],
