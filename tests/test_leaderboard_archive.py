@@ -2,6 +2,7 @@
 refuses each with its code, writes nothing outside the submission's directory, and removes that
 directory; good archives unpack to flat <treebank>.conllu files.  Every archive is built here, in
 tmp_path, at test time."""
+import gzip
 import io
 import os
 import stat
@@ -9,6 +10,7 @@ import subprocess
 import sys
 import tarfile
 import zipfile
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -130,19 +132,12 @@ def test_nul_in_a_zip_name_is_refused(tmp_path):
 
 @pytest.mark.parametrize("kind", ("zip", "tar.gz"))
 @pytest.mark.parametrize("names", [("en.conllu", "en.conllu"), ("en.conllu", "EN.conllu"),
-                                   ("F/en.conllu", "F/En.conllu")])
+                                   ("F/en.conllu", "F/En.conllu"),
+                                   ("F/caf\u00e9.conllu", "F/cafe\u0301.conllu")])
 def test_duplicate_names_are_refused(tmp_path, kind, names):
-    with pytest.warns(UserWarning) if kind == "zip" and names[0] == names[1] else _nothing():
+    with pytest.warns(UserWarning) if kind == "zip" and names[0] == names[1] else nullcontext():
         upload = build(tmp_path, kind, [(name, GOOD) for name in names])
     refused(tmp_path, upload, "archive-duplicate-name")
-
-
-class _nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        return False
 
 
 # -- kinds of member -----------------------------------------------------------------------------
@@ -293,7 +288,6 @@ def test_unreadable_uploads_are_refused(tmp_path, make):
 
 
 def test_gzip_of_a_conllu_file_is_not_a_tar(tmp_path):
-    import gzip
     upload = tmp_path / "up" / "en.conllu.gz"
     upload.parent.mkdir()
     upload.write_bytes(gzip.compress(GOOD))
@@ -360,6 +354,13 @@ def test_refusal_after_files_were_written_empties_an_existing_dest(tmp_path):
         extract_submission(upload, dest)
     assert caught.value.code == "archive-link"
     assert dest.is_dir() and list(dest.iterdir()) == []
+
+
+def test_dest_may_not_be_inside_the_uploaded_directory(tmp_path):
+    (tmp_path / "up").mkdir()
+    (tmp_path / "up" / "en.conllu").write_bytes(GOOD)
+    with pytest.raises(ValueError, match="inside the upload"):
+        extract_submission(tmp_path / "up", tmp_path / "up" / "dest")
 
 
 def test_dest_must_be_fresh(tmp_path):

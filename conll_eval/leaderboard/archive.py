@@ -21,6 +21,7 @@ import shutil
 import stat
 import struct
 import tarfile
+import unicodedata
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -143,7 +144,7 @@ class _Extraction:
         if base.lower().endswith(_ARCHIVE_SUFFIXES):
             raise self.refuse("archive-nested", f"{shown}: an archive inside the archive; "
                               f"send one archive of .conllu files")
-        if not base.endswith(".conllu") or base.startswith(".") or len(base) > 255:
+        if not base.endswith(".conllu") or base.startswith(".") or len(base.encode()) > 255:
             raise self.refuse("archive-not-conllu",
                               f"{shown}: not a <treebank>.conllu file (only .conllu files, "
                               f"named as suite pairs them, may be in a submission)")
@@ -151,11 +152,11 @@ class _Extraction:
         if folder is None or (self.folder is not None and folder != self.folder):
             raise self._layout(shown)
         self.folder = folder
-        key = base.casefold()
+        key = unicodedata.normalize("NFC", base).casefold()  # one file on macOS and Windows
         if key in self.names:
             raise self.refuse("archive-duplicate-name",
                               f"{shown}: the same file name as {printable(self.names[key])} "
-                              f"(names may not differ only in case)")
+                              f"(names may not differ only in case or Unicode normalisation)")
         self.names[key] = member.name
         return base
 
@@ -463,6 +464,8 @@ def extract_submission(path: Union[str, os.PathLike], dest: Union[str, os.PathLi
     ``dest`` is removed (emptied, when it existed before).  ``bounds`` defaults to
     :meth:`ArchiveLimits.default`."""
     source, target = Path(path), Path(dest)
+    if source.is_dir() and os.path.realpath(target).startswith(os.path.join(os.path.realpath(source), "")):
+        raise ValueError(f"{printable(str(target))}: the submission's directory is inside the upload")
     created = not target.exists()
     target.mkdir(parents=True, exist_ok=True)
     if any(target.iterdir()):
