@@ -258,3 +258,19 @@ def test_an_output_folder_that_cannot_be_made_is_named(tmp_path):
     status, _, err = run(["codalab", input_dir, tmp_path / "a-file" / "out"])
     assert status == 4
     assert err == f"conll_eval: error [write-failed] cannot write the results to {tmp_path}/a-file/out: Not a directory\n"
+
+
+@pytest.mark.parametrize("options", [["--strict"], ["--profile", "conll17", "--deprel", "full"],
+                                     ["--punct", "upos"]])
+def test_the_scoring_options_are_suites(tmp_path, options):
+    input_dir = copy_task(tmp_path)
+    (input_dir / "res" / "en_toy.conllu").write_text(  # valid to score, invalid at level 2
+        (BUNDLE / "solution" / "en_toy.conllu").read_text(encoding="utf-8").replace("# sent_id = en-2\n", ""),
+        encoding="utf-8")
+    status, _, _ = run(["codalab", input_dir, tmp_path / "out", "--metrics", "UAS,LAS", *options])
+    assert status == 0
+    suite_text = suite_document(input_dir / "ref", input_dir / "res", *options)
+    assert_same_digits(tmp_path / "out", suite_text, ["UAS", "LAS"])
+    written = json.loads((tmp_path / "out" / "suite.json").read_text())
+    assert written["signature"] == json.loads(suite_text)["signature"]
+    assert (written["failed"] == ["en_toy"]) == (options == ["--strict"])
