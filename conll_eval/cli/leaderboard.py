@@ -29,7 +29,9 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
         "A shared task kept in a database: the task and its gold files, teams with tokens, "
         "submissions scored exactly as 'conll_eval suite GOLD DIR' scores them, and the ranking. "
         "Needs the leaderboard extra: pip install 'conll_eval[leaderboard]'."))
-    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, help=(
+        "init (the task), upgrade (an older database's schema), team add NAME, submit PATH, rank, "
+        "rescore; 'conll_eval leaderboard ACTION --help' gives each one's options"))
     actions.required = True
     init = actions.add_parser("init", help="make the database and its task")
     _add_db(init)

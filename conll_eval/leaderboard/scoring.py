@@ -8,7 +8,7 @@ import hashlib
 import io
 import json
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -69,7 +69,8 @@ class ScoredSubmission:
 def counts_bytes(counts: Mapping[str, np.ndarray]) -> bytes:
     """``{metric: (sentences, 3) counts}`` as ``.npz`` bytes (int64, uncompressed)."""
     buffer = io.BytesIO()
-    np.savez(buffer, **{name: np.asarray(array, dtype=np.int64) for name, array in counts.items()})
+    arrays: Dict[str, Any] = {name: np.asarray(array, dtype=np.int64) for name, array in counts.items()}
+    np.savez(buffer, **arrays)
     return buffer.getvalue()
 
 
