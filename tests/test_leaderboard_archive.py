@@ -267,6 +267,20 @@ def test_content_that_is_not_conllu_is_refused_with_the_member_name(tmp_path, mo
     assert name in error.message and words in error.message, error.message
 
 
+@pytest.mark.parametrize("line, accepted", [(b"1\tHi\thi\tINTJ\t_\t_\t0\troot\t_\t_\r\n", True),
+                                           (b"1\tHi\thi\tINTJ\t_\t_\t0\troot\n", False)])
+def test_the_first_word_line_is_found_past_megabytes_of_comments_and_blank_lines(tmp_path, line,
+                                                                               accepted):
+    # comment and blank lines over several of the unpacker's 1 MiB reads, one cut by a read
+    head = (b"# " + b"c" * 997 + b"\n" + b" \t\r\n" * 3) * 3000
+    upload = build(tmp_path, "tar", [("en.conllu", head + line + GOOD)])
+    if accepted:
+        dest = extract_submission(upload, tmp_path / "dest")
+        assert (dest / "en.conllu").read_bytes() == head + line + GOOD
+    else:
+        assert "8 tab-separated columns" in refused(tmp_path, upload, "archive-not-conllu").message
+
+
 @pytest.mark.parametrize("entries", [[("F/G/en.conllu", GOOD)],
                                      [("en.conllu", GOOD), ("F/fr.conllu", GOOD)],
                                      [("F/en.conllu", GOOD), ("G/fr.conllu", GOOD)]])
