@@ -3,7 +3,9 @@ init and upgrade, refusal of a database without the schema, of another program's
 and of an unknown revision; team tokens (only a salted hash stored); submit -> rank, whose JSON
 entries equal a real ``conll_eval suite GOLD DIR --format json`` run digit for digit; a missing
 or invalid treebank 0 with its reason; a changed gold file noticed, and rescore; usage errors.
-Skipped when SQLAlchemy (the leaderboard extra) is not installed."""
+Skipped when SQLAlchemy (the leaderboard extra) is not installed.  The tests that do not look
+into SQLite's file run on PostgreSQL too when ``CONLL_EVAL_TEST_POSTGRES_URL`` names an empty
+database they may wipe (``postgresql+psycopg://USER@/NAME?host=/SOCKET/DIR``)."""
 import io
 import json
 import os
@@ -18,7 +20,7 @@ import pytest
 pytest.importorskip("sqlalchemy", reason="the leaderboard extra (SQLAlchemy) is not installed")
 pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not installed")
 
-from sqlalchemy import select  # noqa: E402
+from sqlalchemy import inspect, select, text  # noqa: E402
 
 from conll_eval.cli import main  # noqa: E402
 from conll_eval.leaderboard import db  # noqa: E402
@@ -36,13 +38,33 @@ def run(*argv):
     return status, out.getvalue(), err.getvalue()
 
 
+POSTGRES = os.environ.get("CONLL_EVAL_TEST_POSTGRES_URL")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A new database's URL: a SQLite file in tmp_path, or the PostgreSQL database of
+    ``CONLL_EVAL_TEST_POSTGRES_URL`` emptied (skipped without it)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'lb.db'}"
+    if not POSTGRES:
+        pytest.skip("PostgreSQL: set CONLL_EVAL_TEST_POSTGRES_URL to an empty database these tests may wipe")
+    engine = db.open_engine(POSTGRES)
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    return POSTGRES
+
+
 @pytest.fixture
-def task(tmp_path):
+def task(tmp_path, database_url):
     """A task on a copy of examples/GOLD_DIR (two treebanks), a team ACME; (url, gold dir)."""
     gold = tmp_path / "gold"
     shutil.copytree(EXAMPLES / "GOLD_DIR", gold)
-    url = f"sqlite:///{tmp_path / 'lb.db'}"
-    status, out, err = run("init", "--db", url, "--name", "Toy task", "--gold", str(gold))
+    url = database_url
+    status, out, err = run("init", "--db", url, "--name", "Toy task", "--gold", str(gold),
+                           "--store", str(tmp_path / "store"))
     assert (status, err) == (0, ""), err
     assert run("team", "add", "--db", url, "ACME")[0] == 0
     return url, gold
@@ -84,7 +106,7 @@ def test_init_records_the_task_and_the_gold_checksums(task):
     files = {g.treebank: g.sha256 for g in _rows(url, GoldFile)}
     assert files == {"en_cats": file_sha256(str(gold / "en_cats.conllu")),
                      "en_dogs": file_sha256(str(gold / "en_dogs.conllu"))}
-    status, _, err = run("init", "--db", url, "--name", "again", "--gold", str(gold))
+    status, _, err = run("init", "--db", url, "--name", "again", "--gold", str(gold), "--store", "x")
     assert status == 1 and "error [task-exists]" in err
 
 
@@ -118,9 +140,10 @@ def test_another_programs_database_is_refused_and_left_alone(tmp_path):
 
 
 def _stamp(url, revision):
-    path = url[len("sqlite:///"):]
-    with sqlite3.connect(path) as connection:
-        connection.execute("UPDATE alembic_version SET version_num = ?", (revision,))
+    engine = db.open_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = :revision"), {"revision": revision})
+    engine.dispose()
 
 
 def test_an_unknown_revision_is_refused_by_every_command(task):
@@ -153,8 +176,9 @@ def test_an_older_revision_is_refused_until_upgrade_migrates_it(task, tmp_path, 
     assert run("rank", "--db", url)[0] == 1
     status, out, err = run("upgrade", "--db", url)
     assert (status, err) == (0, "") and out == "schema 0001 -> 0002\n"
-    with sqlite3.connect(url[len("sqlite:///"):]) as connection:
-        assert "note" in [row[1] for row in connection.execute("PRAGMA table_info(team)")]
+    engine = db.open_engine(url)
+    assert "note" in [column["name"] for column in inspect(engine).get_columns("team")]
+    engine.dispose()
     assert run("team", "add", "--db", url, "B")[0] == 0
     assert [t.name for t in _rows(url, Team)] == ["ACME", "B"]
 
@@ -168,7 +192,8 @@ def test_a_team_token_is_printed_once_and_only_its_salted_hash_kept(task, tmp_pa
     token = out.splitlines()[-1]
     assert len(token) >= 40
     team = [t for t in _rows(url, Team) if t.name == "Bravo"][0]
-    assert token.encode() not in (tmp_path / "lb.db").read_bytes()
+    if url.startswith("sqlite"):
+        assert token.encode() not in (tmp_path / "lb.db").read_bytes()
     assert token_matches(token, team.token_salt, team.token_hash)
     assert not token_matches(token[:-1] + ("A" if token[-1] != "A" else "B"), team.token_salt, team.token_hash)
     other = run("team", "add", "--db", url, "Charlie")[1].splitlines()[-1]
@@ -336,3 +361,28 @@ def test_scoring_never_imports_the_leaderboards_dependencies():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.stdout == "[]\n", done.stderr
+
+
+def test_level_n_asks_the_validator_as_suite_strict_does(tmp_path, database_url):
+    """--level 2: a file the official reader accepts but the validator does not (no ``# text``)
+    scores 0 with the validator's reason, as in ``suite --strict``; level 0 scores it."""
+    gold = EXAMPLES / "GOLD_DIR"
+    system = tmp_path / "system"
+    system.mkdir()
+    shutil.copy(EXAMPLES / "SYSTEM_DIR" / "en_cats.conllu", system)
+    dogs = (EXAMPLES / "SYSTEM_DIR" / "en_dogs.conllu").read_text(encoding="utf-8")
+    (system / "en_dogs.conllu").write_text("".join(line for line in dogs.splitlines(True)
+                                                   if not line.startswith("# text")), encoding="utf-8")
+    status, _, err = run("init", "--db", database_url, "--name", "T", "--gold", str(gold), "--level", "2",
+                         "--store", str(tmp_path / "store"))
+    assert (status, err) == (0, "")
+    assert run("team", "add", "--db", database_url, "ACME")[0] == 0
+    status, out, _ = _submit(database_url, system)
+    assert status == 0 and "en_dogs scored 0:" in out and "[missing-text]" in out
+    entry = _rank_json(database_url)["entries"][0]
+    directory = _rows(database_url, Submission)[0].directory
+    done = subprocess.run([sys.executable, "-m", "conll_eval", "suite", str(gold), directory, "--strict",
+                           "--format", "json"], capture_output=True, text=True, timeout=300)
+    expected = json.loads(done.stdout)
+    assert (entry["macro"], entry["treebanks"]) == (expected["macro"], expected["treebanks"])
+    assert entry["treebanks"][1]["error"]["code"] == "missing-text"
