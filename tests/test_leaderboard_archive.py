@@ -228,11 +228,13 @@ def test_a_forged_tar_header_is_not_read_into_memory(tmp_path):
     refused(tmp_path, upload, "archive-too-large")
 
 
-@pytest.mark.parametrize("kind", ("zip", "tar", "tar.gz"))
+@pytest.mark.parametrize("kind", ("zip", "tar.gz"))
 def test_ten_thousand_members_are_refused(tmp_path, kind):
     upload = build(tmp_path, kind, [(f"t{n}.conllu", GOOD) for n in range(10_000)])
     error = refused(tmp_path, upload, "archive-too-many-files")
     assert "1,000" in error.message
+    if kind == "zip":  # refused from its end record, before zipfile reads 10,000 entries
+        assert "a zip directory of 10,000 members" in error.message
 
 
 def test_member_limit_counts_folders(tmp_path):
@@ -357,6 +359,15 @@ def test_good_archives_unpack_flat(tmp_path, kind, folder):
     assert {p.name: p.read_bytes() for p in dest.iterdir()} == \
         {"en.conllu": GOOD, "fr.conllu": OTHER, "empty.conllu": b""}
     assert {path for path in tree(tmp_path) if not path.startswith("subs")} == before
+
+
+@pytest.mark.parametrize("kind", TAR_KINDS)
+def test_megabytes_of_skipped_macos_files_in_a_tar_are_read_past(tmp_path, kind):
+    # skipped members are read through the tar stream's bound, not skipped unseen by tarfile
+    upload = build(tmp_path, kind, [("__MACOSX/._en.conllu", os.urandom(3 << 19)), ("en.conllu", GOOD),
+                                    (".DS_Store", bytes(3 << 20)), ("fr.conllu", OTHER)])
+    dest = extract_submission(upload, tmp_path / "dest")
+    assert sorted(path.name for path in dest.iterdir()) == ["en.conllu", "fr.conllu"]
 
 
 def test_refusal_after_files_were_written_empties_an_existing_dest(tmp_path):
