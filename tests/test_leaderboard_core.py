@@ -386,3 +386,24 @@ def test_level_n_asks_the_validator_as_suite_strict_does(tmp_path, database_url)
     expected = json.loads(done.stdout)
     assert (entry["macro"], entry["treebanks"]) == (expected["macro"], expected["treebanks"])
     assert entry["treebanks"][1]["error"]["code"] == "missing-text"
+
+
+def test_a_directory_past_the_limits_or_with_a_link_is_refused_and_not_kept(task, tmp_path, monkeypatch):
+    from conll_eval import limits
+    url, _ = task
+    monkeypatch.setattr(limits, "MAX_SUBMISSION_FILES", 1)
+    status, _, err = _submit(url, EXAMPLES / "SYSTEM_DIR")
+    assert status == 1 and "error [archive-too-many-files]" in err and "CONLL_EVAL_MAX_SUBMISSION_FILES" in err
+    monkeypatch.setattr(limits, "MAX_SUBMISSION_FILES", 1000)
+    monkeypatch.setattr(limits, "MAX_SUBMISSION_BYTES", 100)
+    status, _, err = _submit(url, EXAMPLES / "SYSTEM_DIR")
+    assert status == 1 and "error [archive-too-large]" in err
+    monkeypatch.setattr(limits, "MAX_SUBMISSION_BYTES", 1 << 30)
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    shutil.copy(EXAMPLES / "SYSTEM_DIR" / "en_cats.conllu", linked)
+    (linked / "en_dogs.conllu").symlink_to(EXAMPLES / "SYSTEM_DIR" / "en_dogs.conllu")
+    status, _, err = _submit(url, linked)
+    assert status == 1 and "error [archive-link]" in err
+    assert _rows(url, Submission) == [] and not (tmp_path / "store").exists()
+    assert _submit(url, EXAMPLES / "SYSTEM_DIR")[0] == 0

@@ -12,11 +12,13 @@ from sqlalchemy.orm import Session, selectinload
 from ..report.escape import json_text
 from ..report.latex import latex_output, latex_table
 from ..report.tables import Cell, Num, markdown_table, percent, text_table
-from .models import Submission, Task
+from .models import Submission, Task, TreebankResult
 
 __all__ = ["ranked_entries", "ranking_json", "ranking_tables", "FORMATS"]
 
 FORMATS = ("text", "markdown", "json", "latex")
+#: submissions whose results one query reads (bounded IN lists)
+_BATCH = 500
 
 
 def _primary_f1(submission: Submission, metric: str) -> float:
@@ -33,8 +35,7 @@ def ranked_entries(session: Session, task: Task, every: bool = False) -> List[di
     metric = task.primary_metric
     query = (select(Submission).where(Submission.status == "done", Submission.hidden.is_(False),
                                       Submission.phase == task.phase)
-             .options(selectinload(Submission.results), selectinload(Submission.team))
-             .order_by(Submission.id))
+             .options(selectinload(Submission.team)).order_by(Submission.id))
     submissions = list(session.scalars(query))
     if not every:
         best: Dict[int, Submission] = {}
@@ -44,6 +45,14 @@ def ranked_entries(session: Session, task: Task, every: bool = False) -> List[di
                 best[submission.team_id] = submission
         submissions = list(best.values())
     submissions.sort(key=lambda s: (-_primary_f1(s, metric), s.id))
+    records: Dict[int, List[dict]] = {s.id: [] for s in submissions}
+    chosen = list(records)
+    for start in range(0, len(chosen), _BATCH):  # the ranked ones' results only, in batches
+        rows = session.execute(select(TreebankResult.submission_id, TreebankResult.record)
+                               .where(TreebankResult.submission_id.in_(chosen[start:start + _BATCH]))
+                               .order_by(TreebankResult.submission_id, TreebankResult.position))
+        for submission_id, record in rows:
+            records[submission_id].append(record)
     entries: List[dict] = []
     for position, submission in enumerate(submissions, 1):
         value = _primary_f1(submission, metric)
@@ -51,8 +60,7 @@ def ranked_entries(session: Session, task: Task, every: bool = False) -> List[di
         entries.append({"team": submission.team.name, "submission": submission.id,
                         "label": submission.label,
                         "rank": entries[-1]["rank"] if shared else position,
-                        "macro": submission.macro,
-                        "treebanks": [result.record for result in submission.results]})
+                        "macro": submission.macro, "treebanks": records[submission.id]})
     return entries
 
 

@@ -13,6 +13,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from .. import limits
 from ..errors import UsageError, printable
 from .db import LeaderboardError, migrate, require_current, session_scope
 from .models import GoldFile, SentenceCounts, Submission, Task, Team, TreebankResult, utcnow
@@ -103,14 +104,39 @@ def _is_archive(path: str) -> bool:
     return path.lower().endswith(ARCHIVE_SUFFIXES)
 
 
+def _directory_files(path: str) -> List[os.DirEntry]:
+    """The ``*.conllu`` files of a submitted directory, by name, within the submission limits
+    (:data:`conll_eval.limits.MAX_SUBMISSION_FILES`, ``MAX_SUBMISSION_BYTES``,
+    ``MAX_SUBMISSION_FILE_BYTES``); a symbolic link among them is refused, never followed."""
+    files = sorted((entry for entry in os.scandir(path) if entry.name.endswith(".conllu")),
+                   key=lambda entry: entry.name)
+    if len(files) > limits.MAX_SUBMISSION_FILES:
+        raise LeaderboardError(f"{printable(path)}: {len(files)} .conllu files, more than the "
+                               f"{limits.MAX_SUBMISSION_FILES} a submission may hold "
+                               "(CONLL_EVAL_MAX_SUBMISSION_FILES)", "archive-too-many-files")
+    total = 0
+    for entry in files:
+        if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
+            raise LeaderboardError(f"{printable(entry.path)}: not a regular file (a link?); give the "
+                                   "files themselves", "archive-link")
+        size = entry.stat(follow_symlinks=False).st_size
+        total += size
+        if size > limits.MAX_SUBMISSION_FILE_BYTES or total > limits.MAX_SUBMISSION_BYTES:
+            raise LeaderboardError(f"{printable(entry.path)}: the submission is larger than its limits "
+                                   f"({limits.MAX_SUBMISSION_FILE_BYTES} bytes a file, "
+                                   f"{limits.MAX_SUBMISSION_BYTES} in all; CONLL_EVAL_MAX_SUBMISSION_FILE_BYTES, "
+                                   "CONLL_EVAL_MAX_SUBMISSION_BYTES)", "archive-too-large")
+    return files
+
+
 def _take_files(path: str, directory: Path) -> None:
     """Copy the submission's ``*.conllu`` files (a directory's, or an archive's through
     :func:`conll_eval.leaderboard.archive.extract_submission`) into ``directory``."""
     if os.path.isdir(path):
+        files = _directory_files(path)
         directory.mkdir(parents=True)
-        for entry in sorted(os.scandir(path), key=lambda e: e.name):
-            if entry.name.endswith(".conllu") and entry.is_file():
-                shutil.copyfile(entry.path, directory / entry.name)
+        for entry in files:
+            shutil.copyfile(entry.path, directory / entry.name)
         return
     if not os.path.isfile(path) or not _is_archive(path):
         raise UsageError(f"{printable(path)}: give a directory of <treebank>.conllu files "
