@@ -27,7 +27,7 @@ import zlib
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import BinaryIO, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import BinaryIO, Callable, Dict, Generator, List, Optional, Tuple, Union
 
 from .. import limits
 from ..errors import InputError, Location, printable
@@ -316,7 +316,7 @@ def _magic(head: bytes) -> Optional[str]:
 
 # -- the kinds of upload ---------------------------------------------------------------------
 
-def _zip_members(job: _Extraction, archive: BinaryIO) -> Iterator[_Member]:
+def _zip_members(job: _Extraction, archive: BinaryIO) -> Generator[_Member, None, None]:
     counted = _Counted(archive)
     job.archive_read = counted
     entries, directory_bytes = _zip_directory_size(archive)
@@ -387,7 +387,8 @@ class _TarStream:
         return data
 
 
-def _tar_members(job: _Extraction, archive: BinaryIO, compression: str) -> Iterator[_Member]:
+def _tar_members(job: _Extraction, archive: BinaryIO,
+                 compression: str) -> Generator[_Member, None, None]:
     counted = _Counted(archive)
     stream: BinaryIO = {"gzip": lambda: gzip.GzipFile(fileobj=counted),  # type: ignore
                         "xz": lambda: lzma.LZMAFile(counted),  # type: ignore[arg-type]
@@ -428,9 +429,9 @@ def _drain(bundle: tarfile.TarFile, info: tarfile.TarInfo, job: _Extraction) -> 
         job.check_sizes(printable(info.name), 0)
 
 
-def _directory_members(job: _Extraction, root: Path) -> Iterator[_Member]:
+def _directory_members(job: _Extraction, root: Path) -> Generator[_Member, None, None]:
     """A directory's entries, its folders' (one level down) too, never following a link."""
-    def walk(folder: Path, prefix: str, depth: int) -> Iterator[_Member]:
+    def walk(folder: Path, prefix: str, depth: int) -> Generator[_Member, None, None]:
         with os.scandir(folder) as entries:
             for entry in sorted(entries, key=lambda entry: entry.name):
                 name = prefix + entry.name
@@ -485,7 +486,7 @@ def extract_submission(path: Union[str, os.PathLike], dest: Union[str, os.PathLi
 
 def _extract(job: _Extraction) -> None:
     if job.path.is_dir():
-        members: Iterator[_Member] = _directory_members(job, job.path)
+        members: Generator[_Member, None, None] = _directory_members(job, job.path)
         _unpack(job, members)
         return
     try:
@@ -506,19 +507,23 @@ def _extract(job: _Extraction) -> None:
         _unpack(job, members)
 
 
-def _unpack(job: _Extraction, members: Iterator[_Member]) -> None:
-    while True:
-        try:
-            member = next(members, None)
-        except SubmissionRefused:
-            raise
-        except _READ_ERRORS as exc:  # reading the archive's directory or its next header
-            raise job.refuse("archive-unreadable", f"cannot read: {_why(exc)}") from exc
-        if member is None:
-            break
-        base = job.take(member)
-        if base is not None:
-            job.write(member, base)
+def _unpack(job: _Extraction, members: Generator[_Member, None, None]) -> None:
+    """Takes and writes each member; the archive's reader is closed however this ends."""
+    try:
+        while True:
+            try:
+                member = next(members, None)
+            except SubmissionRefused:
+                raise
+            except _READ_ERRORS as exc:  # reading the archive's directory or its next header
+                raise job.refuse("archive-unreadable", f"cannot read: {_why(exc)}") from exc
+            if member is None:
+                break
+            base = job.take(member)
+            if base is not None:
+                job.write(member, base)
+    finally:
+        members.close()
     if not job.names:
         raise job.refuse("archive-empty", "no <treebank>.conllu file in the submission")
 
