@@ -64,7 +64,7 @@ __all__ = [
 _SUBMODULES = ("errors", "limits", "workers", "background", "treebank", "scan", "io", "reader", "reserve", "empty_nodes", "validate",
                "compiled_counts",
                "align", "stats", "enhancements", "enhanced", "metric_specs", "metrics", "evaluate", "naming", "pairing", "suite",
-               "analyze", "report", "compat", "cli", "compiled")
+               "analyze", "report", "compat", "cli", "compiled", "leaderboard")
 
 
 #: public names whose module loads on first use: the scoring names load numpy and the scoring

@@ -37,7 +37,7 @@ def test_all_holds_strings_that_exist():
 SUBMODULES = ["errors", "limits", "workers", "background", "treebank", "io", "scan", "reader", "reserve", "compiled_counts", "empty_nodes",
               "validate", "align",
               "stats", "enhancements", "enhanced", "metric_specs", "metrics", "evaluate", "naming", "pairing", "suite", "analyze", "report",
-              "compat", "cli", "compiled"]
+              "compat", "cli", "compiled", "leaderboard"]
 #: imported by ``import conll_eval`` only on first attribute access (start-up stays lean)
 NOT_AT_STARTUP = ["conll_eval.validate", "conll_eval.compat", "conll_eval.cli", "conll_eval.report",
                   "conll_eval.analyze"]
