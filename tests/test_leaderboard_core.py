@@ -173,6 +173,8 @@ def test_an_older_revision_is_refused_until_upgrade_migrates_it(task, tmp_path, 
     monkeypatch.setattr(db, "MIGRATIONS", str(newer))
     status, _, err = run("team", "add", "--db", url, "B")
     assert status == 1 and "error [old-schema]" in err and "'conll_eval leaderboard upgrade'" in err
+    status, _, err = run("init", "--db", url, "--name", "T", "--gold", str(EXAMPLES / "GOLD_DIR"), "--store", "x")
+    assert status == 1 and "error [old-schema]" in err  # init migrates nothing either
     assert run("rank", "--db", url)[0] == 1
     status, out, err = run("upgrade", "--db", url)
     assert (status, err) == (0, "") and out == "schema 0001 -> 0002\n"

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from .. import limits
 from ..errors import UsageError, printable
-from .db import LeaderboardError, migrate, require_current, session_scope
+from .db import LeaderboardError, current_revision, migrate, require_current, session_scope
 from .models import GoldFile, SentenceCounts, Submission, Task, Team, TreebankResult, utcnow
 from .scoring import gold_files, score_directory
 from .tokens import new_token
@@ -45,12 +45,15 @@ def the_task(session: Session) -> Task:
 
 def init_task(engine: Engine, name: str, gold_dir: str, store_dir: str, profile: str,
               metrics: Sequence[str], primary: str, level: int, phase: str) -> Task:
-    """Make the schema (or bring an older one up to date) and the task, with its gold files'
-    checksums.  Refuses a database that already holds a task."""
+    """Make the schema and the task, with its gold files' checksums.  Refuses a database that
+    already holds a task, another program's tables, or a schema not at the newest revision
+    (an older one: ``upgrade`` migrates it)."""
     _checked_name(name, "--name")
     found = gold_files(gold_dir)
     if not found:
         raise UsageError(f"--gold {printable(gold_dir)}: no treebanks (no *.conllu files or metadata.json)")
+    if current_revision(engine) is not None:
+        require_current(engine)  # an older schema is migrated by upgrade only, when asked
     migrate(engine)
     with session_scope(engine) as session:
         if session.scalars(select(Task)).first() is not None:
