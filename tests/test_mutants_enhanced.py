@@ -71,3 +71,14 @@ def test_rule_5_drops_an_edge_from_an_acl_parent_whose_head_is_the_word_s_positi
     kept = evaluate_files(path, path, profile="iwpt").scores["ELAS"]
     off = evaluate_files(path, path, settings=Settings("iwpt", enhancements="5")).scores["ELAS"]
     assert (kept.gold, off.gold) == (6, 4)
+
+
+def test_rule_4_drops_an_edge_from_an_xcomp_parent_with_nsubj_in_any_step(tmp_path):
+    """B's only enhanced edge comes from C (an xcomp) with the path label conj>nsubj: its
+    second step is an nsubj, so 4 switched off drops it (3 gold edges, then 2)."""
+    path = _write(tmp_path, _graph_sentence(("1", "A", "0", "root", "0:root"),
+                                            ("2", "B", "3", "nsubj", "3:conj>nsubj"),
+                                            ("3", "C", "1", "xcomp", "1:xcomp")))
+    kept = evaluate_files(path, path, profile="iwpt").scores["ELAS"]
+    off = evaluate_files(path, path, settings=Settings("iwpt", enhancements="4")).scores["ELAS"]
+    assert (kept.gold, off.gold) == (3, 2)
