@@ -82,3 +82,15 @@ def test_weighted_las_under_a_policy_weighs_each_side_s_kept_words(tmp_path):
     weights.write_text("root 1\npunct 1\nvocative 2\ndiscourse 0.5\n", encoding="utf-8")
     scores = _score(tmp_path, profile="conll17", weights_file=str(weights), punct="upos")
     assert _counts(scores["WeightedLAS"]) == (3.0, 3.5, 4.0, 3.5)
+
+
+def test_weighted_las_under_a_policy_takes_gold_weights_from_gold_relations(tmp_path):
+    """Gold b is a vocative (weight 2), the system calls it discourse (0.5): gold and aligned
+    weigh 1 + 2, the system 1 + 0.5; only a (root, 1) is right."""
+    weights = tmp_path / "weights.txt"
+    weights.write_text("root 1\nvocative 2\ndiscourse 0.5\n", encoding="utf-8")
+    gold = document(sentence("1 a 0 root", "2 b 1 vocative"))
+    system = document(sentence("1 a 0 root", "2 b 1 discourse"))
+    scores = _score(tmp_path, gold, system, profile="conll17", weights_file=str(weights),
+                    punct="deprel")
+    assert _counts(scores["WeightedLAS"]) == (1.0, 3.0, 1.5, 3.0)
