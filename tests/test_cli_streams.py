@@ -183,8 +183,16 @@ def test_help_command_is_dash_dash_help(topic, same_as):
 
 def test_help_of_an_unknown_command():
     code, _, err = run_cli("help", "frobnicate")
-    assert code == 2 and ("choose from score, suite, validate, breakdown, compare, completion, man, "
-                          "analyze") in err
+    assert code == 2 and ("choose from score, validate, suite, leaderboard, analyze, breakdown, compare, "
+                          "tagger, alignment, report, codalab, completion, man, help") in err
+
+
+def test_help_knows_every_command():
+    from conll_eval.cli.commands import SUBCOMMANDS
+    for command in ("score", *SUBCOMMANDS):
+        code, out, err = run_cli("help", command)
+        assert (code, err) == (0, ""), command
+        assert "usage:" in out.lower() or "Usage" in out, command
 
 
 def test_help_of_analyze():

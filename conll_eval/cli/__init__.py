@@ -185,12 +185,12 @@ def _interrupted(name: str, stderr: GuardedOutput) -> int:
 
 
 #: ``conll_eval help COMMAND`` -> the parser whose help it prints
+#: command -> its parser's builder, for ``conll_eval help COMMAND``: every subcommand of the table
+#: has one (``build_<name>_parser`` in its module), except those that print their own help
 _HELP = {"score": build_parser, "suite": build_suite_parser, "validate": build_validate_parser,
-         "breakdown": _lazy("breakdown", "build_breakdown_parser"),
-         "compare": _lazy("compare", "build_compare_parser"),
-         "completion": _lazy("completion", "build_completion_parser"),
          "man": _lazy("manpages", "build_man_parser"),
-         "leaderboard": _lazy("leaderboard", "build_leaderboard_parser")}
+         **{name: _lazy(module, f"build_{name}_parser") for name, (module, _) in SUBCOMMANDS.items()
+            if name not in ("suite", "validate", "man", *_OWN_HELP)}}
 
 
 def help_help() -> str:
@@ -214,7 +214,7 @@ def _help(topics: List[str], stdout: GuardedOutput) -> int:
         return COMMANDS[topic](["--help"], stdout, stdout)
     if topic not in _HELP or len(topics) > 1:
         raise UsageError(f"conll_eval help: no help for {' '.join(topics)!r}; "
-                         f"choose from {', '.join((*_HELP, *_OWN_HELP, 'help'))}")
+                         f"choose from score, {', '.join(SUBCOMMANDS)}, help")
     stdout.write(_HELP[topic]().format_help())
     return EXIT_OK
 
