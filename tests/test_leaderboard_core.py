@@ -4,8 +4,9 @@ and of an unknown revision; team tokens (only a salted hash stored); submit -> r
 entries equal a real ``conll_eval suite GOLD DIR --format json`` run digit for digit; a missing
 or invalid treebank 0 with its reason; a changed gold file noticed, and rescore; usage errors.
 Skipped when SQLAlchemy (the leaderboard extra) is not installed.  The tests that do not look
-into SQLite's file run on PostgreSQL too when ``CONLL_EVAL_TEST_POSTGRES_URL`` names an empty
-database they may wipe (``postgresql+psycopg://USER@/NAME?host=/SOCKET/DIR``)."""
+into SQLite's file run on PostgreSQL too, each in a new database, on the server of
+tests/pg_support.py (``CONLL_EVAL_TEST_POSTGRES_URL``, else a throwaway cluster from Debian's
+packaged binaries; skipped without either)."""
 import io
 import json
 import os
@@ -27,6 +28,7 @@ from conll_eval.leaderboard import db  # noqa: E402
 from conll_eval.leaderboard.models import GoldFile, SentenceCounts, Submission, Team, TreebankResult  # noqa: E402
 from conll_eval.leaderboard.scoring import counts_from_bytes, file_sha256  # noqa: E402
 from conll_eval.leaderboard.tokens import token_matches  # noqa: E402
+from pg_support import drop_database, fresh_database  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -38,23 +40,17 @@ def run(*argv):
     return status, out.getvalue(), err.getvalue()
 
 
-POSTGRES = os.environ.get("CONLL_EVAL_TEST_POSTGRES_URL")
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request, tmp_path):
-    """A new database's URL: a SQLite file in tmp_path, or the PostgreSQL database of
-    ``CONLL_EVAL_TEST_POSTGRES_URL`` emptied (skipped without it)."""
+    """A new database's URL: a SQLite file in tmp_path, or a new PostgreSQL database on the
+    server of tests/pg_support.py (skipped, saying how to enable it, without one), dropped after."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'lb.db'}"
-    if not POSTGRES:
-        pytest.skip("PostgreSQL: set CONLL_EVAL_TEST_POSTGRES_URL to an empty database these tests may wipe")
-    engine = db.open_engine(POSTGRES)
-    with engine.begin() as connection:
-        connection.execute(text("DROP SCHEMA public CASCADE"))
-        connection.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
-    return POSTGRES
+        yield f"sqlite:///{tmp_path / 'lb.db'}"
+        return
+    base_url = request.getfixturevalue("postgres_url")
+    url = fresh_database(base_url)
+    yield url
+    drop_database(base_url, url)
 
 
 @pytest.fixture
