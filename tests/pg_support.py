@@ -42,6 +42,10 @@ START_TIMEOUT = 60.0
 #: the user the server runs as when the tests run as root (Debian's package makes it)
 UNPRIVILEGED_USER = "postgres"
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
+#: the throwaway clusters' directories, under the temporary directory
+DIRECTORY_PREFIX = "conll_eval-pg-"
+#: a cluster directory left by a killed run is removed once its server is gone and it is this old
+STALE_AFTER = 60.0
 _database_numbers = itertools.count(1)
 
 
@@ -61,6 +65,21 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def remove_stopped_clusters() -> None:
+    """Remove the directories of throwaway clusters whose server started and is gone (pytest was
+    killed by SIGKILL, so neither teardown nor atexit ran; the server itself stopped on its
+    parent-death signal).  A server removes postmaster.pid when it stops and writes it before
+    postmaster.opts; another run's cluster being made has neither, a running one both."""
+    for directory in Path(tempfile.gettempdir()).glob(DIRECTORY_PREFIX + "*"):
+        data = directory / "data"
+        try:
+            stopped = (data / "postmaster.opts").exists() and not (data / "postmaster.pid").exists()
+            if stopped and time.time() - directory.stat().st_mtime > STALE_AFTER:
+                shutil.rmtree(directory, ignore_errors=True)
+        except OSError:  # another user's directory, or removed meanwhile
+            continue
+
+
 def _die_with_parent() -> None:
     """In the server's process: receive SIGQUIT (PostgreSQL's immediate shutdown) when pytest
     dies, even by SIGKILL.  Runs after Popen's setuid (a change of user clears the setting)."""
@@ -73,7 +92,8 @@ class ThrowawayCluster:
 
     def __init__(self, bindir: Path):
         self.bindir = bindir
-        self.directory = Path(tempfile.mkdtemp(prefix="conll_eval-pg-"))
+        remove_stopped_clusters()
+        self.directory = Path(tempfile.mkdtemp(prefix=DIRECTORY_PREFIX))
         self.data = self.directory / "data"
         self.port = 0
         self.process: Optional[subprocess.Popen] = None
