@@ -9,7 +9,8 @@ from typing import List, TextIO
 
 from ..errors import ConllEvalError, UsageError, printable
 from ..metric_specs import PROFILES, display_name, profile_metrics
-from .common import EXIT_OK, Parser, metric_list, write_atomically
+from .common import EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, metric_list, write_atomically
+from .compare import check_resampling_options
 
 __all__ = ["build_leaderboard_parser", "leaderboard_command"]
 
@@ -73,6 +74,11 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
     which.add_argument("--all", action="store_true", help="every scored submission")
     which.add_argument("--best", action="store_true", help="each team's best (the default)")
     rank.add_argument("-o", "--output", metavar="FILE", help="write there (atomically), not on stdout")
+    rank.add_argument("--history", action="store_true",
+                      help="also each team's submissions in time order with their macro F1")
+    add_options(rank, *RESAMPLING_OPTIONS, notes={
+        "resamples": "the clusters' paired bootstrap, stratified by treebank, as compare's",
+        "correction": "over every pair of ranked submissions, as suite --significance"})
     rescore = actions.add_parser("rescore", help="record the gold files anew and score every "
                                  "submission again")
     _add_db(rescore)
@@ -98,11 +104,14 @@ def _task_metrics(args) -> tuple:
 
 
 def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
-    args = build_leaderboard_parser().parse_args(argv)
+    parser = build_leaderboard_parser()
+    args = parser.parse_args(argv)
+    if args.action == "rank":
+        check_resampling_options(parser, args)
     try:
         # here: only the leaderboard needs SQLAlchemy and Alembic (the leaderboard extra);
         # scoring and every other command never import them (start-up time, dependencies)
-        from ..leaderboard import db, ranking, service
+        from ..leaderboard import clusters, db, ranking, service
     except ImportError as exc:
         error = ConllEvalError(f"needs the leaderboard extra ({printable(str(exc))}): "
                                "pip install 'conll_eval[leaderboard]'")
@@ -127,7 +136,8 @@ def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         elif args.action == "submit":
             return _submit(db, service, engine, args, stdout)
         elif args.action == "rank":
-            _rank(db, ranking, service, engine, args, stdout)
+            significance = clusters.Significance(args.resamples, args.seed, args.alpha, args.correction)
+            _rank(db, ranking, service, engine, args, significance, stdout)
         else:
             count = service.rescore(engine)
             stdout.write(f"{count} submission(s) scored again\n")
@@ -153,14 +163,16 @@ def _submit(db, service, engine, args, stdout: TextIO) -> int:
     return EXIT_OK
 
 
-def _rank(db, ranking, service, engine, args, stdout: TextIO) -> None:
+def _rank(db, ranking, service, engine, args, significance, stdout: TextIO) -> None:
     db.require_current(engine)
     with db.session_scope(engine) as session:
         task = service.the_task(session)
         service.require_gold_unchanged(task)
-        entries = ranking.ranked_entries(session, task, every=args.all)
-        text = ranking.ranking_json(entries) if args.format == "json" else \
-            ranking.ranking_tables(task, entries, args.format)
+        entries = ranking.ranked_entries(session, task, every=args.all, significance=significance)
+        languages = ranking.language_rows(task, entries)
+        history = ranking.team_history(session, task) if args.history else None
+        text = ranking.ranking_json(entries, significance, languages, history) if args.format == "json" else \
+            ranking.ranking_tables(task, entries, args.format, significance, languages, history)
     if args.output:
         write_atomically(args.output, text, [gold.path for gold in task.gold_files])
     else:

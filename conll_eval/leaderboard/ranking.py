@@ -12,9 +12,10 @@ from sqlalchemy.orm import Session, selectinload
 from ..report.escape import json_text
 from ..report.latex import latex_output, latex_table
 from ..report.tables import Cell, Num, markdown_table, percent, text_table
+from .clusters import Significance, cluster_numbers, sentence_strata
 from .models import Submission, Task, TreebankResult
 
-__all__ = ["ranked_entries", "ranking_json", "ranking_tables", "FORMATS"]
+__all__ = ["ranked_entries", "language_rows", "team_history", "ranking_json", "ranking_tables", "FORMATS"]
 
 FORMATS = ("text", "markdown", "json", "latex")
 #: submissions whose results one query reads (bounded IN lists)
@@ -27,11 +28,14 @@ def _primary_f1(submission: Submission, metric: str) -> float:
     return -1.0 if value is None else value
 
 
-def ranked_entries(session: Session, task: Task, every: bool = False) -> List[dict]:
+def ranked_entries(session: Session, task: Task, every: bool = False,
+                   significance: Optional[Significance] = None) -> List[dict]:
     """The ranking: done, visible submissions of the task's phase, the best of each team
     (``every``: all of them), by decreasing macro F1 of the primary metric, the earlier
     submission first on a tie; equal values share a rank (1, 2, 2, 4).  Each entry:
-    ``team``, ``submission`` (its id), ``label``, ``rank``, ``macro``, ``treebanks``."""
+    ``team``, ``submission`` (its id), ``label``, ``rank``, ``cluster`` (see
+    :mod:`.clusters`; tested with ``significance``, the defaults when None), ``macro``,
+    ``treebanks``."""
     metric = task.primary_metric
     query = (select(Submission).where(Submission.status == "done", Submission.hidden.is_(False),
                                       Submission.phase == task.phase)
@@ -59,18 +63,64 @@ def ranked_entries(session: Session, task: Task, every: bool = False) -> List[di
         shared = entries and _primary_f1(submissions[position - 2], metric) == value
         entries.append({"team": submission.team.name, "submission": submission.id,
                         "label": submission.label,
-                        "rank": entries[-1]["rank"] if shared else position,
+                        "rank": entries[-1]["rank"] if shared else position, "cluster": 1,
                         "macro": submission.macro, "treebanks": records[submission.id]})
+    strata, included = sentence_strata(session, entries, metric)
+    numbers = cluster_numbers(strata, included, [_primary_f1(s, metric) for s in submissions],
+                              significance or Significance())
+    for entry, number in zip(entries, numbers):
+        entry["cluster"] = number
     return entries
 
 
-def ranking_json(entries: Sequence[dict]) -> str:
-    """``{"entries": [...]}``, an entry a line, every name spelt out (:func:`json_text`).
-    Compact, unlike suite's indented JSON: the standard library encodes indented JSON in
-    Python, 100 teams x 82 treebanks took 6 s that way (the C encoder: well under 1 s)."""
-    if not entries:
-        return '{"entries": []}\n'
-    return '{"entries": [\n' + ",\n".join(json_text(entry) for entry in entries) + "\n]}\n"
+def language_rows(task: Task, entries: Sequence[dict]) -> List[dict]:
+    """Per language (suite's ``language`` of each treebank, sorted) its treebanks and each
+    entry's macro F1 of the primary metric over them (suite's per-language average: the
+    treebanks that annotate the metric; None when none does), in the entries' order."""
+    groups: Dict[str, List[int]] = {}
+    for k, record in enumerate(entries[0]["treebanks"] if entries else []):
+        groups.setdefault(record["language"], []).append(k)
+    rows = []
+    for language, positions in sorted(groups.items()):
+        values: List[Optional[float]] = []
+        for entry in entries:
+            f1s = [score["f1"] for score in (entry["treebanks"][k]["metrics"].get(task.primary_metric) or {}
+                                             for k in positions)
+                   if score.get("annotated", True) and score.get("f1") is not None]
+            values.append(sum(f1s) / len(f1s) if f1s else None)
+        rows.append({"language": language, "treebanks": [entries[0]["treebanks"][k]["name"] for k in positions],
+                     "f1": values})
+    return rows
+
+
+def team_history(session: Session, task: Task) -> List[dict]:
+    """Every team's visible submissions (every phase, every state) in time order, teams by
+    name: ``{"team", "submissions": [{"submission", "label", "phase", "status", "created_at",
+    "f1"}]}`` with ``f1`` the primary metric's macro F1 (None: not scored, or n/a)."""
+    query = (select(Submission).where(Submission.hidden.is_(False))
+             .options(selectinload(Submission.team)).order_by(Submission.created_at, Submission.id))
+    teams: Dict[str, List[dict]] = {}
+    for submission in session.scalars(query):
+        f1 = _primary_f1(submission, task.primary_metric) if submission.status == "done" else -1.0
+        teams.setdefault(submission.team.name, []).append({
+            "submission": submission.id, "label": submission.label, "phase": submission.phase,
+            "status": submission.status, "created_at": submission.created_at.isoformat(timespec="seconds"),
+            "f1": None if f1 < 0 else f1})
+    return [{"team": name, "submissions": rows} for name, rows in sorted(teams.items())]
+
+
+def ranking_json(entries: Sequence[dict], significance: Optional[Significance] = None,
+                 languages: Sequence[dict] = (), history: Optional[Sequence[dict]] = None) -> str:
+    """``{"entries": [...], "significance": {...}, "languages": [...]}`` (and ``"history"``
+    when given), an entry a line, every name spelt out (:func:`json_text`).  Compact, unlike
+    suite's indented JSON: the standard library encodes indented JSON in Python, 100 teams x
+    82 treebanks took 6 s that way (the C encoder: well under 1 s)."""
+    body = ",\n".join(json_text(entry) for entry in entries)
+    tail = f',\n"significance": {json_text((significance or Significance()).record())}'
+    tail += ',\n"languages": [' + ",\n".join(json_text(row) for row in languages) + "]"
+    if history is not None:
+        tail += ',\n"history": [' + ",\n".join(json_text(team) for team in history) + "]"
+    return '{"entries": [' + ("\n" + body + "\n" if entries else "") + "]" + tail + "}\n"
 
 
 def _cell(score: Optional[dict]) -> Num:
@@ -83,10 +133,11 @@ def _tables(task: Task, entries: Sequence[dict]):
     metric's F1 per treebank (a row per treebank, a column per entry; ``!``: scored 0 for
     the reason suite gives)."""
     metrics = list(dict.fromkeys([task.primary_metric, *task.metrics]))
-    ranking_rows: List[List[Cell]] = [[str(e["rank"]), e["team"], f"#{e['submission']}", e["label"],
-                                       *(_cell(e["macro"].get(m)) for m in metrics)] for e in entries]
-    ranking: Tuple[List[Cell], List[List[Cell]]] = (["Rank", "Team", "Submission", "Label", *metrics],
-                                                    ranking_rows)
+    ranking_rows: List[List[Cell]] = [[str(e["rank"]), str(e["cluster"]), e["team"], f"#{e['submission']}",
+                                       e["label"], *(_cell(e["macro"].get(m)) for m in metrics)]
+                                      for e in entries]
+    ranking: Tuple[List[Cell], List[List[Cell]]] = (["Rank", "Cluster", "Team", "Submission", "Label",
+                                                     *metrics], ranking_rows)
     names = [tb["name"] for tb in entries[0]["treebanks"]] if entries else []
     rows: List[List[Cell]] = []
     for k, name in enumerate(names):
@@ -100,24 +151,52 @@ def _tables(task: Task, entries: Sequence[dict]):
     return metrics, ranking, treebanks
 
 
-def ranking_tables(task: Task, entries: Sequence[dict], fmt: str) -> str:
-    """The ranking and per-treebank tables in ``fmt`` (text, markdown or latex)."""
-    _, (ranking_header, ranking_rows), (treebank_header, treebank_rows) = _tables(task, entries)
-    title = f"{task.name}: {task.phase} phase, ranked by {task.primary_metric} (macro F1 over treebanks)"
-    note = "! the treebank scored 0 (missing or invalid file)"
+def _language_table(languages: Sequence[dict], entries: Sequence[dict]):
+    header: List[Cell] = ["Language", "Treebanks", *(f"{e['team']} #{e['submission']}" for e in entries)]
+    rows: List[List[Cell]] = [[row["language"], str(len(row["treebanks"])),
+                               *(Num("n/a") if v is None else Num(percent(v)) for v in row["f1"])]
+                              for row in languages]
+    return header, rows
+
+
+def _history_table(history: Sequence[dict]):
+    header: List[Cell] = ["Team", "Submission", "Label", "Phase", "Status", "Submitted", "F1"]
+    rows: List[List[Cell]] = [[team["team"], f"#{row['submission']}", row["label"], row["phase"], row["status"],
+                               row["created_at"], Num("n/a") if row["f1"] is None else Num(percent(row["f1"]))]
+                              for team in history for row in team["submissions"]]
+    return header, rows
+
+
+def cluster_note(significance: Optional[Significance]) -> str:
+    """What the Cluster column means, with the test's settings."""
+    options = significance or Significance()
+    return (f"Cluster: a submission joins the cluster above unless it is significantly worse than "
+            f"that cluster's best (paired bootstrap stratified by treebank, {options.resamples} resamples, "
+            f"seed {options.seed}, alpha {options.alpha}, {options.correction} correction over every pair)")
+
+
+def ranking_tables(task: Task, entries: Sequence[dict], fmt: str, significance: Optional[Significance] = None,
+                   languages: Sequence[dict] = (), history: Optional[Sequence[dict]] = None) -> str:
+    """The ranking, per-language and per-treebank tables (and each team's history when
+    given) in ``fmt`` (text, markdown or latex)."""
+    metric = task.primary_metric
+    _, ranking, treebanks = _tables(task, entries)
+    sections: List[Tuple[str, tuple, Tuple[int, ...]]] = [(f"{task.name}: {task.phase} phase, ranked by {metric} (macro F1 over treebanks)",
+                 ranking, (2, 3, 4))]
+    if languages:
+        sections.append((f"{metric} F1 per language (macro over its treebanks)",
+                         _language_table(languages, entries), (0,)))
+    sections.append((f"{metric} F1 per treebank", treebanks, (0,)))
+    if history is not None:
+        sections.append((f"Each team's submissions in time order ({metric} macro F1)",
+                         _history_table(history), (0, 1, 2, 3, 4, 5)))
     if fmt == "latex":
-        return latex_output([latex_table(ranking_header, ranking_rows, left=(0, 1, 2, 3)),
-                             latex_table(treebank_header, treebank_rows, left=(0,))], None)
-    if fmt == "markdown":
-        blocks = [markdown_table(ranking_header, ranking_rows, left=(0, 1, 2, 3)),
-                  markdown_table(treebank_header, treebank_rows, left=(0,))]
-    else:
-        blocks = [text_table(ranking_header, ranking_rows, left=(1, 2, 3)),
-                  text_table(treebank_header, treebank_rows, left=(0,))]
-    lines = [title if fmt == "text" else f"**{title}**", ""]
-    lines += blocks[0] + ["", f"{task.primary_metric} F1 per treebank"
-                          if fmt == "text" else f"**{task.primary_metric} F1 per treebank**", ""]
-    lines += blocks[1]
+        return latex_output([latex_table(header, rows, left=left) for _, (header, rows), left in sections], None)
+    lines: List[str] = []
+    for title, (header, rows), left in sections:
+        table = markdown_table(header, rows, left=left) if fmt == "markdown" else text_table(header, rows, left=left)
+        lines += [title if fmt == "text" else f"**{title}**", "", *table, ""]
+    lines.append(cluster_note(significance))
     if any(record["status"] != "ok" for entry in entries for record in entry["treebanks"]):
-        lines += ["", note]
+        lines.append("! the treebank scored 0 (missing or invalid file)")
     return "\n".join(lines) + "\n"
