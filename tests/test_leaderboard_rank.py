@@ -158,3 +158,12 @@ def test_a_submission_whose_sentences_differ_is_refused(board):
                            (counts_bytes(counts),))
     status, _, err = run("rank", "--db", url)
     assert status == 1 and "error [counts-mismatch]" in err and "rescore" in err
+
+
+def test_the_html_page_escapes_every_name_and_runs_no_script(board):
+    url = board[0]
+    page = _rank(url, "--format", "html", "--history")
+    assert page.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in page
+    assert "script-src" not in page and "<script" not in page  # the CSP allows no script at all
+    assert "&lt;script&gt;&quot;&#x27;&amp;" in page and HOSTILE not in page
+    assert page.count('<section id="') == 4  # ranking, languages, treebanks, history

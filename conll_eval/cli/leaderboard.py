@@ -16,7 +16,7 @@ __all__ = ["build_leaderboard_parser", "leaderboard_command"]
 
 PROG = "conll_eval leaderboard"
 DEFAULT_DB = "sqlite:///leaderboard.db"
-RANK_FORMATS = ("text", "markdown", "json", "latex")
+RANK_FORMATS = ("text", "markdown", "json", "latex", "html")
 
 
 def _add_db(parser: argparse.ArgumentParser) -> None:
@@ -171,8 +171,12 @@ def _rank(db, ranking, service, engine, args, significance, stdout: TextIO) -> N
         entries = ranking.ranked_entries(session, task, every=args.all, significance=significance)
         languages = ranking.language_rows(task, entries)
         history = ranking.team_history(session, task) if args.history else None
-        text = ranking.ranking_json(entries, significance, languages, history) if args.format == "json" else \
-            ranking.ranking_tables(task, entries, args.format, significance, languages, history)
+        if args.format == "json":
+            text = ranking.ranking_json(entries, significance, languages, history)
+        elif args.format == "html":
+            text = ranking.ranking_html(task, entries, significance, languages, history)
+        else:
+            text = ranking.ranking_tables(task, entries, args.format, significance, languages, history)
     if args.output:
         write_atomically(args.output, text, [gold.path for gold in task.gold_files])
     else:

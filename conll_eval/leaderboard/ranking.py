@@ -14,10 +14,12 @@ from ..report.latex import latex_output, latex_table
 from ..report.tables import Cell, Num, markdown_table, percent, text_table
 from .clusters import Significance, cluster_numbers, sentence_strata
 from .models import Submission, Task, TreebankResult
+from .pages import history_section, html_page, ranking_sections
 
-__all__ = ["ranked_entries", "language_rows", "team_history", "ranking_json", "ranking_tables", "FORMATS"]
+__all__ = ["ranked_entries", "language_rows", "team_history", "ranking_json", "ranking_tables", "ranking_html",
+           "FORMATS"]
 
-FORMATS = ("text", "markdown", "json", "latex")
+FORMATS = ("text", "markdown", "json", "latex", "html")
 #: submissions whose results one query reads (bounded IN lists)
 _BATCH = 500
 
@@ -200,3 +202,15 @@ def ranking_tables(task: Task, entries: Sequence[dict], fmt: str, significance: 
     if any(record["status"] != "ok" for entry in entries for record in entry["treebanks"]):
         lines.append("! the treebank scored 0 (missing or invalid file)")
     return "\n".join(lines) + "\n"
+
+
+def ranking_html(task: Task, entries: Sequence[dict], significance: Optional[Significance] = None,
+                 languages: Sequence[dict] = (), history: Optional[Sequence[dict]] = None) -> str:
+    """The tables of :func:`ranking_tables` as one self-contained page (:mod:`.pages`)."""
+    sections = ranking_sections(task, entries, languages, significance, cluster_note(significance))
+    if history is not None:
+        sections.append(history_section(history))
+    nav = [("#ranking", "Ranking"), ("#languages", "Per language"), ("#treebanks", "Per treebank")]
+    return html_page(f"{task.name}: {task.phase} phase", sections,
+                     nav + ([("#history", "History")] if history is not None else []),
+                     f"ranked by {task.primary_metric}, the macro F1 over {len(task.gold_files)} treebanks")
