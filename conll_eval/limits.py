@@ -12,7 +12,8 @@ import os
 __all__ = ["MAX_LINE_BYTES", "MAX_DECOMPRESSED_BYTES", "MAX_COMPRESSION_RATIO",
            "RATIO_CHECK_FROM_BYTES", "MAX_CONFIG_BYTES",
            "MAX_COLLAPSED_PATH_NODES", "COLLAPSED_PATH_NODES_PER_EDGE",
-           "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILE_BYTES", "MAX_SUBMISSION_FILES"]
+           "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILE_BYTES", "MAX_SUBMISSION_FILES",
+           "SCORING_SECONDS", "SCORING_MEMORY_BYTES"]
 
 
 def _setting(name: str, default: int) -> int:
@@ -54,3 +55,9 @@ MAX_SUBMISSION_FILE_BYTES = _setting("MAX_SUBMISSION_FILE_BYTES", 512 << 20)
 #: the most members (files and folders) a submission may hold ([archive-too-many-files]); UD
 #: has about 300 treebanks
 MAX_SUBMISSION_FILES = _setting("MAX_SUBMISSION_FILES", 1000)
+#: a leaderboard worker's wall-clock limit on scoring one submission (seconds); past it the
+#: submission fails ([time-limit] in its error); an 82-treebank submission scores in seconds
+SCORING_SECONDS = _setting("SCORING_SECONDS", 600)
+#: the address space a leaderboard worker's scoring process may use (bytes, RLIMIT_AS); past it
+#: the submission fails ([memory-limit] in its error)
+SCORING_MEMORY_BYTES = _setting("SCORING_MEMORY_BYTES", 4 << 30)

@@ -5,6 +5,8 @@ imported only once a leaderboard command runs, never by the parser or by scoring
 from __future__ import annotations
 
 import argparse
+import os
+import dataclasses
 from typing import List, TextIO
 
 from ..errors import ConllEvalError, UsageError, printable
@@ -31,8 +33,8 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
         "submissions scored exactly as 'conll_eval suite GOLD DIR' scores them, and the ranking. "
         "Needs the leaderboard extra: pip install 'conll_eval[leaderboard]'."))
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, help=(
-        "init (the task), upgrade (an older database's schema), team add NAME, submit PATH, rank, "
-        "rescore; 'conll_eval leaderboard ACTION --help' gives each one's options"))
+        "init (the task), upgrade (an older database's schema), team add NAME, submit PATH, rank, publish DIR, "
+        "rescore, work (score queued submissions); 'conll_eval leaderboard ACTION --help' gives each one's options"))
     actions.required = True
     init = actions.add_parser("init", help="make the database and its task")
     _add_db(init)
@@ -53,6 +55,9 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
                       help="the UD validator's level a submission must pass as well (0, the "
                            "default: what the profile's official scorer accepts)")
     init.add_argument("--phase", default="dev", choices=("dev", "test"), help="(default: %(default)s)")
+    init.add_argument("--daily-limit", type=int, default=5, metavar="N",
+                      help="the most submissions a team may make in any 24 hours (0: no limit; "
+                           "default: %(default)s)")
     upgrade = actions.add_parser("upgrade", help="migrate an older database to this version's schema")
     _add_db(upgrade)
     team = actions.add_parser("team", help="teams: team add NAME prints the team's token")
@@ -65,6 +70,8 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
     _add_db(submit)
     submit.add_argument("--team", required=True, metavar="NAME")
     submit.add_argument("--label", default="", help="a name for this submission (its system)")
+    submit.add_argument("--queue", action="store_true",
+                        help="keep it queued for 'leaderboard work' instead of scoring it now")
     submit.add_argument("path", metavar="PATH",
                         help="a directory (or a .zip/.tar.gz) of <treebank>.conllu files")
     rank = actions.add_parser("rank", help="the ranking and per-treebank tables")
@@ -79,10 +86,84 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
     add_options(rank, *RESAMPLING_OPTIONS, notes={
         "resamples": "the clusters' paired bootstrap, stratified by treebank, as compare's",
         "correction": "over every pair of ranked submissions, as suite --significance"})
+    _add_publish(actions)
     rescore = actions.add_parser("rescore", help="record the gold files anew and score every "
                                  "submission again")
     _add_db(rescore)
+    _add_work(actions)
     return parser
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a positive number")
+    return value
+
+
+def _add_work(actions) -> None:
+    work = actions.add_parser("work", help="score queued submissions in worker processes")
+    _add_db(work)
+    work.add_argument("--workers", type=int, default=1, choices=range(1, 65), metavar="K",
+                      help="worker processes (1-64; default: %(default)s)")
+    work.add_argument("--once", action="store_true", help="stop when the queue is empty")
+    work.add_argument("--lease", type=_positive, default=60.0, metavar="SECONDS",
+                      help="a claimed submission's lease, renewed every third of it while it is "
+                           "scored; a worker that dies leaves it to another after it (default: %(default)g)")
+    work.add_argument("--time-limit", type=_positive, metavar="SECONDS",
+                      help="wall-clock limit on scoring a submission (default: "
+                           "CONLL_EVAL_SCORING_SECONDS or 600)")
+    work.add_argument("--memory-limit", type=_positive, metavar="MB",
+                      help="address-space limit of a submission's scoring process (default: "
+                           "CONLL_EVAL_SCORING_MEMORY_BYTES or 4096 MB)")
+
+
+def _add_publish(actions) -> None:
+    publish = actions.add_parser("publish", help="the results as a static site (works from file://)")
+    _add_db(publish)
+    publish.add_argument("directory", metavar="DIR",
+                         help="where the site goes: a new or empty directory, or a site publish made "
+                              "(replaced whole, atomically)")
+    publish.add_argument("--no-reports", action="store_true",
+                         help="no HTML report per submission (they score every kept submission again, "
+                              "and show the gold sentences)")
+    add_options(publish, *RESAMPLING_OPTIONS)
+
+
+def _report_maker(task, target: str):
+    """Each submission's report, made as 'conll_eval suite GOLD DIR --html' makes it (its
+    kept files scored again); None when its files are gone."""
+    # here: the scoring and the report page load numpy; only publish makes reports
+    from ..evaluate import Settings
+    from ..pairing import find_pairs
+    from ..suite import SuiteEvaluation, score_entries
+    from .report import suite_html
+    settings = Settings(profile=task.profile, strict=task.level)
+    metrics = list(dict.fromkeys([task.primary_metric, *task.metrics]))
+
+    def make(submission, path: str):
+        if not os.path.isdir(submission.directory):
+            return None
+        pairing = find_pairs(task.gold_dir, submission.directory)
+        results = score_entries(pairing.entries, settings)
+        name = f"{submission.team.name} #{submission.id}"
+        suite = SuiteEvaluation(name, tuple(results), settings, pairing.unpaired_system)
+        return suite_html([suite], settings, metrics, f"{task.name}: {name}", os.path.join(target, path))
+    return make
+
+
+def _publish(db, service, engine, args, significance, stdout: TextIO) -> None:
+    from ..leaderboard import publish  # here: the leaderboard extra, as in leaderboard_command
+    db.require_current(engine)
+    with db.session_scope(engine) as session:
+        task = service.the_task(session)
+        service.require_gold_unchanged(task)
+        maker = None if args.no_reports else _report_maker(task, args.directory)
+        pages = publish.build_site(session, task, significance, maker)
+    written = publish.write_site(pages, args.directory)
+    reports = sum(path.startswith("reports/") for path in written)
+    stdout.write(f"{printable(args.directory)}: {len(written)} page(s), {reports} submission report(s); "
+                 "open index.html\n")
 
 
 def _store_dir(args, url: str) -> str:
@@ -106,7 +187,7 @@ def _task_metrics(args) -> tuple:
 def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_leaderboard_parser()
     args = parser.parse_args(argv)
-    if args.action == "rank":
+    if args.action in ("rank", "publish"):
         check_resampling_options(parser, args)
     try:
         # here: only the leaderboard needs SQLAlchemy and Alembic (the leaderboard extra);
@@ -121,8 +202,10 @@ def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     try:
         if args.action == "init":
             primary, metrics = _task_metrics(args)
+            if args.daily_limit < 0:
+                raise UsageError(f"{PROG} init: --daily-limit takes 0 (no limit) or more")
             task = service.init_task(engine, args.name, args.gold, _store_dir(args, args.db), args.profile,
-                                     metrics, primary, args.level, args.phase)
+                                     metrics, primary, args.level, args.phase, args.daily_limit)
             stdout.write(f"task {printable(task.name)!r}: {len(task.gold_files)} treebank(s), "
                          f"{task.phase} phase, ranked by {task.primary_metric}; schema "
                          f"{db.head_revision()}\n")
@@ -135,9 +218,14 @@ def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             stdout.write(f"team {printable(args.name)!r} added; its token (shown once, keep it):\n{token}\n")
         elif args.action == "submit":
             return _submit(db, service, engine, args, stdout)
+        elif args.action == "work":
+            return _work(args, stdout)
         elif args.action == "rank":
             significance = clusters.Significance(args.resamples, args.seed, args.alpha, args.correction)
             _rank(db, ranking, service, engine, args, significance, stdout)
+        elif args.action == "publish":
+            _publish(db, service, engine, args, clusters.Significance(args.resamples, args.seed, args.alpha,
+                                                                      args.correction), stdout)
         else:
             count = service.rescore(engine)
             stdout.write(f"{count} submission(s) scored again\n")
@@ -147,7 +235,10 @@ def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _submit(db, service, engine, args, stdout: TextIO) -> int:
-    submission = service.submit(engine, args.team, args.path, args.label)
+    submission = service.submit(engine, args.team, args.path, args.label, queue=args.queue)
+    if submission.status == "queued":
+        stdout.write(f"submission {submission.id}: queued\n")
+        return EXIT_OK
     if submission.status == "failed":
         raise db.LeaderboardError(f"submission {submission.id} failed: {submission.error}",
                                        "submission-failed")
@@ -160,6 +251,23 @@ def _submit(db, service, engine, args, stdout: TextIO) -> int:
     for result in submission.results:
         if result.status != "ok":
             stdout.write(f"  {printable(result.treebank)} scored 0: {printable(result.status)}\n")
+    return EXIT_OK
+
+
+def _work(args, stdout: TextIO) -> int:
+    from ..leaderboard import db, workers  # here: the leaderboard extra, as in leaderboard_command
+    settings = workers.WorkSettings(args.db, args.workers, args.once, args.lease)
+    if args.time_limit:
+        settings = dataclasses.replace(settings, time_limit=args.time_limit)
+    if args.memory_limit:
+        settings = dataclasses.replace(settings, memory_limit=int(args.memory_limit * (1 << 20)))
+
+    def report(line: str) -> None:
+        stdout.write(line + "\n")
+        stdout.flush()
+    failed = workers.run_workers(settings, report)
+    if failed:
+        raise db.LeaderboardError(f"{failed} worker(s) ended with an error; see above", "worker-failed")
     return EXIT_OK
 
 

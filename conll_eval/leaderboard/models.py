@@ -44,6 +44,8 @@ class Task(Base):
     level: Mapped[int] = mapped_column(Integer, default=0)
     phase: Mapped[str] = mapped_column(String(10))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: the most submissions a team may make in any 24 hours (0: no limit); revision 0002
+    daily_limit: Mapped[int] = mapped_column(Integer, default=5, server_default="5")
 
     gold_files: Mapped[List["GoldFile"]] = relationship(back_populates="task", order_by="GoldFile.treebank",
                                                         cascade="all, delete-orphan")
@@ -95,6 +97,9 @@ class Submission(Base):
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     claimed_by: Mapped[Optional[str]] = mapped_column(String(200))
     lease_until: Mapped[Optional[dt.datetime]] = mapped_column(DateTime(timezone=True))
+    #: how many times a worker claimed it (each claim adds 1; a stale worker's writes name an
+    #: older attempt and are refused); revision 0002
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: the directory its files are kept in
     directory: Mapped[str] = mapped_column(Text, default="")
     #: suite's JSON ``macro`` object (metric -> precision, recall, f1, aligned_accuracy, treebanks)

@@ -3,13 +3,14 @@ score a submission, notice changed gold files, rescore everything.  Library code
 (:class:`~conll_eval.leaderboard.db.LeaderboardError`, ``UsageError``), never prints."""
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import os
 import shutil
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -17,11 +18,11 @@ from .. import limits
 from ..errors import UsageError, printable
 from .db import LeaderboardError, current_revision, migrate, require_current, session_scope
 from .models import GoldFile, SentenceCounts, Submission, Task, Team, TreebankResult, utcnow
-from .scoring import gold_files, score_directory
+from .scoring import ScoredSubmission, gold_files, score_directory
 from .tokens import new_token
 
 __all__ = ["init_task", "add_team", "submit", "the_task", "changed_gold", "require_gold_unchanged", "rescore",
-           "ARCHIVE_SUFFIXES", "NAME_LIMIT"]
+           "store_results", "no_pairs_error", "sentence_metrics", "ARCHIVE_SUFFIXES", "NAME_LIMIT"]
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
 #: longest team name, task name or label (characters)
@@ -44,7 +45,7 @@ def the_task(session: Session) -> Task:
 
 
 def init_task(engine: Engine, name: str, gold_dir: str, store_dir: str, profile: str,
-              metrics: Sequence[str], primary: str, level: int, phase: str) -> Task:
+              metrics: Sequence[str], primary: str, level: int, phase: str, daily_limit: int = 5) -> Task:
     """Make the schema and the task, with its gold files' checksums.  Refuses a database that
     already holds a task, another program's tables, or a schema not at the newest revision
     (an older one: ``upgrade`` migrates it)."""
@@ -60,7 +61,7 @@ def init_task(engine: Engine, name: str, gold_dir: str, store_dir: str, profile:
             raise LeaderboardError("the database already holds a task; use another --db", "task-exists")
         task = Task(name=name, gold_dir=os.path.abspath(gold_dir), store_dir=os.path.abspath(store_dir),
                     profile=profile, metrics=list(metrics), primary_metric=primary, level=level,
-                    phase=phase, created_at=utcnow())
+                    phase=phase, created_at=utcnow(), daily_limit=daily_limit)
         task.gold_files = [GoldFile(treebank=treebank, path=os.path.abspath(path), sha256=digest)
                            for treebank, (path, digest) in found.items()]
         session.add(task)
@@ -151,35 +152,51 @@ def _take_files(path: str, directory: Path) -> None:
     archive.extract_submission(Path(path), directory)
 
 
-def _score(session: Session, task: Task, submission: Submission) -> None:
-    """Score ``submission`` (its files in its directory), replacing earlier results; it ends
-    ``done``, or ``failed`` with its error when no file of it pairs with a gold treebank."""
-    submission.status, submission.started_at, submission.error = "scoring", utcnow(), None
+def no_pairs_error(task: Task) -> str:
+    """Why a submission none of whose files pairs with a gold treebank failed."""
+    return ("no file pairs with a gold treebank: name them <treebank>.conllu as "
+            f"the gold files are ({', '.join(gold.treebank for gold in task.gold_files[:5])}...)")
+
+
+def sentence_metrics(task: Task) -> List[str]:
+    """The metrics whose per-sentence counts are kept: the primary one, then those shown."""
+    return list(dict.fromkeys([task.primary_metric, *task.metrics]))
+
+
+def store_results(session: Session, submission: Submission, scored: ScoredSubmission) -> None:
+    """Replace ``submission``'s results by ``scored``'s (its status is the caller's)."""
     for result in list(submission.results):
         session.delete(result)
     session.execute(delete(SentenceCounts).where(SentenceCounts.submission_id == submission.id))
     session.flush()
-    if not os.path.isdir(submission.directory):
-        scored = None
-        submission.error = f"its files are gone ({printable(submission.directory)})"
-    else:
-        sentence_metrics = list(dict.fromkeys([task.primary_metric, *task.metrics]))
-        scored = score_directory(task.gold_dir, submission.directory, task.profile, task.level,
-                                 sentence_metrics, task.primary_metric)
-        if not scored.paired:
-            submission.error = ("no file pairs with a gold treebank: name them <treebank>.conllu as "
-                                f"the gold files are ({', '.join(gold.treebank for gold in task.gold_files[:5])}...)")
-    submission.finished_at = utcnow()
-    if scored is None or submission.error:
-        submission.status, submission.macro = "failed", None
-        return
-    submission.status, submission.macro = "done", scored.macro
+    submission.macro = scored.macro
     for position, treebank in enumerate(scored.treebanks):
         session.add(TreebankResult(submission_id=submission.id, position=position, treebank=treebank.name,
                                    status=treebank.status, reason=treebank.reason, record=treebank.record))
         if treebank.counts is not None:
             session.add(SentenceCounts(submission_id=submission.id, treebank=treebank.name,
                                        counts=treebank.counts))
+
+
+def _score(session: Session, task: Task, submission: Submission) -> None:
+    """Score ``submission`` (its files in its directory), replacing earlier results; it ends
+    ``done``, or ``failed`` with its error when no file of it pairs with a gold treebank."""
+    submission.status, submission.started_at, submission.error = "scoring", utcnow(), None
+    scored = None
+    if not os.path.isdir(submission.directory):
+        submission.error = f"its files are gone ({printable(submission.directory)})"
+    else:
+        scored = score_directory(task.gold_dir, submission.directory, task.profile, task.level,
+                                 sentence_metrics(task), task.primary_metric)
+        if not scored.paired:
+            submission.error = no_pairs_error(task)
+    submission.finished_at = utcnow()
+    if scored is None or submission.error:
+        store_results(session, submission, ScoredSubmission({}, (), ()))
+        submission.status, submission.macro = "failed", None
+        return
+    store_results(session, submission, scored)
+    submission.status = "done"
 
 
 def _record_gold(session: Session, task: Task, found: Dict[str, Tuple[str, str]]) -> None:
@@ -198,9 +215,27 @@ def _record_gold(session: Session, task: Task, found: Dict[str, Tuple[str, str]]
     session.refresh(task)
 
 
-def submit(engine: Engine, team_name: str, path: str, label: str = "") -> Submission:
+def _within_daily_limit(session: Session, task: Task, team: Team) -> None:
+    """Refuse a submission past the task's daily limit (``daily-limit``).  The team's row is
+    written first, so that two submissions of a team at once are counted one after the other
+    (PostgreSQL: its row lock; SQLite: the database's write lock)."""
+    session.execute(update(Team).where(Team.id == team.id).values(name=Team.name))
+    if not task.daily_limit:
+        return
+    since = utcnow() - dt.timedelta(days=1)
+    made = session.scalar(select(func.count(Submission.id)).where(Submission.team_id == team.id,
+                                                                  Submission.created_at > since)) or 0
+    if made >= task.daily_limit:
+        raise LeaderboardError(f"team {printable(team.name)!r} made {made} submissions in the last 24 "
+                               f"hours, the task's limit ({task.daily_limit}): submit again later",
+                               "daily-limit")
+
+
+def submit(engine: Engine, team_name: str, path: str, label: str = "", queue: bool = False) -> Submission:
     """Take ``path`` (a directory, or an archive when the archive module is there) as a new
-    submission of ``team_name``, keep its files, score it now and store the results."""
+    submission of ``team_name`` and keep its files; score it now and store the results, or,
+    when ``queue``, leave it ``queued`` for the workers (:mod:`conll_eval.leaderboard.workers`).
+    Past the task's daily limit it is refused (``daily-limit``) and nothing is kept."""
     require_current(engine)
     if label:
         _checked_name(label, "--label")
@@ -213,17 +248,23 @@ def submit(engine: Engine, team_name: str, path: str, label: str = "") -> Submis
                                    "'conll_eval leaderboard team add'", "unknown-team")
         if not os.path.exists(path):
             raise UsageError(f"{printable(path)}: no such file or directory")
+        _within_daily_limit(session, task, team)
         submission = Submission(team_id=team.id, label=label, phase=task.phase, status="queued",
-                                created_at=utcnow(), hidden=False, directory="")
+                                created_at=utcnow(), hidden=False, directory="", attempts=0)
         session.add(submission)
         session.flush()
         submission.directory = os.path.join(task.store_dir, f"submission-{submission.id}")
         if os.path.exists(submission.directory):
             raise LeaderboardError(f"{printable(submission.directory)} exists already: the store "
                                    "directory holds files this database does not know", "store-clash")
-        submission.status = "validating"
-        _take_files(path, Path(submission.directory))
-        _score(session, task, submission)
+        try:
+            _take_files(path, Path(submission.directory))
+        except BaseException:
+            shutil.rmtree(submission.directory, ignore_errors=True)  # nothing of a refused one kept
+            raise
+        if not queue:
+            submission.status = "validating"
+            _score(session, task, submission)
         session.flush()
         session.refresh(submission)
         submission.results  # loaded now: the caller reads them after the session ends

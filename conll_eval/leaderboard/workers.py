@@ -1,0 +1,212 @@
+"""The leaderboard's workers: K processes that take submissions from the database's queue
+(:mod:`conll_eval.leaderboard.queue`) and score each in a child process of their own, under
+a memory limit (RLIMIT_AS) and a wall-clock limit, renewing the submission's lease meanwhile.
+
+Processes are started with ``spawn``, never ``fork``: a forked worker would share its
+parent's database connections (a PostgreSQL socket, a SQLite handle), which must never cross
+a fork, and ``spawn`` behaves the same on Linux, macOS and Windows.  Library code: what
+happens is handed to the caller's ``report`` as lines, never printed."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue as queue_module
+import signal
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, List, Optional
+
+from .. import limits
+from ..errors import ConllEvalError, printable
+from ..pairing import find_pairs
+from . import queue
+from .db import open_engine, require_current, session_scope
+from .models import Submission
+from .scoring import score_directory
+from .service import no_pairs_error, sentence_metrics, the_task
+
+try:
+    import resource
+except ImportError:  # not on Windows: no memory limit there
+    resource = None  # type: ignore[assignment]
+
+__all__ = ["WorkSettings", "run_workers", "TEST_DELAY_VARIABLE"]
+
+#: TEST ONLY: seconds the scoring child sleeps before it scores (the crash and time-limit tests
+#: use it to catch a submission while it is being scored); never set it in production
+TEST_DELAY_VARIABLE = "CONLL_EVAL_TEST_SCORING_DELAY"
+_CONTEXT = multiprocessing.get_context("spawn")
+
+
+@dataclass(frozen=True)
+class WorkSettings:
+    """How workers run: the database, how many, whether they stop once the queue is empty,
+    the lease (seconds; renewed every third of it), the limits per submission, and how long
+    an idle worker waits before it looks at the queue again."""
+    url: str
+    workers: int = 1
+    once: bool = False
+    lease: float = 60.0
+    time_limit: float = float(limits.SCORING_SECONDS)
+    memory_limit: int = limits.SCORING_MEMORY_BYTES
+    poll: float = 1.0
+
+
+def _exit_with(parent: int) -> None:
+    """In the scoring child: end it when its worker dies (SIGKILL leaves no one to kill it)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _score_child(connection, parent: int, memory_limit: int, arguments: tuple) -> None:
+    """The scoring child: limits itself, scores, and sends ``(kind, value)`` back: ``ok`` and
+    the scored submission, or ``failed`` and the reason.  Never raises."""
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    try:
+        if resource is not None and memory_limit:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+        delay = os.environ.get(TEST_DELAY_VARIABLE)
+        if delay:
+            time.sleep(float(delay))
+        outcome: tuple = ("ok", score_directory(*arguments))
+    except MemoryError:
+        outcome = ("failed", f"[memory-limit] scoring it needed more than {memory_limit} bytes "
+                             "(CONLL_EVAL_SCORING_MEMORY_BYTES, leaderboard work --memory-limit)")
+    except ConllEvalError as exc:
+        outcome = ("failed", printable(str(exc)))
+    except BaseException as exc:  # an internal error: the submission fails, the worker goes on
+        outcome = ("failed", f"[internal] {type(exc).__name__}: {printable(str(exc))}")
+    try:
+        connection.send(outcome)
+    except BaseException:
+        os._exit(3)
+
+
+def _run_child(engine, claim: queue.Claim, settings: WorkSettings, arguments: tuple) -> Optional[tuple]:
+    """Score in a child, renewing the lease; the child's outcome, or ``("failed", reason)``
+    past the time limit or when it died; None when the claim was lost."""
+    receiver, sender = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(target=_score_child, args=(sender, os.getpid(), settings.memory_limit,
+                                                        arguments), daemon=True)
+    deadline = time.monotonic() + settings.time_limit
+    child.start()
+    sender.close()
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return ("failed", f"[time-limit] scoring it took more than {settings.time_limit:g} s "
+                                  "(CONLL_EVAL_SCORING_SECONDS, leaderboard work --time-limit)")
+            if receiver.poll(min(settings.lease / 3, left)):
+                try:
+                    return receiver.recv()
+                except EOFError:
+                    child.join(5)
+                    return ("failed", f"[internal] the scoring process ended without a result "
+                                      f"(exit code {child.exitcode})")
+            if not queue.renew(engine, claim, settings.lease):
+                return None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+
+
+def _process(engine, claim: queue.Claim, settings: WorkSettings) -> str:
+    """Validate, score and store one claimed submission; what became of it, as a line."""
+    with session_scope(engine) as session:
+        task = the_task(session)
+        submission = session.get(Submission, claim.submission_id)
+        assert submission is not None
+        directory = submission.directory
+        arguments = (task.gold_dir, directory, task.profile, task.level, sentence_metrics(task),
+                     task.primary_metric)
+        unpaired = no_pairs_error(task)
+    error = None
+    if not os.path.isdir(directory):
+        error = f"its files are gone ({printable(directory)})"
+    elif not any(entry.system is not None for entry in find_pairs(task.gold_dir, directory).entries):
+        error = unpaired
+    if error is None and not queue.advance(engine, claim, "scoring", settings.lease):
+        return f"submission {claim.submission_id}: lost its claim"
+    outcome = ("failed", error) if error else _run_child(engine, claim, settings, arguments)
+    if outcome is None:
+        return f"submission {claim.submission_id}: lost its claim while scoring"
+    kind, value = outcome
+    written = queue.finish(engine, claim, value) if kind == "ok" else queue.fail(engine, claim, value)
+    if not written:
+        return f"submission {claim.submission_id}: lost its claim; its results were not written"
+    detail = "done" if kind == "ok" else f"failed: {value}"
+    return f"submission {claim.submission_id}: {detail} (attempt {claim.attempt}, {claim.worker})"
+
+
+def _worker(settings: WorkSettings, number: int, events) -> None:
+    """One worker process: claim, process, repeat (``once``: until the queue is empty)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its workers itself
+    engine = open_engine(settings.url)
+    name = f"{socket.gethostname()}:{os.getpid()}:worker-{number}"
+    try:
+        require_current(engine)
+        while True:
+            claim = queue.claim_next(engine, name, settings.lease)
+            if claim is None:
+                if settings.once:
+                    return
+                time.sleep(settings.poll)
+                continue
+            events.put(_process(engine, claim, settings))
+    finally:
+        engine.dispose()
+
+
+def _start(settings: WorkSettings, number: int, events) -> Any:
+    process = _CONTEXT.Process(target=_worker, args=(settings, number, events), name=f"worker-{number}")
+    process.start()
+    return process
+
+
+def _drain(events, report: Callable[[str], None], wait: float) -> None:
+    try:
+        report(events.get(timeout=wait))
+        while True:
+            report(events.get_nowait())
+    except queue_module.Empty:
+        pass
+
+
+def _stop(signum, frame) -> None:
+    raise SystemExit(1)  # SIGTERM ends run_workers through its finally, which stops the workers
+
+
+def run_workers(settings: WorkSettings, report: Callable[[str], None]) -> int:
+    """Run ``settings.workers`` worker processes; ``report`` gets a line per submission
+    processed and per worker restarted.  With ``once`` they stop when the queue is empty and
+    this returns how many workers failed; otherwise it runs until interrupted (SIGINT,
+    SIGTERM), restarting a worker that died.  Every worker is stopped however it ends."""
+    engine = open_engine(settings.url)
+    try:
+        require_current(engine)
+    finally:
+        engine.dispose()
+    events = _CONTEXT.Queue()
+    processes: List[Any] = [_start(settings, number, events) for number in range(settings.workers)]
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        while any(process.is_alive() for process in processes) or not settings.once:
+            _drain(events, report, settings.poll)
+            for number, process in enumerate(processes):
+                if not settings.once and not process.is_alive():
+                    report(f"worker {number} ended (exit code {process.exitcode}); started again")
+                    processes[number] = _start(settings, number, events)
+        _drain(events, report, 0)
+        return sum(process.exitcode != 0 for process in processes)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for process in processes:
+            if process.is_alive():
+                process.kill()
+            process.join()
