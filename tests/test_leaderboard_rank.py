@@ -77,7 +77,8 @@ def test_identical_submissions_share_a_cluster_and_a_worse_one_is_below(board):
     assert list(document["entries"][0]) == ["team", "submission", "label", "rank", "cluster", "macro",
                                             "treebanks"]
     assert document["significance"] == {"test": "paired-bootstrap", "stratified": "treebank",
-                                        "resamples": 1000, "seed": 12345, "alpha": 0.05, "correction": "holm"}
+                                        "resamples": 1000, "seed": 12345, "alpha": 0.05, "correction": "holm",
+                                        "pairs": 3, "separable": True}
     done = subprocess.run([sys.executable, "-m", "conll_eval", "suite", str(gold), str(bad), "--format", "json"],
                           capture_output=True, text=True, timeout=300)
     suite = json.loads(done.stdout)
@@ -89,9 +90,11 @@ def test_every_submission_gets_a_cluster_and_one_resample_cannot_separate_them(b
     url = board[0]
     every = json.loads(_rank(url, "--format", "json", "--all"))["entries"]
     assert [(e["team"], e["cluster"]) for e in every] == [("Alpha", 1), (HOSTILE, 1), ("Alpha", 2), ("Gamma", 3)]
-    # one resample: the smallest p is 1/2, nothing is significant
-    assert {e["cluster"] for e in json.loads(_rank(url, "--format", "json", "--all", "--resamples", "1"))
-            ["entries"]} == {1}
+    # one resample: the smallest p is 1/2, nothing is significant, and the output says so
+    document = json.loads(_rank(url, "--format", "json", "--all", "--resamples", "1"))
+    assert {e["cluster"] for e in document["entries"]} == {1} and not document["significance"]["separable"]
+    assert "Warning: with 6 pairs no p-value can get below alpha" in _rank(url, "--all", "--resamples", "1")
+    assert "Warning" not in _rank(url, "--all")
 
 
 def test_the_tables_show_clusters_languages_and_the_history(board):
@@ -112,6 +115,12 @@ def test_the_tables_show_clusters_languages_and_the_history(board):
     for fmt in ("markdown", "latex"):
         out = _rank(url, "--format", fmt, "--history")
         assert "Cluster" in out and "fr" in out
+
+
+def test_too_few_resamples_for_the_pairs_are_named():
+    assert Significance().separable(10) and not Significance().separable(100)  # 45, 4950 pairs
+    assert Significance(correction="none").separable(100) and Significance(resamples=200_000).separable(100)
+    assert not Significance(resamples=10).separable(2)  # 1/11 > 0.05
 
 
 def test_the_resampling_options_are_compares(board):

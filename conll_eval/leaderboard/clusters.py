@@ -36,9 +36,21 @@ class Significance:
     alpha: float = 0.05
     correction: str = "holm"
 
-    def record(self) -> dict:
+    def pairs(self, entries: int) -> int:
+        return entries * (entries - 1) // 2
+
+    def separable(self, entries: int) -> bool:
+        """Can any pair of ``entries`` ranked submissions be significantly different?  No
+        bootstrap p-value is below 1 / (resamples + 1), and Holm's or Bonferroni's smallest
+        corrected one is that times the pairs: too few resamples for many teams make one
+        cluster whatever the scores."""
+        factor = 1 if self.correction == "none" else max(1, self.pairs(entries))
+        return entries < 2 or factor / (self.resamples + 1) < self.alpha
+
+    def record(self, entries: int = 0) -> dict:
         return {"test": "paired-bootstrap", "stratified": "treebank", "resamples": self.resamples,
-                "seed": self.seed, "alpha": self.alpha, "correction": self.correction}
+                "seed": self.seed, "alpha": self.alpha, "correction": self.correction,
+                "pairs": self.pairs(entries), "separable": self.separable(entries)}
 
 
 def _metric_counts(blob: bytes, metric: str) -> Optional[np.ndarray]:

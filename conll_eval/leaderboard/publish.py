@@ -79,7 +79,7 @@ def build_site(session: Session, task: Task, significance: Optional[Significance
             page = make_report(submission, path)
             if page is not None:
                 pages[path], reports[submission.id] = page, path
-    sections = ranking_sections(task, entries, languages, significance, cluster_note(significance),
+    sections = ranking_sections(task, entries, languages, significance, cluster_note(significance, len(entries)),
                                 team_href=team_pages.get, treebank_href=treebank_pages.get,
                                 report_href=reports.get)
     sections.append(history_section(history, reports.get, team_pages.get))

@@ -118,7 +118,7 @@ def ranking_json(entries: Sequence[dict], significance: Optional[Significance] =
     suite's indented JSON: the standard library encodes indented JSON in Python, 100 teams x
     82 treebanks took 6 s that way (the C encoder: well under 1 s)."""
     body = ",\n".join(json_text(entry) for entry in entries)
-    tail = f',\n"significance": {json_text((significance or Significance()).record())}'
+    tail = f',\n"significance": {json_text((significance or Significance()).record(len(entries)))}'
     tail += ',\n"languages": [' + ",\n".join(json_text(row) for row in languages) + "]"
     if history is not None:
         tail += ',\n"history": [' + ",\n".join(json_text(team) for team in history) + "]"
@@ -169,12 +169,19 @@ def _history_table(history: Sequence[dict]):
     return header, rows
 
 
-def cluster_note(significance: Optional[Significance]) -> str:
-    """What the Cluster column means, with the test's settings."""
+def cluster_note(significance: Optional[Significance], entries: int = 0) -> str:
+    """What the Cluster column means, with the test's settings; a warning when no pair of the
+    ``entries`` can be told apart with them (:meth:`Significance.separable`)."""
     options = significance or Significance()
-    return (f"Cluster: a submission joins the cluster above unless it is significantly worse than "
+    note = (f"Cluster: a submission joins the cluster above unless it is significantly worse than "
             f"that cluster's best (paired bootstrap stratified by treebank, {options.resamples} resamples, "
             f"seed {options.seed}, alpha {options.alpha}, {options.correction} correction over every pair)")
+    if not options.separable(entries):
+        pairs = options.pairs(entries)
+        note += (f". Warning: with {pairs} pairs no p-value can get below alpha after the correction: "
+                 f"one cluster whatever the scores; give --resamples above {int(pairs / options.alpha)} "
+                 "or --correction none")
+    return note
 
 
 def ranking_tables(task: Task, entries: Sequence[dict], fmt: str, significance: Optional[Significance] = None,
@@ -198,7 +205,7 @@ def ranking_tables(task: Task, entries: Sequence[dict], fmt: str, significance: 
     for title, (header, rows), left in sections:
         table = markdown_table(header, rows, left=left) if fmt == "markdown" else text_table(header, rows, left=left)
         lines += [title if fmt == "text" else f"**{title}**", "", *table, ""]
-    lines.append(cluster_note(significance))
+    lines.append(cluster_note(significance, len(entries)))
     if any(record["status"] != "ok" for entry in entries for record in entry["treebanks"]):
         lines.append("! the treebank scored 0 (missing or invalid file)")
     return "\n".join(lines) + "\n"
@@ -207,7 +214,7 @@ def ranking_tables(task: Task, entries: Sequence[dict], fmt: str, significance: 
 def ranking_html(task: Task, entries: Sequence[dict], significance: Optional[Significance] = None,
                  languages: Sequence[dict] = (), history: Optional[Sequence[dict]] = None) -> str:
     """The tables of :func:`ranking_tables` as one self-contained page (:mod:`.pages`)."""
-    sections = ranking_sections(task, entries, languages, significance, cluster_note(significance))
+    sections = ranking_sections(task, entries, languages, significance, cluster_note(significance, len(entries)))
     if history is not None:
         sections.append(history_section(history))
     nav = [("#ranking", "Ranking"), ("#languages", "Per language"), ("#treebanks", "Per treebank")]
