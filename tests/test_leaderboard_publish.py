@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("sqlalchemy", reason="the leaderboard extra (SQLAlchemy) is not installed")
 pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not installed")
 
+from browser import Browser, find_chromium  # noqa: E402
 from conll_eval.cli import main  # noqa: E402
 from conll_eval.leaderboard.publish import SITE_MARKER, slug  # noqa: E402
 
@@ -103,3 +104,23 @@ def test_slugs_are_safe_file_names_and_unique_by_id():
     assert slug("日本語", 4) == "x-4"
     assert len(slug("a" * 500, 12)) == 40 + len("-12")
     assert re.fullmatch(r"[a-z0-9-]+", slug("<script>\"'&\x00\n", 9))
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="no Chromium (set CONLL_EVAL_CHROMIUM)")
+def test_the_site_works_from_file_urls_in_chromium(board, tmp_path):
+    site = tmp_path / "site"
+    assert run("publish", "--db", board, str(site))[0] == 0
+    with Browser(find_chromium()) as browser:
+        browser.navigate((site / "index.html").as_uri())
+        assert browser.evaluate("document.querySelector('h1').textContent") == "Toy <b>task</b>: dev phase"
+        links = browser.evaluate("[...document.querySelectorAll('#ranking tbody a')].map(a => [a.textContent, a.href])")
+        assert [text for text, _ in links] == ["Bravo", "#2", HOSTILE, "#1"]
+        team = links[2][1]
+        browser.navigate(team)
+        assert browser.evaluate("document.querySelector('h1').textContent") == f"Toy <b>task</b>: {HOSTILE}"
+        report = browser.evaluate("document.querySelector('#history tbody a[href*=reports]').href")
+        browser.navigate(report)
+        # the report's own script runs (its hash is in its policy): it fills the sentence browser
+        assert browser.evaluate("new Promise(r => setTimeout(() => r(document.getElementById("
+                                "'browser-root').children.length), 300))") > 0
+        assert browser.console_errors() == []
