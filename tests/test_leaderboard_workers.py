@@ -197,6 +197,31 @@ def test_a_worker_killed_while_scoring_leaves_it_to_another_which_scores_it_once
     assert (macro, _results(task, number)) == _synchronous(task)
 
 
+def test_work_starts_a_killed_worker_again_and_sigterm_stops_every_process(task):
+    """Without --once, the supervisor starts a worker again when one dies (the new one takes
+    the submission after its lease); SIGTERM stops the run and leaves no process behind."""
+    number = _queue(task)
+    with _working(task, "--lease", "2", delay=2) as working:
+        deadline = time.monotonic() + 90
+        while _submissions(task)[0][1] != "scoring":
+            assert time.monotonic() < deadline and working.poll() is None, "never scored"
+            time.sleep(0.05)
+        first = int(_submissions(task)[0][4].split(":")[1])
+        os.kill(first, signal.SIGKILL)
+        while _submissions(task)[0][1] != "done":
+            assert time.monotonic() < deadline and working.poll() is None, "never scored again"
+            time.sleep(0.2)
+        row = _submissions(task)[0]
+        assert row[2] == 2 and int(row[4].split(":")[1]) != first
+        working.send_signal(signal.SIGTERM)
+        assert working.wait(timeout=30) == 0
+        with pytest.raises(ProcessLookupError):  # no worker nor scoring child is left in its group
+            for _ in range(50):
+                os.killpg(working.pid, 0)
+                time.sleep(0.1)
+    assert len(_results(task, number)[0]) == 2
+
+
 def test_a_stale_worker_cannot_write_over_the_claim_that_replaced_it(task):
     number = _queue(task)
     engine = db.open_engine(task)

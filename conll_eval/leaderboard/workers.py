@@ -178,15 +178,20 @@ def _drain(events, report: Callable[[str], None], wait: float) -> None:
         pass
 
 
+class _Stopped(Exception):
+    """SIGTERM reached run_workers: it stops its workers and returns."""
+
+
 def _stop(signum, frame) -> None:
-    raise SystemExit(1)  # SIGTERM ends run_workers through its finally, which stops the workers
+    raise _Stopped()
 
 
 def run_workers(settings: WorkSettings, report: Callable[[str], None]) -> int:
     """Run ``settings.workers`` worker processes; ``report`` gets a line per submission
     processed and per worker restarted.  With ``once`` they stop when the queue is empty and
-    this returns how many workers failed; otherwise it runs until interrupted (SIGINT,
-    SIGTERM), restarting a worker that died.  Every worker is stopped however it ends."""
+    this returns how many workers failed; otherwise it runs until stopped (SIGINT, SIGTERM:
+    it returns 0), restarting a worker that died.  Every worker is stopped however it ends (a
+    submission it was scoring is claimed again once its lease expires)."""
     engine = open_engine(settings.url)
     try:
         require_current(engine)
@@ -204,6 +209,8 @@ def run_workers(settings: WorkSettings, report: Callable[[str], None]) -> int:
                     processes[number] = _start(settings, number, events)
         _drain(events, report, 0)
         return sum(process.exitcode != 0 for process in processes)
+    except (_Stopped, KeyboardInterrupt):  # a stopped worker's submission is claimed again after its lease
+        return 0
     finally:
         signal.signal(signal.SIGTERM, previous)
         for process in processes:
