@@ -1,8 +1,8 @@
 """``conll_eval leaderboard publish DIR`` (issue 42, section 1): a static site of relative
 links only, each resolving to a file of the site; every name escaped (a team called
 ``<script>"'&``); file names made safe; an earlier site replaced whole, any other directory
-refused and left alone.  SQLite in a temporary directory; skipped without the leaderboard
-extra."""
+refused and left alone.  SQLite in a temporary directory, and PostgreSQL where
+tests/pg_support.py finds a server; skipped without the leaderboard extra."""
 import io
 import re
 from pathlib import Path
@@ -16,6 +16,7 @@ pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not in
 from browser import Browser, find_chromium  # noqa: E402
 from conll_eval.cli import main  # noqa: E402
 from conll_eval.leaderboard.publish import SITE_MARKER, slug  # noqa: E402
+from pg_support import drop_database, fresh_database  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -28,9 +29,21 @@ def run(*argv):
     return status, out.getvalue(), err.getvalue()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A new database: a SQLite file in tmp_path, or a new PostgreSQL database (dropped after)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'lb.db'}"
+        return
+    base_url = request.getfixturevalue("postgres_url")
+    url = fresh_database(base_url)
+    yield url
+    drop_database(base_url, url)
+
+
 @pytest.fixture
-def board(tmp_path):
-    url = f"sqlite:///{tmp_path / 'lb.db'}"
+def board(tmp_path, database_url):
+    url = database_url
     assert run("init", "--db", url, "--name", "Toy <b>task</b>", "--gold", str(EXAMPLES / "GOLD_DIR"),
                "--store", str(tmp_path / "store"))[0] == 0
     for team, system in ((HOSTILE, EXAMPLES / "SYSTEM_DIR"), ("Bravo", EXAMPLES / "parser-b")):

@@ -2,8 +2,8 @@
 (issue 42, section 1) on SQLite in a temporary directory: two teams with identical files share
 a cluster, a clearly worse team is in the next; the bootstrap's p-values are
 ``difference_test``'s and the clusters ``ranked_clusters``'s; the JSON entries keep suite's
-``macro`` and treebank objects; the options are compare's.  Skipped without the leaderboard
-extra."""
+``macro`` and treebank objects; the options are compare's.  On PostgreSQL too where
+tests/pg_support.py finds a server.  Skipped without the leaderboard extra."""
 import io
 import json
 import sqlite3
@@ -20,6 +20,7 @@ from conll_eval.analyze.resampling import bootstrap_scores, difference_test  # n
 from conll_eval.cli import main  # noqa: E402
 from conll_eval.leaderboard.clusters import Significance, cluster_numbers, pair_p_values  # noqa: E402
 from conll_eval.leaderboard.scoring import counts_bytes, counts_from_bytes  # noqa: E402
+from pg_support import drop_database, fresh_database  # noqa: E402
 
 HOSTILE = "<script>\"'&"
 SENTENCE = ("# sent_id = {k}\n# text = The cat sleeps .\n"
@@ -47,12 +48,24 @@ def _write(directory, worse_every=0):
     return directory
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A new database: a SQLite file in tmp_path, or a new PostgreSQL database (dropped after)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'lb.db'}"
+        return
+    base_url = request.getfixturevalue("postgres_url")
+    url = fresh_database(base_url)
+    yield url
+    drop_database(base_url, url)
+
+
 @pytest.fixture
-def board(tmp_path):
+def board(tmp_path, database_url):
     """Teams: Alpha and the hostile name submit the gold files themselves (identical),
     Gamma a system wrong on every sentence's subject; Alpha submits a worse file first."""
     gold = _write(tmp_path / "gold")
-    url = f"sqlite:///{tmp_path / 'lb.db'}"
+    url = database_url
     assert run("init", "--db", url, "--name", "Task", "--gold", str(gold), "--store", str(tmp_path / "s"))[0] == 0
     for team in ("Alpha", HOSTILE, "Gamma"):
         assert run("team", "add", "--db", url, team)[0] == 0
@@ -158,6 +171,8 @@ def test_clusters_follow_the_ranking_and_the_correction():
 
 def test_a_submission_whose_sentences_differ_is_refused(board):
     url = board[0]
+    if not url.startswith("sqlite:"):
+        pytest.skip("edits the SQLite file")
     # a kept count from a gold file of another size (an out-of-date store): rank says rescore
     with sqlite3.connect(url[len("sqlite:///"):]) as connection:
         blob, = connection.execute("SELECT counts FROM sentence_counts WHERE submission_id = 2 "
