@@ -16,8 +16,16 @@ import pytest
 pytest.importorskip("sqlalchemy", reason="the leaderboard extra (SQLAlchemy) is not installed")
 pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not installed")
 
+from conll_eval.analyze.comparison import compare_suites  # noqa: E402
 from conll_eval.analyze.resampling import bootstrap_scores, difference_test  # noqa: E402
 from conll_eval.cli import main  # noqa: E402
+from conll_eval.evaluate import Settings  # noqa: E402
+from conll_eval.leaderboard import db  # noqa: E402
+from conll_eval.leaderboard.clusters import sentence_strata  # noqa: E402
+from conll_eval.leaderboard.ranking import ranked_entries  # noqa: E402
+from conll_eval.leaderboard.service import the_task  # noqa: E402
+from conll_eval.pairing import find_pairs  # noqa: E402
+from conll_eval.suite import SuiteEvaluation, score_entries  # noqa: E402
 from conll_eval.leaderboard.clusters import Significance, cluster_numbers, pair_p_values  # noqa: E402
 from conll_eval.leaderboard.scoring import counts_bytes, counts_from_bytes  # noqa: E402
 from pg_support import drop_database, fresh_database  # noqa: E402
@@ -144,6 +152,29 @@ def test_the_resampling_options_are_compares(board):
     assert status == 2 and "invalid choice" in err
     assert json.loads(_rank(url, "--format", "json", "--seed", "7", "--correction", "none"))["significance"][
         "seed"] == 7
+
+
+def test_the_bootstrap_p_values_are_suite_significances(board):
+    """The same gold sentences, seed and resamples: the leaderboard's p-value of each pair is
+    the one compare_suites (suite --significance) gives its paired bootstrap."""
+    url, gold, bad = board
+    engine = db.open_engine(url)
+    try:
+        with db.session_scope(engine) as session:
+            entries = ranked_entries(session, the_task(session))
+            strata, included = sentence_strata(session, entries, "LAS")
+    finally:
+        engine.dispose()
+    boot = bootstrap_scores(strata, 300, 11, np.tile(included, (1, len(entries))))
+    ours = pair_p_values(boot.observed, boot.samples)
+    settings = Settings(profile="conll18")
+    suites = []
+    for name, system in (("a", gold), ("b", gold), ("c", bad)):
+        pairing = find_pairs(str(gold), str(system))
+        results = score_entries(pairing.entries, settings, sentence_metrics=("LAS",))
+        suites.append(SuiteEvaluation(name, tuple(results), settings, pairing.unpaired_system))
+    theirs = {(r.first, r.second): r.p["bootstrap"] for r in compare_suites(suites, ["LAS"], 300, 11).pairs["LAS"]}
+    assert ours == theirs and ours[(0, 2)] < 0.01 and ours[(0, 1)] == 1.0
 
 
 def test_pair_p_values_are_difference_tests():
