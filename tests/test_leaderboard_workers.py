@@ -255,6 +255,32 @@ def _past(**delta):
     return utcnow() - dt.timedelta(**delta)
 
 
+def test_a_submission_whose_workers_keep_dying_fails_after_three_attempts(task):
+    number = _queue(task)
+    engine = db.open_engine(task)
+    try:
+        for attempt in (1, 2, 3):  # each claim's worker "dies": its lease runs out
+            assert queue.claim_next(engine, f"host:{attempt}:dying", 0.2) == \
+                queue.Claim(number, f"host:{attempt}:dying", attempt)
+            time.sleep(0.3)
+        assert queue.claim_next(engine, "host:4:next", 60) is None
+    finally:
+        engine.dispose()
+    assert _submissions(task)[0][1:4] == ("failed", 3, "its scoring was interrupted 3 times (the worker "
+                                          "died or lost its lease): scoring it is given up")
+
+
+def test_a_queued_submission_that_pairs_with_no_gold_treebank_fails_when_validated(task, tmp_path):
+    stray = tmp_path / "stray"
+    stray.mkdir()
+    shutil.copyfile(EXAMPLES / "SYSTEM_DIR" / "en_cats.conllu", stray / "xx_unknown.conllu")
+    number = _queue(task, system=stray)
+    status, out = _work_once(task)
+    assert status == 0 and out.startswith(f"submission {number}: failed: no file pairs with a gold "
+                                          "treebank"), out
+    assert _submissions(task)[0][1:3] == ("failed", 1) and _results(task, number) == ([], 0)
+
+
 def test_a_submission_over_the_time_limit_fails_with_its_reason(task):
     _queue(task)
     started = time.monotonic()

@@ -116,6 +116,19 @@ def _run_child(engine, claim: queue.Claim, settings: WorkSettings, arguments: tu
         receiver.close()
 
 
+def _invalid(gold_dir: str, directory: str, unpaired: str) -> Optional[str]:
+    """Why a submission's files cannot be scored (gone, or none pairs with a gold treebank)."""
+    if not os.path.isdir(directory):
+        return f"its files are gone ({printable(directory)})"
+    try:
+        if not any(entry.system and os.path.isfile(entry.system)
+                   for entry in find_pairs(gold_dir, directory).entries):
+            return unpaired
+    except ConllEvalError as exc:  # e.g. the gold directory cannot be read any more
+        return printable(str(exc))
+    return None
+
+
 def _process(engine, claim: queue.Claim, settings: WorkSettings) -> str:
     """Validate, score and store one claimed submission; what became of it, as a line."""
     with session_scope(engine) as session:
@@ -126,17 +139,15 @@ def _process(engine, claim: queue.Claim, settings: WorkSettings) -> str:
         arguments = (task.gold_dir, directory, task.profile, task.level, sentence_metrics(task),
                      task.primary_metric)
         unpaired = no_pairs_error(task)
-    error = None
-    if not os.path.isdir(directory):
-        error = f"its files are gone ({printable(directory)})"
-    elif not any(entry.system is not None for entry in find_pairs(task.gold_dir, directory).entries):
-        error = unpaired
+    error = _invalid(task.gold_dir, directory, unpaired)
     if error is None and not queue.advance(engine, claim, "scoring", settings.lease):
         return f"submission {claim.submission_id}: lost its claim"
     outcome = ("failed", error) if error else _run_child(engine, claim, settings, arguments)
     if outcome is None:
         return f"submission {claim.submission_id}: lost its claim while scoring"
     kind, value = outcome
+    if kind == "ok" and not value.paired:  # as a synchronous submit rules (its files changed meanwhile)
+        kind, value = "failed", unpaired
     written = queue.finish(engine, claim, value) if kind == "ok" else queue.fail(engine, claim, value)
     if not written:
         return f"submission {claim.submission_id}: lost its claim; its results were not written"
