@@ -335,3 +335,12 @@ def test_upgrade_from_0001_gives_the_queue_columns_and_keeps_the_data(task):
         assert session.scalars(select(Task.daily_limit)).all() == [5]
     engine.dispose()
     assert [row[1:3] for row in _submissions(task)] == [("done", 0)]
+
+
+@pytest.mark.parametrize("option", [["--workers", "0"], ["--workers", "65"], ["--lease", "inf"],
+                                    ["--lease", "nan"], ["--time-limit", "0"], ["--memory-limit", "8"]])
+def test_work_refuses_options_out_of_range_as_usage_errors(tmp_path, option):
+    status, out, err = run("work", "--db", f"sqlite:///{tmp_path / 'none.db'}", "--once", *option)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"conll_eval leaderboard: error [usage] conll_eval leaderboard work: error: "
+                          f"argument {option[0]}: {option[1]!r}: give a number from "), err

@@ -94,26 +94,33 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a positive number")
+def _within(low: float, high: float, kind=float):
+    """An option's type: a number of ``kind`` in [low, high] (no NaN, no infinity)."""
+    def value(text: str):
+        try:
+            number = kind(text)
+        except ValueError:
+            number = None
+        if number is None or not low <= number <= high:
+            shown = [int(bound) if bound == int(bound) else bound for bound in (low, high)]
+            raise argparse.ArgumentTypeError(f"{text!r}: give a number from {shown[0]} to {shown[1]}")
+        return number
     return value
 
 
 def _add_work(actions) -> None:
     work = actions.add_parser("work", help="score queued submissions in worker processes")
     _add_db(work)
-    work.add_argument("--workers", type=int, default=1, choices=range(1, 65), metavar="K",
+    work.add_argument("--workers", type=_within(1, 64, int), default=1, metavar="K",
                       help="worker processes (1-64; default: %(default)s)")
     work.add_argument("--once", action="store_true", help="stop when the queue is empty")
-    work.add_argument("--lease", type=_positive, default=60.0, metavar="SECONDS",
+    work.add_argument("--lease", type=_within(0.1, 86400), default=60.0, metavar="SECONDS",
                       help="a claimed submission's lease, renewed every third of it while it is "
                            "scored; a worker that dies leaves it to another after it (default: %(default)g)")
-    work.add_argument("--time-limit", type=_positive, metavar="SECONDS",
+    work.add_argument("--time-limit", type=_within(0.1, 7 * 86400), metavar="SECONDS",
                       help="wall-clock limit on scoring a submission (default: "
                            "CONLL_EVAL_SCORING_SECONDS or 600)")
-    work.add_argument("--memory-limit", type=_positive, metavar="MB",
+    work.add_argument("--memory-limit", type=_within(16, 1 << 20), metavar="MB",
                       help="address-space limit of a submission's scoring process (default: "
                            "CONLL_EVAL_SCORING_MEMORY_BYTES or 4096 MB)")
 
