@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 # postgres_url, the PostgreSQL server of the leaderboard's tests (tests/pg_support.py), for every test
 from pg_support import postgres_url  # noqa: F401
+# database_url, a new SQLite and PostgreSQL database per leaderboard test (tests/leaderboard_support.py)
+from leaderboard_support import database_url  # noqa: F401
 
 settings.register_profile("default", deadline=None, max_examples=60,
                           suppress_health_check=[HealthCheck.too_slow])

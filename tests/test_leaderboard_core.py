@@ -7,7 +7,6 @@ Skipped when SQLAlchemy (the leaderboard extra) is not installed.  The tests tha
 into SQLite's file run on PostgreSQL too, each in a new database, on the server of
 tests/pg_support.py (``CONLL_EVAL_TEST_POSTGRES_URL``, else a throwaway cluster from Debian's
 packaged binaries; skipped without either)."""
-import io
 import json
 import os
 import shutil
@@ -23,34 +22,16 @@ pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not in
 
 from sqlalchemy import inspect, select, text  # noqa: E402
 
-from conll_eval.cli import main  # noqa: E402
 from conll_eval.leaderboard import db  # noqa: E402
 from conll_eval.leaderboard.models import GoldFile, SentenceCounts, Submission, Team, TreebankResult  # noqa: E402
 from conll_eval.leaderboard.scoring import counts_from_bytes, file_sha256  # noqa: E402
 from conll_eval.leaderboard.tokens import token_matches  # noqa: E402
-from pg_support import drop_database, fresh_database  # noqa: E402
+from leaderboard_support import run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    status = main(["leaderboard", *argv], out, err)
-    return status, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
-    """A new database's URL: a SQLite file in tmp_path, or a new PostgreSQL database on the
-    server of tests/pg_support.py (skipped, saying how to enable it, without one), dropped after."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'lb.db'}"
-        return
-    base_url = request.getfixturevalue("postgres_url")
-    url = fresh_database(base_url)
-    yield url
-    drop_database(base_url, url)
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ links only, each resolving to a file of the site; every name escaped (a team cal
 ``<script>"'&``); file names made safe; an earlier site replaced whole, any other directory
 refused and left alone.  SQLite in a temporary directory, and PostgreSQL where
 tests/pg_support.py finds a server; skipped without the leaderboard extra."""
-import io
 import re
 from pathlib import Path
 from urllib.parse import unquote
@@ -14,31 +13,14 @@ pytest.importorskip("sqlalchemy", reason="the leaderboard extra (SQLAlchemy) is 
 pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not installed")
 
 from browser import Browser, find_chromium  # noqa: E402
-from conll_eval.cli import main  # noqa: E402
 from conll_eval.leaderboard.publish import SITE_MARKER, slug  # noqa: E402
-from pg_support import drop_database, fresh_database  # noqa: E402
+from leaderboard_support import run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 HOSTILE = "<script>\"'&/../x"
 
 
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    status = main(["leaderboard", *argv], out, err)
-    return status, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
-    """A new database: a SQLite file in tmp_path, or a new PostgreSQL database (dropped after)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'lb.db'}"
-        return
-    base_url = request.getfixturevalue("postgres_url")
-    url = fresh_database(base_url)
-    yield url
-    drop_database(base_url, url)
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ a cluster, a clearly worse team is in the next; the bootstrap's p-values are
 ``difference_test``'s and the clusters ``ranked_clusters``'s; the JSON entries keep suite's
 ``macro`` and treebank objects; the options are compare's.  On PostgreSQL too where
 tests/pg_support.py finds a server.  Skipped without the leaderboard extra."""
-import io
 import json
 import sqlite3
 import subprocess
@@ -18,7 +17,6 @@ pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not in
 
 from conll_eval.analyze.comparison import compare_suites  # noqa: E402
 from conll_eval.analyze.resampling import bootstrap_scores, difference_test  # noqa: E402
-from conll_eval.cli import main  # noqa: E402
 from conll_eval.evaluate import Settings  # noqa: E402
 from conll_eval.leaderboard import db  # noqa: E402
 from conll_eval.leaderboard.clusters import sentence_strata  # noqa: E402
@@ -28,7 +26,7 @@ from conll_eval.pairing import find_pairs  # noqa: E402
 from conll_eval.suite import SuiteEvaluation, score_entries  # noqa: E402
 from conll_eval.leaderboard.clusters import Significance, cluster_numbers, pair_p_values  # noqa: E402
 from conll_eval.leaderboard.scoring import counts_bytes, counts_from_bytes  # noqa: E402
-from pg_support import drop_database, fresh_database  # noqa: E402
+from leaderboard_support import run  # noqa: E402
 
 HOSTILE = "<script>\"'&"
 SENTENCE = ("# sent_id = {k}\n# text = The cat sleeps .\n"
@@ -38,11 +36,6 @@ SENTENCE = ("# sent_id = {k}\n# text = The cat sleeps .\n"
             "4\t.\t.\tPUNCT\t.\t_\t3\tpunct\t_\t_\n\n")
 TREEBANKS = ("en_one", "en_two", "fr_three")
 
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    status = main(["leaderboard", *argv], out, err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def _write(directory, worse_every=0):
@@ -55,17 +48,6 @@ def _write(directory, worse_every=0):
         (directory / f"{name}.conllu").write_text(text, encoding="utf-8")
     return directory
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
-    """A new database: a SQLite file in tmp_path, or a new PostgreSQL database (dropped after)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'lb.db'}"
-        return
-    base_url = request.getfixturevalue("postgres_url")
-    url = fresh_database(base_url)
-    yield url
-    drop_database(base_url, url)
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ submission with its reason; the per-team daily limit refuses a submission at sub
 and on PostgreSQL where tests/pg_support.py finds a server.  Every worker runs as ``python -m
 conll_eval leaderboard work`` in a session of its own, killed as a group in ``finally``."""
 import datetime as dt
-import io
 import os
 import shutil
 import signal
@@ -25,33 +24,17 @@ pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not in
 from alembic import command as alembic_command  # noqa: E402
 from sqlalchemy import func, select, text  # noqa: E402
 
-from conll_eval.cli import main  # noqa: E402
 from conll_eval.leaderboard import db, queue  # noqa: E402
 from conll_eval.leaderboard.models import SentenceCounts, Submission, Task, TreebankResult, utcnow  # noqa: E402
 from conll_eval.leaderboard.scoring import score_directory  # noqa: E402
 from conll_eval.leaderboard.workers import TEST_DELAY_VARIABLE  # noqa: E402
-from pg_support import drop_database, fresh_database  # noqa: E402
+from leaderboard_support import run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 TEAMS = ("ACME", "Bravo", "Charlie", "Delta")
 
 
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    status = main(["leaderboard", *argv], out, err)
-    return status, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'lb.db'}"
-        return
-    base_url = request.getfixturevalue("postgres_url")
-    url = fresh_database(base_url)
-    yield url
-    drop_database(base_url, url)
 
 
 def _init(url, tmp_path, *options):
