@@ -6,8 +6,9 @@ command line's help, completion and man pages (start-up time).
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:  # the lazy names as type checkers see them
     from .machine import to_delimited, to_json, to_markdown, to_tsv
@@ -22,13 +23,4 @@ _LAZY_NAMES = {"verbose_table": "official", "counts_table": "official", "default
                "to_markdown": "machine"}
 
 
-def __getattr__(name: str) -> Any:
-    """A formatter, its module imported on first access (module ``__getattr__``, PEP 562)."""
-    if name not in _LAZY_NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = globals()[name] = getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY_NAMES))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY_NAMES, globals())

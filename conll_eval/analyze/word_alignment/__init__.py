@@ -13,8 +13,9 @@ does both for a gold file and its systems, :mod:`.pts` combines parse and alignm
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..._lazy import lazy_names
 
 if TYPE_CHECKING:  # the lazy names as type checkers see them
     from .choices import INPUT_FORMATS, NULL_POLICIES
@@ -44,13 +45,4 @@ _LAZY_NAMES = {**dict.fromkeys(("INPUT_FORMATS", "NULL_POLICIES"), "choices"),
                                "significance")}
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, its module imported on first access (module ``__getattr__``, PEP 562)."""
-    if name not in _LAZY_NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = globals()[name] = getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY_NAMES))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY_NAMES, globals())
