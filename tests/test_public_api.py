@@ -17,7 +17,7 @@ PACKAGE = Path(conll_eval.__file__).resolve().parent
 #: modules in the architecture's order; imports may only point to earlier entries
 LAYERS = ["errors", "workers", "treebank", "io", "scan", "reader", "validate", "align", "stats", "metric_specs",
           "metrics",
-          "evaluate", "pairing", "suite", "analyze", "report", "compat", "cli"]
+          "evaluate", "pairing", "suite", "analyze", "report", "compat", "leaderboard", "cli"]
 
 GOLD = document(sentence("1 The 2 det", "2 cat 0 root"), sentence("1 Hi 0 root"))
 # (the system file also carries DEPS and MISC values, which are read lazily)
