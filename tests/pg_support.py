@@ -80,11 +80,18 @@ def remove_stopped_clusters() -> None:
             continue
 
 
-def _die_with_parent() -> None:
-    """In the server's process: receive SIGQUIT (PostgreSQL's immediate shutdown) when pytest
-    dies, even by SIGKILL.  Runs after Popen's setuid (a change of user clears the setting)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGQUIT, 0, 0, 0)
+def dying_with_parent(signal_number: int):
+    """A Popen ``preexec_fn``: the child receives ``signal_number`` when pytest dies, even by
+    SIGKILL, so no server or worker a test started outlives it.  Runs after Popen's setuid (a
+    change of user clears the setting)."""
+    def preexec() -> None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal_number, 0, 0, 0)
+    return preexec
+
+
+#: the server's: SIGQUIT is PostgreSQL's immediate shutdown
+_die_with_parent = dying_with_parent(signal.SIGQUIT)
 
 
 class ThrowawayCluster:

@@ -29,6 +29,7 @@ from conll_eval.leaderboard.models import SentenceCounts, Submission, Task, Tree
 from conll_eval.leaderboard.scoring import score_directory  # noqa: E402
 from conll_eval.leaderboard.workers import TEST_DELAY_VARIABLE  # noqa: E402
 from leaderboard_support import run  # noqa: E402
+from pg_support import dying_with_parent  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -101,7 +102,8 @@ def _work_once(url, *options, delay=None, timeout=180):
     if delay is not None:
         env[TEST_DELAY_VARIABLE] = str(delay)
     process = subprocess.Popen(_work_command(url, "--once", *options), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+                               stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                               preexec_fn=dying_with_parent(signal.SIGTERM))
     try:
         out, err = process.communicate(timeout=timeout)
         assert err == "", err
@@ -115,7 +117,8 @@ def _working(url, *options, delay):
     """``work`` running in the background (its own session), killed as a group at the end."""
     env = dict(os.environ, **{TEST_DELAY_VARIABLE: str(delay)})
     process = subprocess.Popen(_work_command(url, *options), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+                               stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+                               preexec_fn=dying_with_parent(signal.SIGTERM))
     try:
         yield process
     finally:
