@@ -47,6 +47,13 @@ def _init(url, tmp_path, *options):
     return url
 
 
+#: the longest worker tests run on SQLite by default and on PostgreSQL in CI's second stage (the
+#: default run stays short; the database's claim path is tested on both by the quicker ones)
+POSTGRES_IN_STAGE_TWO = pytest.mark.parametrize(
+    "database_url", ["sqlite", pytest.param("postgresql", marks=[pytest.mark.slow, pytest.mark.ci_stage2])],
+    indirect=True)
+
+
 @pytest.fixture
 def task(tmp_path, database_url):
     return _init(database_url, tmp_path)
@@ -134,6 +141,7 @@ def _synchronous(url):
     return macro, _results(url, number)
 
 
+@POSTGRES_IN_STAGE_TWO
 def test_twenty_submissions_of_four_teams_are_scored_once_each_by_two_workers(task, tmp_path):
     perfect = tmp_path / "perfect"
     shutil.copytree(EXAMPLES / "GOLD_DIR", perfect)
@@ -159,6 +167,7 @@ def test_twenty_submissions_of_four_teams_are_scored_once_each_by_two_workers(ta
     assert _work_once(task) == (0, "")  # nothing left: a second run finds an empty queue
 
 
+@POSTGRES_IN_STAGE_TWO
 def test_a_worker_killed_while_scoring_leaves_it_to_another_which_scores_it_once(task):
     number = _queue(task)
     with _working(task, "--lease", "4", delay=60) as working:
@@ -183,6 +192,7 @@ def test_a_worker_killed_while_scoring_leaves_it_to_another_which_scores_it_once
     assert (macro, _results(task, number)) == _synchronous(task)
 
 
+@POSTGRES_IN_STAGE_TWO
 def test_work_starts_a_killed_worker_again_and_sigterm_stops_every_process(task):
     """Without --once, the supervisor starts a worker again when one dies (the new one takes
     the submission after its lease); SIGTERM stops the run and leaves no process behind."""
@@ -267,6 +277,7 @@ def test_a_queued_submission_that_pairs_with_no_gold_treebank_fails_when_validat
     assert _submissions(task)[0][1:3] == ("failed", 1) and _results(task, number) == ([], 0)
 
 
+@POSTGRES_IN_STAGE_TWO
 def test_a_submission_over_the_time_limit_fails_with_its_reason(task):
     _queue(task)
     started = time.monotonic()
