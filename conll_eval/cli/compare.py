@@ -54,7 +54,7 @@ def format_comparison(comparison, signature: str, output_format: str, signed: bo
     from ..report.comparison import (comparison_delimited, comparison_markdown,
                                      comparison_record, comparison_text)
     if output_format == "json":  # names spelt out, as in every output
-        from ..report.escape import json_text
+        from ..report.escape import json_text  # here: as the formatters above (start-up time)
         return json_text(comparison_record(comparison, signature), ensure_ascii=True,
                          indent=1) + "\n"
     if output_format in DELIMITERS:
@@ -63,7 +63,7 @@ def format_comparison(comparison, signature: str, output_format: str, signed: bo
     if output_format == "markdown":
         return comparison_markdown(comparison, signature)
     if output_format == "latex":
-        from ..report.latex_outputs import comparison_latex
+        from ..report.latex_outputs import comparison_latex  # here: only LaTeX needs it
         return comparison_latex(comparison, signature)
     return comparison_text(comparison, signature if signed else None)
 

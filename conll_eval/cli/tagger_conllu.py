@@ -173,7 +173,7 @@ def _render(args, evaluation, signature: str) -> str:
     if args.format == "markdown":
         return tagger_markdown(evaluation, signature, args.confusion)
     if args.format == "latex":
-        from ..report.latex_outputs import tagger_latex
+        from ..report.latex_outputs import tagger_latex  # here: only LaTeX needs it
         return tagger_latex(evaluation, signature, args.confusion)
     if args.format in DELIMITERS:
         shown = signature if args.signature and args.format not in SIGNATURE_ON_STDERR else None
