@@ -17,8 +17,7 @@ from ..metric_specs import PUNCT_POLICIES
 from ..naming import system_names
 from ..report.escape import json_text
 from .compare import check_resampling_options, significance_signature, small_sample_note
-from ..errors import ConllEvalError, UsageError
-from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
+from .common import (quiet_input_errors, DELIMITERS, EXIT_OK, RESAMPLING_OPTIONS, SIGNATURE_ON_STDERR, Parser,
                      add_options, named_inputs, with_signature, write_atomically)
 
 __all__ = ["build_alignment_parser", "alignment_command"]
@@ -107,15 +106,9 @@ def alignment_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     weights = parse_weights(args.pts_weights) if args.pts_weights else DEFAULT_WEIGHTS
     paths = [args.system, *args.compare]
     names = system_names(paths, args.names, parser.prog)
-    try:
+    with quiet_input_errors(args):
         evaluation = evaluate_alignments(args.gold, paths, names, args.input_format, args.null,
                                          args.source, args.target)
-    except UsageError:
-        raise
-    except ConllEvalError:
-        if args.quiet and not args.debug:  # -q: only the exit status tells
-            return EXIT_INPUT
-        raise
     pts = None
     if args.pts is not None:
         pts = parallel_treebank_score(*args.pts, aer=evaluation.systems[0].scores.aer,

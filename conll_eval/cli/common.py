@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING, Collection, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Collection, Iterator, Dict, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from ..errors import UsageError, printable
+from ..errors import ConllEvalError, UsageError, printable
 from ..metric_specs import DEPREL_POLICIES, EXTRA_METRICS, PROFILES, PUNCT_POLICIES, display_name, profile_metrics
 # the output files' rules live in .output; the commands take them from here with the rest
 from .output import OutputFailed, input_named, os_reason, refuse_inputs, write_atomically  # noqa: F401
@@ -172,6 +173,20 @@ def drop_ignored_values(argv: Sequence[str]) -> List[str]:
 class Exit(Exception):
     def __init__(self, status: int):
         self.status = status
+
+
+@contextmanager
+def quiet_input_errors(args: argparse.Namespace) -> Iterator[None]:
+    """With ``-q`` (and no ``--debug``), an input error in the block ends the command with
+    exit 1 and no line: only the exit status tells.  A usage error is always printed."""
+    try:
+        yield
+    except UsageError:
+        raise
+    except ConllEvalError as exc:
+        if args.quiet and not args.debug:
+            raise Exit(EXIT_INPUT) from exc
+        raise
 
 
 class SharedOption(NamedTuple):

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import List, Sequence, TextIO
 
-from ..errors import ConllEvalError, UsageError
 from ..naming import system_names
 from .color import red, wants_color
-from .common import (ENHANCED_OPTIONS, DELIMITERS, EXIT_INPUT, EXIT_OK, RESAMPLING_OPTIONS,
+from .common import (quiet_input_errors, ENHANCED_OPTIONS, DELIMITERS, EXIT_INPUT, EXIT_OK, RESAMPLING_OPTIONS,
                      SIGNATURE_ON_STDERR, Parser, add_options, evaluate_systems, known_metrics, meaningless_bar,
                      scoring_request, named_inputs, write_atomically)
 
@@ -116,14 +115,8 @@ def compare_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         if args.baseline not in names:
             parser.error(f"--baseline: {args.baseline!r} is none of {', '.join(names)}")
         baseline = names.index(args.baseline)
-    try:
+    with quiet_input_errors(args):
         evaluations = evaluate_systems(args.gold, args.systems, settings)
-    except UsageError:
-        raise
-    except ConllEvalError:
-        if args.quiet and not args.debug:  # -q: only the exit status tells
-            return EXIT_INPUT
-        raise
     unannotated = {metric: why.split(": ", 1)[-1] for metric, why in evaluations[0].unannotated().items()
                    if metric in metrics and why.startswith("not annotated")}
     for metric, why in unannotated.items() if args.fail_unless_better else ():  # before any output

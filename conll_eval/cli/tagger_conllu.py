@@ -10,9 +10,9 @@ from typing import List, NamedTuple, Optional, TextIO, Tuple
 
 from .. import __version__
 from ..analyze.tagger import DEFAULT_COLUMNS
-from ..errors import ConllEvalError, UsageError, printable
+from ..errors import UsageError, printable
 from ..io.formats import CONLLU, MOOT, TAGGER, detect_format
-from .common import (DELIMITERS, EXIT_INPUT, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, named_inputs,
+from .common import (quiet_input_errors, DELIMITERS, EXIT_OK, SIGNATURE_ON_STDERR, Parser, add_options, named_inputs,
                      write_atomically)
 from .messages import program_name
 
@@ -191,7 +191,7 @@ def conllu_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
     from ..io.read import read_treebank
     from ..treebank import Vocab
     columns = parse_columns(args.columns)
-    try:
+    with quiet_input_errors(args):
         vocab = Vocab()
         gold = read_treebank(args.gold, CONLLU, profile=args.profile, vocab=vocab, trees=False)
         system = read_treebank(args.system, CONLLU, profile=args.profile, vocab=vocab, trees=False)
@@ -200,12 +200,6 @@ def conllu_tagger_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> in
             train = read_treebank(args.train, CONLLU, profile=args.profile, vocab=Vocab(), trees=False)
             training = set(train.strings("form"))
         evaluation = evaluate_tagging(gold, system, columns, training)
-    except UsageError:
-        raise
-    except ConllEvalError:
-        if args.quiet and not args.debug:  # -q: only the exit status tells
-            return EXIT_INPUT
-        raise
     signature = (f"conll_eval:{__version__}|tagger:conllu|profile:{args.profile}|"
                  f"columns:{','.join(columns)}" + ("|train:file" if args.train else ""))
     text = _render(args, evaluation, signature)
