@@ -1,0 +1,154 @@
+"""The Python glue around the compiled core (``align._compiled_walk`` and ``_lower_form_ids``,
+``enhanced._compiled_edges``, ``_deps_bytes`` and ``deps_all_underscore``'s compiled branch)
+gives the numpy path's alignments and enhanced edges.
+
+The compiled modules are loaded by name and put in place with ``monkeypatch``, so these tests
+run also under ``CONLL_EVAL_PURE=1``: there nothing else calls the glue, and ``make mutation``
+(which runs on the numpy path) reaches the glue's mutants only through them.  They skip when
+the core is not built (``CONLL_EVAL_REQUIRE_COMPILED=1`` makes that a failure).
+"""
+import importlib
+import os
+import random
+
+import pytest
+
+from conll_eval import align, enhanced
+from conll_eval.reader import load, parse_bytes
+from conll_eval.treebank import Vocab
+
+from strategies import generate_pair
+from test_enhanced_compiled import _edges, _sentence, _source
+
+
+def _compiled_module(name):
+    try:
+        return importlib.import_module(f"conll_eval.{name}")
+    except ImportError:
+        return None
+
+
+CALIGN = _compiled_module("_calign")
+CENHANCED = _compiled_module("_cenhanced")
+pytestmark = pytest.mark.skipif(
+    (CALIGN is None or CENHANCED is None) and not os.environ.get("CONLL_EVAL_REQUIRE_COMPILED"),
+    reason="the compiled core is not built here")
+
+
+def _pairs(gold_text: str, system_text: str, use_compiled: bool, monkeypatch):
+    vocab = Vocab()
+    gold = parse_bytes(gold_text.encode(), "gold", "conll18", vocab)
+    system = parse_bytes(system_text.encode(), "system", "conll18", vocab)
+    monkeypatch.setattr(align, "_calign", CALIGN if use_compiled else None)
+    found = align.align_words(gold, system)
+    return found.gold_idx.tolist(), found.sys_idx.tolist()
+
+
+def assert_same_alignment(gold_text, system_text, monkeypatch):
+    compiled = _pairs(gold_text, system_text, True, monkeypatch)
+    assert compiled == _pairs(gold_text, system_text, False, monkeypatch)
+    return compiled
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_generated_pairs_align_as_the_numpy_walk_does(seed, monkeypatch):
+    gold_text, system_text = generate_pair(random.Random(seed))
+    assert_same_alignment(gold_text, system_text, monkeypatch)
+
+
+def _doc(*sentences):
+    return "".join(s.strip("\n") + "\n\n" for s in sentences)
+
+
+def _words(*forms, mwt=None):
+    """A sentence of plain words; ``mwt`` = (first, last, FORM) makes one multi-word token."""
+    lines = []
+    for i, form in enumerate(forms, 1):
+        if mwt and mwt[0] == i:
+            lines.append(f"{mwt[0]}-{mwt[1]}\t{mwt[2]}\t_\t_\t_\t_\t_\t_\t_\t_")
+        head = 0 if i == 1 else 1
+        lines.append(f"{i}\t{form}\t_\tX\t_\t_\t{head}\t{'root' if head == 0 else 'dep'}\t_\t_")
+    return "\n".join(lines)
+
+
+def test_spans_in_several_sentences_use_each_word_s_own_lowered_form(monkeypatch):
+    # three multi-word spans of different lengths: each span's words get the ids of their own
+    # FORMs (the offsets of the second and third spans depend on the first's length)
+    gold = _doc(_words("a", "de", "el", "b", mwt=(2, 3, "Del")),
+                _words("c", "x", "y", "z", mwt=(1, 3, "cxyz")),
+                _words("En", "La", "q", mwt=(1, 2, "Enla")))
+    system = _doc(_words("a", "DE", "L", "b", mwt=(2, 3, "Del")),
+                  _words("c", "X", "Y", "z", mwt=(1, 3, "cxyz")),
+                  _words("EN", "la", "q", mwt=(1, 2, "Enla")))
+    gold_idx, sys_idx = assert_same_alignment(gold, system, monkeypatch)
+    # case does not matter (both sides lowered), a different FORM does
+    assert list(zip(gold_idx, sys_idx)) == [(0, 0), (1, 1), (3, 3), (4, 4), (5, 5), (6, 6),
+                                            (7, 7), (8, 8), (9, 9), (10, 10)]
+
+
+def test_a_span_s_words_from_the_text_and_from_the_token_s_codes(monkeypatch):
+    # the gold side has a multi-word token, the system the same characters as plain words:
+    # one side's FORMs come from codes, the other's from the text
+    gold = _doc(_words("x", "in", "the", "y", mwt=(2, 3, "inthe")))
+    system = _doc("1\tx\t_\tX\t_\t_\t0\troot\t_\t_\n"
+                  "2\tIN\t_\tX\t_\t_\t1\tdep\t_\tSpaceAfter=No\n"
+                  "3\tthe\t_\tX\t_\t_\t1\tdep\t_\t_\n4\ty\t_\tX\t_\t_\t1\tdep\t_\t_")
+    gold_idx, sys_idx = assert_same_alignment(gold.replace("inthe", "INthe"), system, monkeypatch)
+    assert list(zip(gold_idx, sys_idx)) == [(0, 0), (1, 1), (2, 2), (3, 3)]
+
+
+def test_repeated_multiword_codes_share_their_lowered_ids(monkeypatch):
+    # the same token FORM twice (one code) and a different one between
+    sentence = _words("a", "de", "el", "b", "de", "el", mwt=(2, 3, "del"))
+    again = _words("de", "el", "c", mwt=(1, 2, "del"))
+    other = _words("a", "d", "el", "b", mwt=(2, 3, "del"))
+    gold_idx, sys_idx = assert_same_alignment(_doc(sentence, again), _doc(other, again), monkeypatch)
+    assert (1, 1) not in list(zip(gold_idx, sys_idx)) and (2, 2) in list(zip(gold_idx, sys_idx))
+
+
+ENHANCED_HOW = ("path", "gzip", "memory")
+
+
+def _enhanced_file(tmp_path, seed, odd):
+    r = random.Random(seed)
+    path = tmp_path / f"e{seed}.conllu"
+    path.write_text("".join(_sentence(r, odd) for _ in range(r.randint(1, 6))), encoding="utf-8")
+    return path
+
+
+def _graph_and_edges(path, how, use_compiled, monkeypatch):
+    monkeypatch.setattr(enhanced, "_cenhanced", CENHANCED if use_compiled else None)
+    tb = load(_source(path, how), "iwpt")
+    underscore = enhanced.deps_all_underscore(tb)
+    edges = enhanced._compiled_edges(tb) if use_compiled else enhanced._reference_edges(tb)
+    try:
+        fresh = load(_source(path, how), "iwpt")
+        graph = enhanced.enhanced_graph(fresh)
+        found = {name: getattr(graph, name).tolist() for name in vars(graph)
+                 if hasattr(getattr(graph, name), "tolist")}
+        for name in found:  # label codes: interned in each path's own order
+            if "label" in name:
+                found[name] = [fresh.vocab.strings[c] for c in found[name]]
+    except Exception as exc:  # a malformed DEPS item: the same error on both paths
+        found = (type(exc).__name__, str(exc))
+    return underscore, _edges(tb, edges), found
+
+
+@pytest.mark.parametrize("how", ENHANCED_HOW)
+@pytest.mark.parametrize("seed", range(12))
+def test_enhanced_edges_and_graph_are_the_numpy_path_s(tmp_path, seed, how, monkeypatch):
+    path = _enhanced_file(tmp_path, seed, odd=0.1 if seed % 3 == 0 else 0.0)
+    assert (_graph_and_edges(path, how, True, monkeypatch)
+            == _graph_and_edges(path, how, False, monkeypatch))
+
+
+@pytest.mark.parametrize("how", ENHANCED_HOW)
+@pytest.mark.parametrize("deps", ["_", "1:dep"])
+def test_all_underscore_deps_found_by_the_compiled_reader(tmp_path, how, deps, monkeypatch):
+    # the first word's DEPS are _, the second's decide
+    path = tmp_path / "u.conllu"
+    path.write_text(f"1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n2\tb\t_\tX\t_\t_\t1\tdep\t{deps}\t_\n\n",
+                    encoding="utf-8")
+    compiled = _graph_and_edges(path, how, True, monkeypatch)
+    assert compiled == _graph_and_edges(path, how, False, monkeypatch)
+    assert compiled[0] is (deps == "_")
