@@ -80,8 +80,8 @@ def test_identical_submissions_share_a_cluster_and_a_worse_one_is_below(board):
     assert list(document["entries"][0]) == ["team", "submission", "label", "rank", "cluster", "macro",
                                             "treebanks"]
     assert document["significance"] == {"test": "paired-bootstrap", "stratified": "treebank",
-                                        "resamples": 1000, "seed": 12345, "alpha": 0.05, "correction": "holm",
-                                        "pairs": 3, "separable": True}
+                                        "rule": "cluster-best", "resamples": 1000, "seed": 12345, "alpha": 0.05,
+                                        "correction": "holm", "tests": 2, "separable": True}
     done = subprocess.run([sys.executable, "-m", "conll_eval", "suite", str(gold), str(bad), "--format", "json"],
                           capture_output=True, text=True, timeout=300)
     suite = json.loads(done.stdout)
@@ -96,7 +96,9 @@ def test_every_submission_gets_a_cluster_and_one_resample_cannot_separate_them(b
     # one resample: the smallest p is 1/2, nothing is significant, and the output says so
     document = json.loads(_rank(url, "--format", "json", "--all", "--resamples", "1"))
     assert {e["cluster"] for e in document["entries"]} == {1} and not document["significance"]["separable"]
-    assert "Warning: with 6 pairs no p-value can get below alpha" in _rank(url, "--all", "--resamples", "1")
+    warned = _rank(url, "--all", "--resamples", "1")
+    assert "Warning: with 1 resamples no p-value can get below alpha" in warned
+    assert "give --resamples above 60" in warned  # 3 tests / 0.05
     assert "Warning" not in _rank(url, "--all")
 
 
@@ -120,10 +122,18 @@ def test_the_tables_show_clusters_languages_and_the_history(board):
         assert "Cluster" in out and "fr" in out
 
 
-def test_too_few_resamples_for_the_pairs_are_named():
-    assert Significance().separable(10) and not Significance().separable(100)  # 45, 4950 pairs
-    assert Significance(correction="none").separable(100) and Significance(resamples=200_000).separable(100)
+def test_too_few_resamples_for_the_tests_are_named():
+    # the walk's 99 tests of 100 teams: 99 / 1001 > 0.05, 99 / 2001 < 0.05
+    assert not Significance(resamples=1000).separable(100) and Significance(resamples=2000).separable(100)
+    assert Significance(resamples=1000).separable(21) and not Significance(resamples=999).separable(52)
+    assert Significance(resamples=1000, correction="none").separable(100)
     assert not Significance(resamples=10).separable(2)  # 1/11 > 0.05
+    # left out: 1000, raised by thousands to twice tests / alpha (room for one resample past the
+    # observed difference), so that the default always separates
+    assert [Significance().resamples_for(n) for n in (2, 26, 27, 100)] == [1000, 1000, 2000, 4000]
+    assert Significance(alpha=0.01).resamples_for(100) == 20000
+    assert Significance(correction="none").resamples_for(100) == 1000
+    assert all(Significance().separable(n) for n in (2, 10, 100, 1000))
 
 
 def test_the_resampling_options_are_compares(board):

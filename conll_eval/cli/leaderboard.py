@@ -84,8 +84,8 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
     rank.add_argument("--history", action="store_true",
                       help="also each team's submissions in time order with their macro F1")
     add_options(rank, *RESAMPLING_OPTIONS, notes={
-        "resamples": "the clusters' paired bootstrap, stratified by treebank, as compare's",
-        "correction": "over every pair of ranked submissions, as suite --significance"})
+        "correction": "over the tests the clusters' walk makes, one per submission below the first"})
+    _resamples_for_the_teams(rank)
     _add_publish(actions)
     rescore = actions.add_parser("rescore", help="record the gold files anew and score every "
                                  "submission again")
@@ -135,6 +135,18 @@ def _add_publish(actions) -> None:
                          help="no HTML report per submission (they score every kept submission again, "
                               "and show the gold sentences)")
     add_options(publish, *RESAMPLING_OPTIONS)
+    _resamples_for_the_teams(publish)
+
+
+def _resamples_for_the_teams(parser) -> None:
+    """--resamples of rank and publish: by default enough for the number of teams ranked
+    (clusters.Significance.resamples_for), not compare's fixed 1000."""
+    for action in parser._actions:
+        if action.dest == "resamples":
+            action.default = None
+            action.help = ("the clusters' paired bootstrap resamples, stratified by treebank, as compare's "
+                           "(default: 1000, raised by thousands for many teams so that a test can pass "
+                           "after the correction: 4000 for 100 teams at alpha 0.05)")
 
 
 def _report_maker(task, target: str):
@@ -195,7 +207,7 @@ def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_leaderboard_parser()
     args = parser.parse_args(argv)
     if args.action in ("rank", "publish"):
-        check_resampling_options(parser, args)
+        check_resampling_options(parser, argparse.Namespace(**{**vars(args), "resamples": 1 if args.resamples is None else args.resamples}))
     try:
         # here: only the leaderboard needs SQLAlchemy and Alembic (the leaderboard extra);
         # scoring and every other command never import them (start-up time, dependencies)

@@ -1,11 +1,13 @@
 """The ranking's significance clusters: the ranked submissions' per-sentence counts of the
 primary metric (kept per submission and treebank) resampled by one paired bootstrap
 stratified by treebank, as ``conll_eval compare`` and ``suite --significance`` resample them.
-A submission joins the cluster above it unless it is significantly worse than that
-cluster's best (:func:`conll_eval.analyze.comparison.ranked_clusters`'s rule)."""
+Walking down the ranking, a submission joins the cluster above unless it is significantly
+worse than that cluster's best (:func:`conll_eval.analyze.comparison.ranked_clusters`'s rule),
+the correction counting the n - 1 tests that walk makes (:func:`walk_clusters`)."""
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -13,44 +15,63 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..analyze.comparison import Comparison, PairResult, ranked_clusters
 from ..analyze.defaults import CORRECTIONS, DEFAULT_RESAMPLES, DEFAULT_SEED
-from ..analyze.resampling import Interval, bonferroni, bootstrap_scores, holm
+from ..analyze.resampling import bootstrap_scores
 from ..errors import printable
 from .db import LeaderboardError
 from .models import SentenceCounts
 
-__all__ = ["Significance", "sentence_strata", "cluster_numbers", "pair_p_values"]
+__all__ = ["Significance", "Walk", "sentence_strata", "cluster_numbers", "cluster_walk", "walk_clusters", "pair_p_value",
+           "pair_p_values"]
 
 #: submissions whose counts one query reads: the ORM buffers a query's rows, and a submission
 #: of 82 treebanks of 300 sentences keeps ~3 MB of them (every metric's counts), so reading
 #: 100 teams' at once held 300 MB
 _BATCH = 16
+#: the default resamples leave room for this many resampled differences beyond the observed
+#: one in a test that still passes after the correction (see Significance.resamples_for)
+_HEADROOM = 2
 
 
 @dataclass(frozen=True)
 class Significance:
-    """How the clusters are tested: the shared resampling options of ``compare``."""
-    resamples: int = DEFAULT_RESAMPLES
+    """How the clusters are tested: the shared resampling options of ``compare``.
+    ``resamples`` None: enough for the number of ranked entries (:meth:`resamples_for`)."""
+    resamples: Optional[int] = None
     seed: int = DEFAULT_SEED
     alpha: float = 0.05
     correction: str = "holm"
 
-    def pairs(self, entries: int) -> int:
-        return entries * (entries - 1) // 2
+    @staticmethod
+    def tests(entries: int) -> int:
+        """The tests the walk makes: one per entry below the first."""
+        return max(0, entries - 1)
+
+    def _factor(self, entries: int) -> int:
+        """What the correction multiplies the smallest p-value by (Holm's first step)."""
+        return 1 if self.correction == "none" else max(1, self.tests(entries))
+
+    def resamples_for(self, entries: int) -> int:
+        """The resamples given, else compare's default (1000), raised by thousands for many
+        entries until a test whose every resampled difference is nearer 0 than the observed
+        one, or all but one, passes after the correction: 100 teams at alpha 0.05, 4000."""
+        if self.resamples is not None:
+            return self.resamples
+        needed = _HEADROOM * self._factor(entries) / self.alpha
+        return max(DEFAULT_RESAMPLES, 1000 * math.ceil(needed / 1000))
 
     def separable(self, entries: int) -> bool:
-        """Can any pair of ``entries`` ranked submissions be significantly different?  No
-        bootstrap p-value is below 1 / (resamples + 1), and Holm's or Bonferroni's smallest
-        corrected one is that times the pairs: too few resamples for many teams make one
-        cluster whatever the scores."""
-        factor = 1 if self.correction == "none" else max(1, self.pairs(entries))
-        return entries < 2 or factor / (self.resamples + 1) < self.alpha
+        """Can any of ``entries`` ranked submissions be significantly worse than another?  No
+        bootstrap p-value is below 1 / (resamples + 1), and the correction's first step
+        multiplies the smallest by the number of tests: too few resamples for many teams
+        make one cluster whatever the scores."""
+        return entries < 2 or self._factor(entries) / (self.resamples_for(entries) + 1) < self.alpha
 
     def record(self, entries: int = 0) -> dict:
-        return {"test": "paired-bootstrap", "stratified": "treebank", "resamples": self.resamples,
-                "seed": self.seed, "alpha": self.alpha, "correction": self.correction,
-                "pairs": self.pairs(entries), "separable": self.separable(entries)}
+        return {"test": "paired-bootstrap", "stratified": "treebank", "rule": "cluster-best",
+                "resamples": self.resamples_for(entries), "seed": self.seed, "alpha": self.alpha,
+                "correction": self.correction, "tests": self.tests(entries),
+                "separable": self.separable(entries)}
 
 
 def _metric_counts(blob: bytes, metric: str) -> Optional[np.ndarray]:
@@ -102,44 +123,110 @@ def _unannotated(record: dict, metric: str) -> bool:
     return score.get("annotated") is False or (record["status"] == "ok" and score.get("f1") is None)
 
 
+def _p_of(d, spread, resamples: int):
+    """difference_test's p: the resampled differences at least as far from the observed
+    ``d`` as ``d`` is from 0 (a tolerance for rounding), plus one, over resamples + 1."""
+    extreme = np.count_nonzero(np.abs(spread - d) >= np.abs(d) - 1e-15, axis=0)
+    return np.minimum(1.0, (extreme + 1) / (resamples + 1))
+
+
+def pair_p_value(observed: np.ndarray, samples: np.ndarray, i: int, j: int) -> float:
+    """The bootstrap p-value of F1_i - F1_j, as
+    :func:`conll_eval.analyze.resampling.difference_test` gives it."""
+    return float(_p_of(observed[i] - observed[j], samples[:, i] - samples[:, j], samples.shape[0]))
+
+
 def pair_p_values(observed: np.ndarray, samples: np.ndarray) -> Dict[Tuple[int, int], float]:
-    """Per pair (i < j) the bootstrap p-value of F1_i - F1_j, computed for every pair of a
-    column at once; equal to :func:`conll_eval.analyze.resampling.difference_test`'s p."""
+    """Per pair (i < j) :func:`pair_p_value`, computed for every pair of a column at once."""
     out: Dict[Tuple[int, int], float] = {}
-    resamples = samples.shape[0]
     for i in range(len(observed) - 1):
-        d = observed[i] - observed[i + 1:]
-        spread = samples[:, i:i + 1] - samples[:, i + 1:]
-        extreme = np.count_nonzero(np.abs(spread - d) >= np.abs(d) - 1e-15, axis=0)
-        p = np.minimum(1.0, (extreme + 1) / (resamples + 1))
+        p = _p_of(observed[i] - observed[i + 1:], samples[:, i:i + 1] - samples[:, i + 1:], samples.shape[0])
         out.update({(i, i + 1 + j): float(v) for j, v in enumerate(p)})
     return out
 
 
-def cluster_numbers(strata: Sequence[np.ndarray], included: np.ndarray, ranked: Sequence[float],
-                    options: Significance) -> List[int]:
-    """Each entry's cluster (1, 2, ...): one stratified bootstrap of every entry at once (the
-    same resamples for every pair), every pair's p-value corrected over all pairs, then
-    :func:`ranked_clusters` walking down the entries by ``ranked`` (their stored macro F1s:
-    the ranking's order, ties in the given order)."""
+@dataclass(frozen=True)
+class Walk:
+    """The clusters' outcome: ``numbers`` each entry's cluster (1, 2, ...), ``tests`` the
+    walk's (entry, the best of the cluster above it, raw p, separated), ``factor`` what the
+    correction multiplied each p by in the walk kept (1: none; n - 1: Bonferroni and Holm's
+    first step; Holm's later passes less)."""
+    numbers: List[int]
+    tests: List[Tuple[int, int, float, bool]]
+    factor: int
+
+
+def _walk_once(order: Sequence[int], p_value: Callable[[int, int], float], alpha: float,
+               factor: int) -> Walk:
+    numbers = [0] * len(order)
+    tests = []
+    best, number = order[0], 1
+    numbers[best] = 1
+    for k in order[1:]:
+        p = p_value(best, k)
+        separated = p * factor < alpha
+        tests.append((k, best, p, separated))
+        if separated:
+            best, number = k, number + 1
+        numbers[k] = number
+    return Walk(numbers, tests, factor)
+
+
+def walk_clusters(order: Sequence[int], p_value: Callable[[int, int], float], alpha: float,
+                  correction: str) -> Walk:
+    """The clusters of the entries ``order`` lists best first: walking down, an entry starts
+    a new cluster when its p-value against the best (first) of the cluster above, times the
+    correction's factor, is below ``alpha`` (``p_value(best, entry)``); else it joins.  The
+    walk makes m = n - 1 tests; ``none`` multiplies by 1, ``bonferroni`` by m, ``holm`` is
+    Holm's step-down over the walk's tests: a first walk at factor m; a walk that separated
+    r entries is followed by one at factor m - r, until one separates no more than the walk
+    before it, whose clusters are kept.  With the same tests in every walk that is exactly
+    Holm's procedure; here the tests below a new boundary change (they compare with the new
+    cluster's best), and stopping at the first walk that does not separate more keeps every
+    separation justified by the count of separations before it."""
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}")
+    if not order:
+        return Walk([], [], 1)
+    tests = len(order) - 1
+    known: Dict[Tuple[int, int], float] = {}
+
+    def cached(best: int, k: int) -> float:
+        if (best, k) not in known:
+            known[(best, k)] = p_value(best, k)
+        return known[(best, k)]
+
+    walk = _walk_once(order, cached, alpha, 1 if correction == "none" else max(1, tests))
+    while correction == "holm":
+        separated = sum(test[3] for test in walk.tests)
+        if separated == 0 or separated == tests:
+            break
+        following = _walk_once(order, cached, alpha, tests - separated)
+        if sum(test[3] for test in following.tests) <= separated:
+            break
+        walk = following
+    return walk
+
+
+def cluster_walk(strata: Sequence[np.ndarray], included: np.ndarray, ranked: Sequence[float],
+                 options: Significance) -> Walk:
+    """The clusters and their tests: one stratified bootstrap of every entry at once (the
+    same resamples for every pair, ``options.resamples_for`` the entries), then
+    :func:`walk_clusters` down the entries by ``ranked`` (their stored macro F1s: the
+    ranking's order, ties in the given order).  The metric n/a everywhere: no test, one
+    cluster."""
     if options.correction not in CORRECTIONS:
         raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}")
     n = len(ranked)
-    if n < 2:
-        return [1] * n
-    boot = bootstrap_scores(strata, options.resamples, options.seed, np.tile(included, (1, n)))
-    raw = pair_p_values(boot.observed, boot.samples)
-    adjusters: Dict[str, Callable[[list], list]] = {"holm": holm, "bonferroni": bonferroni, "none": list}
-    corrected = adjusters[options.correction](list(raw.values()))
-    pairs = tuple(PairResult(i, j, Interval(float(boot.observed[i] - boot.observed[j]), np.nan, np.nan),
-                             {"bootstrap": p}, {"bootstrap": c})
-                  for ((i, j), p), c in zip(raw.items(), corrected))
-    intervals = tuple(Interval(float(v), np.nan, np.nan) for v in ranked)
-    comparison = Comparison(tuple(f"#{k}" for k in range(n)), {"primary": intervals}, {"primary": pairs},
-                            options.resamples, options.seed, options.alpha, options.correction,
-                            len(strata))
-    numbers = [1] * n  # the metric n/a everywhere: no test, one cluster
-    for number, (_, _, members) in enumerate(ranked_clusters(comparison, "primary"), 1):
-        for k in members:
-            numbers[k] = number
-    return numbers
+    order = sorted(range(n), key=lambda k: -ranked[k])
+    if n < 2 or not included.any():
+        return Walk([1] * n, [], 1)
+    boot = bootstrap_scores(strata, options.resamples_for(n), options.seed, np.tile(included, (1, n)))
+    return walk_clusters(order, lambda i, j: pair_p_value(boot.observed, boot.samples, i, j),
+                         options.alpha, options.correction)
+
+
+def cluster_numbers(strata: Sequence[np.ndarray], included: np.ndarray, ranked: Sequence[float],
+                    options: Significance) -> List[int]:
+    """Each entry's cluster (1, 2, ...) by :func:`cluster_walk`."""
+    return cluster_walk(strata, included, ranked, options).numbers

@@ -170,17 +170,20 @@ def _history_table(history: Sequence[dict]):
 
 
 def cluster_note(significance: Optional[Significance], entries: int = 0) -> str:
-    """What the Cluster column means, with the test's settings; a warning when no pair of the
-    ``entries`` can be told apart with them (:meth:`Significance.separable`)."""
+    """What the Cluster column means, with the test's settings; a warning when no entry of
+    the ``entries`` can be told apart with them (:meth:`Significance.separable`)."""
     options = significance or Significance()
-    note = (f"Cluster: a submission joins the cluster above unless it is significantly worse than "
-            f"that cluster's best (paired bootstrap stratified by treebank, {options.resamples} resamples, "
-            f"seed {options.seed}, alpha {options.alpha}, {options.correction} correction over every pair)")
+    tests = options.tests(entries)
+    resamples = options.resamples_for(entries)
+    note = (f"Cluster: walking down the ranking, a submission joins the cluster above unless it is "
+            f"significantly worse than that cluster's best (paired bootstrap stratified by treebank, "
+            f"{resamples} resamples, seed {options.seed}, alpha {options.alpha}, {options.correction} "
+            f"correction over the {tests} test(s) made)")
     if not options.separable(entries):
-        pairs = options.pairs(entries)
-        note += (f". Warning: with {pairs} pairs no p-value can get below alpha after the correction: "
-                 f"one cluster whatever the scores; give --resamples above {int(pairs / options.alpha)} "
-                 "or --correction none")
+        factor = 1 if options.correction == "none" else tests
+        note += (f". Warning: with {resamples} resamples no p-value can get below alpha after the correction: "
+                 f"one cluster whatever the scores; give --resamples above {int(factor / options.alpha)}, "
+                 "or leave it out")
     return note
 
 
