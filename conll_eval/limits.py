@@ -13,7 +13,7 @@ __all__ = ["MAX_LINE_BYTES", "MAX_DECOMPRESSED_BYTES", "MAX_COMPRESSION_RATIO",
            "RATIO_CHECK_FROM_BYTES", "MAX_CONFIG_BYTES",
            "MAX_COLLAPSED_PATH_NODES", "COLLAPSED_PATH_NODES_PER_EDGE",
            "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILE_BYTES", "MAX_SUBMISSION_FILES",
-           "SCORING_SECONDS", "SCORING_MEMORY_BYTES"]
+           "SCORING_SECONDS", "SCORING_MEMORY_BYTES", "MAX_UPLOAD_BYTES"]
 
 
 def _setting(name: str, default: int) -> int:
@@ -61,3 +61,6 @@ SCORING_SECONDS = _setting("SCORING_SECONDS", 600)
 #: the address space a leaderboard worker's scoring process may use (bytes, RLIMIT_AS); past it
 #: the submission fails ([memory-limit] in its error)
 SCORING_MEMORY_BYTES = _setting("SCORING_MEMORY_BYTES", 4 << 30)
+#: the largest request body ``leaderboard serve`` reads (an upload, counted while it streams in;
+#: [upload-too-large], HTTP 413); the 82 test treebanks of CoNLL 2018 zip to about 10 MB
+MAX_UPLOAD_BYTES = _setting("MAX_UPLOAD_BYTES", 256 << 20)

@@ -1,5 +1,5 @@
 """``conll_eval leaderboard``: a shared task kept in a database (``init``, ``upgrade``,
-``team add``, ``submit``, ``rank``, ``rescore``); the work is in :mod:`conll_eval.leaderboard`,
+``team add``, ``organiser add``, ``submit``, ``rank``, ``rescore``, ``serve``); the work is in :mod:`conll_eval.leaderboard`,
 here the options and what is printed.  SQLAlchemy and Alembic (the ``leaderboard`` extra) are
 imported only once a leaderboard command runs, never by the parser or by scoring."""
 from __future__ import annotations
@@ -13,6 +13,7 @@ from ..errors import ConllEvalError, UsageError, printable
 from ..metric_specs import PROFILES, display_name, profile_metrics
 from .common import EXIT_OK, RESAMPLING_OPTIONS, Parser, add_options, metric_list, write_atomically
 from .compare import check_resampling_options
+from .leaderboard_serve import add_serve, serve
 
 __all__ = ["build_leaderboard_parser", "leaderboard_command"]
 
@@ -34,7 +35,7 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
         "Needs the leaderboard extra: pip install 'conll_eval[leaderboard]'."))
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, help=(
         "init (the task), upgrade (an older database's schema), team add NAME, submit PATH, rank, publish DIR, "
-        "rescore, work (score queued submissions); 'conll_eval leaderboard ACTION --help' gives each one's options"))
+        "rescore, work (score queued submissions), organiser add NAME, serve (the web app); 'conll_eval leaderboard ACTION --help' gives each one's options"))
     actions.required = True
     init = actions.add_parser("init", help="make the database and its task")
     _add_db(init)
@@ -66,6 +67,13 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
     add = team_actions.add_parser("add", help="add a team; its token is the last line printed")
     _add_db(add)
     add.add_argument("name", metavar="NAME")
+    organiser = actions.add_parser("organiser", help="organisers: organiser add NAME prints the token of "
+                                   "serve's organiser page")
+    organiser_actions = organiser.add_subparsers(dest="organiser_action", metavar="add", parser_class=Parser)
+    organiser_actions.required = True
+    add_organiser = organiser_actions.add_parser("add", help="add an organiser; its token is the last line printed")
+    _add_db(add_organiser)
+    add_organiser.add_argument("name", metavar="NAME")
     submit = actions.add_parser("submit", help="score and store a team's submission")
     _add_db(submit)
     submit.add_argument("--team", required=True, metavar="NAME")
@@ -91,6 +99,7 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
                                  "submission again")
     _add_db(rescore)
     _add_work(actions)
+    add_serve(actions, _add_db, _within)
     return parser
 
 
@@ -235,6 +244,13 @@ def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
         elif args.action == "team":
             token = service.add_team(engine, args.name)
             stdout.write(f"team {printable(args.name)!r} added; its token (shown once, keep it):\n{token}\n")
+        elif args.action == "organiser":
+            from ..leaderboard import organisers  # here: the leaderboard extra, as above
+            token = organisers.add_organiser(engine, args.name)
+            stdout.write(f"organiser {printable(args.name)!r} added; its token (shown once, keep it):\n{token}\n")
+        elif args.action == "serve":
+            engine.dispose()
+            return serve(args, stdout, lambda message: db.LeaderboardError(message, "cannot-listen"))
         elif args.action == "submit":
             return _submit(db, service, engine, args, stdout)
         elif args.action == "work":

@@ -10,7 +10,7 @@ from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinar
                         UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-__all__ = ["Base", "Task", "GoldFile", "Team", "Submission", "TreebankResult", "SentenceCounts",
+__all__ = ["Base", "Task", "GoldFile", "Team", "Organiser", "Submission", "TreebankResult", "SentenceCounts",
            "STATUSES", "PHASES", "utcnow"]
 
 #: a submission's life: accepted, checked, scored, then done or failed
@@ -46,6 +46,10 @@ class Task(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: the most submissions a team may make in any 24 hours (0: no limit); revision 0002
     daily_limit: Mapped[int] = mapped_column(Integer, default=5, server_default="5")
+    #: no more submissions in this phase (``leaderboard serve``'s organiser page); revision 0003
+    frozen: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: the key the web app signs its session cookies with (made on its first start); revision 0003
+    session_secret: Mapped[Optional[bytes]] = mapped_column(LargeBinary(64))
 
     gold_files: Mapped[List["GoldFile"]] = relationship(back_populates="task", order_by="GoldFile.treebank",
                                                         cascade="all, delete-orphan")
@@ -74,9 +78,26 @@ class Team(Base):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     token_salt: Mapped[bytes] = mapped_column(LargeBinary(64))
     token_hash: Mapped[bytes] = mapped_column(LargeBinary(64))
+    #: the first hex digits of the token's SHA-256 (:func:`.tokens.token_hint`): finds the team
+    #: of a token with one scrypt check; None for a team made before revision 0003 (set at its
+    #: first log-in)
+    token_hint: Mapped[Optional[str]] = mapped_column(String(16), index=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     submissions: Mapped[List["Submission"]] = relationship(back_populates="team")
+
+
+class Organiser(Base):
+    """An organiser of the task (``leaderboard organiser add``): a name and a salted hash of
+    the token that opens the web app's organiser page; revision 0003."""
+    __tablename__ = "organiser"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    token_salt: Mapped[bytes] = mapped_column(LargeBinary(64))
+    token_hash: Mapped[bytes] = mapped_column(LargeBinary(64))
+    token_hint: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Submission(Base):

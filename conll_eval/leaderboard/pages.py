@@ -59,12 +59,13 @@ def html_table(header: Sequence[str], rows: Sequence[Sequence[HtmlCell]], left: 
 
 
 def html_page(title: str, sections: Sequence[str], nav: Sequence[Tuple[str, str]] = (),
-              subtitle: str = "") -> str:
+              subtitle: str = "", csp: str = CSP) -> str:
     """A whole page: ``sections`` (HTML made here, names escaped), ``nav``: (relative href,
-    label) links in the header."""
+    label) links in the header; ``csp`` its Content-Security-Policy (the web app's lets its
+    forms post to itself)."""
     links = "".join(f'<a href="{html_text(href)}">{html_text(label)}</a>' for href, label in nav)
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+            f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="generator" content="conll_eval leaderboard"><link rel="icon" href="data:,">'
             f"<title>{html_text(title)}</title><style>{asset('report.css')}</style></head><body>"

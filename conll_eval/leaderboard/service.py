@@ -19,7 +19,7 @@ from ..errors import UsageError, printable
 from .db import LeaderboardError, current_revision, migrate, require_current, session_scope
 from .models import GoldFile, SentenceCounts, Submission, Task, Team, TreebankResult, utcnow
 from .scoring import ScoredSubmission, gold_files, score_directory
-from .tokens import new_token
+from .tokens import new_token, token_hint
 
 __all__ = ["init_task", "add_team", "submit", "the_task", "changed_gold", "require_gold_unchanged", "rescore",
            "store_results", "no_pairs_error", "sentence_metrics", "ARCHIVE_SUFFIXES", "NAME_LIMIT"]
@@ -77,7 +77,8 @@ def add_team(engine: Engine, name: str) -> str:
         the_task(session)
         if session.scalars(select(Team).where(Team.name == name)).first() is not None:
             raise LeaderboardError(f"team {printable(name)!r} exists already", "team-exists")
-        session.add(Team(name=name, token_salt=salt, token_hash=digest, created_at=utcnow()))
+        session.add(Team(name=name, token_salt=salt, token_hash=digest, token_hint=token_hint(token),
+                         created_at=utcnow()))
     return token
 
 
@@ -241,6 +242,10 @@ def submit(engine: Engine, team_name: str, path: str, label: str = "", queue: bo
         _checked_name(label, "--label")
     with session_scope(engine) as session:
         task = the_task(session)
+        if task.frozen:
+            raise LeaderboardError(f"the {task.phase} phase is frozen: no more submissions (an "
+                                   "organiser unfreezes it on 'leaderboard serve''s organiser page)",
+                                   "phase-frozen")
         require_gold_unchanged(task)
         team = session.scalars(select(Team).where(Team.name == team_name)).first()
         if team is None:

@@ -7,7 +7,7 @@ import hmac
 import secrets
 from typing import Tuple
 
-__all__ = ["new_token", "token_hash", "token_matches", "SALT_BYTES"]
+__all__ = ["new_token", "token_hash", "token_matches", "token_hint", "SALT_BYTES"]
 
 SALT_BYTES = 16
 #: scrypt's cost (RFC 7914's interactive setting: about 16 MiB and a few tens of ms a check)
@@ -29,3 +29,10 @@ def token_hash(token: str, salt: bytes) -> bytes:
 def token_matches(token: str, salt: bytes, expected: bytes) -> bool:
     """Is ``token`` the one hashed to ``expected``?  Compared in constant time."""
     return hmac.compare_digest(token_hash(token, salt), expected)
+
+
+def token_hint(token: str) -> str:
+    """The first 16 hex digits of the token's SHA-256: kept beside the hash, it finds the one
+    row whose scrypt hash to check (a token is 256 random bits, so 64 of them tell nothing
+    usable about it)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()[:16]

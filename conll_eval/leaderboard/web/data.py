@@ -1,0 +1,194 @@
+"""What the web app reads from and writes to the database, as plain functions run in a thread
+(never on the event loop): who holds a token, a team's submissions as the API shows them, the
+leaderboard (computed again only when a scored submission changed), and accepting an upload.
+
+Every error a client may see is a :class:`WebError` with an HTTP status and a stable code;
+server paths (the store and gold directories) are cut out of the messages a team reads."""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple, Union
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import selectinload
+
+from ...errors import ConllEvalError, InputError, UsageError, printable
+from .. import ranking, service
+from ..db import LeaderboardError, session_scope
+from ..models import Organiser, Submission, Task, Team
+from ..organisers import token_holder
+
+__all__ = ["WebError", "Holder", "holder_of_token", "holder_by_id", "submission_view", "team_submissions",
+           "all_submissions", "LeaderboardCache", "accept_upload", "task_summary", "FIRST_ERRORS"]
+
+#: how many error lines a failed submission shows
+FIRST_ERRORS = 10
+#: the HTTP status of each library refusal an upload can meet (others: 400)
+_STATUS = {"daily-limit": 429, "phase-frozen": 403, "gold-changed": 503, "store-clash": 500,
+           "no-task": 503, "database": 503}
+
+
+class WebError(Exception):
+    """A refusal the client sees: ``status`` (HTTP), ``code`` (stable, kebab-case), ``message``
+    (spelt out, no server path)."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who is logged in or holds a token: ``kind`` ``team`` or ``organiser``, the row's id and name."""
+    kind: str
+    id: int
+    name: str
+
+
+def _holder(row: Union[Team, Organiser]) -> Holder:
+    return Holder("team" if isinstance(row, Team) else "organiser", row.id, row.name)
+
+
+def holder_of_token(engine: Engine, token: str) -> Optional[Holder]:
+    """The team or organiser of ``token`` (None: nobody's); one scrypt check, or a few."""
+    with session_scope(engine) as session:
+        row = token_holder(session, token)
+        return None if row is None else _holder(row)
+
+
+def holder_by_id(engine: Engine, kind: str, id_: int) -> Optional[Holder]:
+    """The team or organiser a session names, if it still exists."""
+    with session_scope(engine) as session:
+        row: Optional[Union[Team, Organiser]] = (session.get(Team, id_) if kind == "team"
+                                                 else session.get(Organiser, id_))
+        return None if row is None else _holder(row)
+
+
+def _redacted(text: str, task: Task, submission: Submission) -> str:
+    """``text`` without the server's directories (a team knows its files by their names)."""
+    for directory, shown in ((submission.directory, "submission"), (task.gold_dir, "gold"),
+                             (task.store_dir, "store")):
+        if directory:
+            text = text.replace(os.path.join(directory, ""), f"{shown}/").replace(directory, shown)
+    return printable(text)
+
+
+def _errors(task: Task, submission: Submission) -> List[str]:
+    """The first :data:`FIRST_ERRORS` lines that say what went wrong: the submission's error,
+    then each treebank that scored 0 and why (the validator's or the reader's first error)."""
+    lines = [line for line in (submission.error or "").splitlines() if line.strip()]
+    lines += [f"{result.treebank}: {result.status}" for result in submission.results if result.status != "ok"]
+    return [_redacted(line, task, submission) for line in lines[:FIRST_ERRORS]]
+
+
+def _time(value) -> Optional[str]:
+    return None if value is None else value.isoformat(timespec="seconds")
+
+
+def _view(task: Task, submission: Submission, details: bool) -> dict:
+    view = {"id": submission.id, "team": submission.team.name, "label": submission.label,
+            "phase": submission.phase, "status": submission.status, "hidden": submission.hidden,
+            "created_at": _time(submission.created_at), "finished_at": _time(submission.finished_at),
+            "errors": _errors(task, submission)}
+    if details and submission.status == "done":
+        view["macro"] = submission.macro
+        view["treebanks"] = [result.record for result in submission.results]
+    return view
+
+
+def submission_view(engine: Engine, holder: Holder, submission_id: int) -> dict:
+    """One submission as ``GET /api/submissions/{id}`` gives it; a team sees only its own
+    (another's is ``not-found``, as a missing one), an organiser every one."""
+    with session_scope(engine) as session:
+        task = service.the_task(session)
+        submission = session.get(Submission, submission_id)
+        if submission is None or (holder.kind == "team" and submission.team_id != holder.id):
+            raise WebError(404, "not-found", f"no submission {submission_id} of yours")
+        return _view(task, submission, details=True)
+
+
+def _listed(engine: Engine, team_id: Optional[int]) -> List[dict]:
+    with session_scope(engine) as session:
+        task = service.the_task(session)
+        query = select(Submission).options(selectinload(Submission.team), selectinload(Submission.results))
+        if team_id is not None:
+            query = query.where(Submission.team_id == team_id)
+        return [_view(task, submission, details=False) | {"f1": _f1(task, submission)}
+                for submission in session.scalars(query.order_by(Submission.id.desc()))]
+
+
+def _f1(task: Task, submission: Submission) -> Optional[float]:
+    if submission.status != "done":
+        return None
+    return ((submission.macro or {}).get(task.primary_metric) or {}).get("f1")
+
+
+def team_submissions(engine: Engine, team_id: int) -> List[dict]:
+    """A team's submissions, newest first, with their primary macro F1 (``f1``)."""
+    return _listed(engine, team_id)
+
+
+def all_submissions(engine: Engine) -> List[dict]:
+    """Every submission (hidden ones too), newest first: the organiser's list."""
+    return _listed(engine, None)
+
+
+def task_summary(engine: Engine) -> dict:
+    """The task's name, phase, primary metric, freeze, and what the ranking tables need."""
+    with session_scope(engine) as session:
+        task = service.the_task(session)
+        task.gold_files  # loaded now: the pages read them after the session ends
+        return {"task": task, "name": task.name, "phase": task.phase, "frozen": task.frozen,
+                "primary": task.primary_metric}
+
+
+class LeaderboardCache:
+    """The ranking (:func:`.ranking.ranked_entries`, clusters included), computed again only
+    when the scored, visible submissions changed (their count, ids or last finish time): a
+    page or ``GET /api/leaderboard`` between two changes costs one small query."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.lock = threading.Lock()
+        self.kept: Dict[bool, Tuple[tuple, List[dict], list]] = {}
+
+    def entries(self, every: bool) -> Tuple[List[dict], list]:
+        """The entries (best per team, or ``every`` submission) and the per-language rows."""
+        with self.lock, session_scope(self.engine) as session:
+            task = service.the_task(session)
+            visible = (Submission.status == "done", Submission.hidden.is_(False), Submission.phase == task.phase)
+            state = tuple(session.execute(select(func.count(Submission.id), func.sum(Submission.id),
+                                                 func.max(Submission.finished_at)).where(*visible)).one())
+            key = (task.phase, task.primary_metric, *state)
+            kept = self.kept.get(every)
+            if kept is None or kept[0] != key:
+                entries = ranking.ranked_entries(session, task, every=every)
+                kept = (key, entries, ranking.language_rows(task, entries))
+                self.kept[every] = kept
+            return kept[1], kept[2]
+
+
+def _refusal(exc: ConllEvalError) -> WebError:
+    if isinstance(exc, InputError):  # the archive's refusals: their message, not the temporary path
+        return WebError(400, exc.code, f"archive: {printable(exc.message)}")
+    if isinstance(exc, LeaderboardError):
+        status = _STATUS.get(exc.code, 400)
+        message = str(exc) if status < 500 else "the server cannot take submissions now; tell the organisers"
+        return WebError(status, exc.code, printable(message))
+    if isinstance(exc, UsageError):
+        return WebError(400, "bad-request", printable(str(exc)))
+    return WebError(400, getattr(exc, "code", "bad-request"), printable(str(exc)))
+
+
+def accept_upload(engine: Engine, team: Holder, path: str, label: str) -> Tuple[int, str]:
+    """Queue the archive at ``path`` as a submission of ``team`` (:func:`.service.submit`
+    with ``queue``: unpacked and checked, never scored here); its id and status."""
+    try:
+        submission = service.submit(engine, team.name, path, label, queue=True)
+    except ConllEvalError as exc:
+        raise _refusal(exc) from exc
+    return submission.id, submission.status
+
