@@ -10,8 +10,9 @@ import pytest
 pytest.importorskip("sqlalchemy", reason="the leaderboard extra (SQLAlchemy) is not installed")
 
 from conll_eval.analyze.comparison import Comparison, PairResult, ranked_clusters  # noqa: E402
-from conll_eval.analyze.resampling import Interval, holm  # noqa: E402
-from conll_eval.leaderboard.clusters import Significance, cluster_walk, walk_clusters  # noqa: E402
+from conll_eval.analyze.resampling import Interval, bootstrap_scores, holm  # noqa: E402
+from conll_eval.leaderboard.clusters import (Significance, cluster_walk, stratified_bootstrap,  # noqa: E402
+                                             walk_clusters)
 
 
 def _p(table):
@@ -106,3 +107,17 @@ def test_a_hundred_teams_in_three_groups_make_three_clusters_with_the_default_re
     assert len(walk.tests) == 99 and walk.factor <= 99
     # compare's 1000 resamples: 99 / 1001 > 0.05, nothing separates, one cluster
     assert set(cluster_walk(strata, included, ranked, Significance(resamples=1000)).numbers) == {1}
+
+
+def test_the_leaderboards_bootstrap_is_compares_to_the_digit():
+    """float32 products where the sums stay exact, float64 where a treebank's counts could
+    pass 2**24 in a resample: the same samples as analyze.resampling's bootstrap either way."""
+    rng = np.random.default_rng(5)
+    strata = [np.stack([rng.integers(0, 30, (size, 7)), rng.integers(10, 40, (size, 7)),
+                        rng.integers(10, 40, (size, 7))], axis=-1).astype(float) for size in (120, 0, 40)]
+    strata.append(strata[0] * 200_001)  # 120 sentences of up to 8e6: float64 (float32 differs here)
+    included = np.ones((4, 7), dtype=bool)
+    included[2, 3] = False
+    ours = stratified_bootstrap(strata, 150, 3, included)
+    theirs = bootstrap_scores(strata, 150, 3, included)
+    assert np.array_equal(ours.samples, theirs.samples) and np.array_equal(ours.observed, theirs.observed)
