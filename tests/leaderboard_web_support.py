@@ -1,5 +1,5 @@
 """What the web app's tests share: a task with two teams and an organiser served by a Starlette
-TestClient (``web`` fixture, SQLite and PostgreSQL through ``database_url``), archives built in
+TestClient (:func:`served`, the ``web`` fixture's body; SQLite and PostgreSQL through ``database_url``), archives built in
 tmp_path, a worker pass run in this process through the queue's own functions, and the suite
 CLI's JSON of a directory (what the API's leaderboard must equal digit for digit)."""
 import io
@@ -8,8 +8,6 @@ import shutil
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-
-import pytest
 
 from conll_eval.cli import main
 from conll_eval.leaderboard import db, queue, service
@@ -71,9 +69,9 @@ def make_web(tmp_path, url, *init_options, secure=False, **settings):
     return Web(url, gold, store, tmp_path, client, app, tokens)
 
 
-@pytest.fixture
-def web(tmp_path, database_url):
-    made = make_web(tmp_path, database_url, "--daily-limit", "0")
+def served(tmp_path, url):
+    """The body of the test modules' ``web`` fixture: a task without a daily limit, served."""
+    made = make_web(tmp_path, url, "--daily-limit", "0")
     with made.client:
         yield made
     made.app.state.web.engine.dispose()

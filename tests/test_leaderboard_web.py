@@ -27,10 +27,16 @@ from conll_eval.leaderboard.models import Submission, Task, Team  # noqa: E402
 from conll_eval.leaderboard.workers import WorkSettings, run_workers  # noqa: E402
 from leaderboard_support import run  # noqa: E402
 from leaderboard_web_support import (EXAMPLES, assert_secure_headers, build_zip, last_line, make_web,  # noqa: E402,F401
-                                     score_queue, submission_directory, suite_json, web, zip_of)
+                                     score_queue, submission_directory, suite_json, served, zip_of)
 from pg_support import dying_with_parent  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
+
+@pytest.fixture
+def web(tmp_path, database_url):
+    """A task with teams ACME and Bravo and organiser Chair, served by a TestClient."""
+    yield from served(tmp_path, database_url)
 GOOD = (EXAMPLES / "SYSTEM_DIR" / "en_cats.conllu").read_bytes()
 
 

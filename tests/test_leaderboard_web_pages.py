@@ -17,9 +17,15 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2, which is 
 
 from leaderboard_support import run  # noqa: E402
 from leaderboard_web_support import (EXAMPLES, assert_secure_headers, last_line, make_web, score_queue,  # noqa: E402,F401
-                                     web, zip_of)
+                                     served, zip_of)
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
+
+@pytest.fixture
+def web(tmp_path, database_url):
+    """A task with teams ACME and Bravo and organiser Chair, served by a TestClient."""
+    yield from served(tmp_path, database_url)
 
 
 def _csrf(page):
