@@ -4,6 +4,8 @@ the best of the cluster above; the correction counts the n - 1 tests the walk ma
 repeated walks).  With no correction the walk is compare's ranked_clusters; with the same
 tests in every walk, Holm's passes are Holm's procedure.  And 100 teams in three groups are
 three clusters with the default resamples, where Holm over all 4,950 pairs made one."""
+import io
+
 import numpy as np
 import pytest
 
@@ -11,8 +13,10 @@ pytest.importorskip("sqlalchemy", reason="the leaderboard extra (SQLAlchemy) is 
 
 from conll_eval.analyze.comparison import Comparison, PairResult, ranked_clusters  # noqa: E402
 from conll_eval.analyze.resampling import Interval, bootstrap_scores, holm  # noqa: E402
+from conll_eval.leaderboard import scoring  # noqa: E402
 from conll_eval.leaderboard.clusters import (Significance, cluster_walk, stratified_bootstrap,  # noqa: E402
                                              walk_clusters)
+from conll_eval.leaderboard.scoring import counts_bytes, metric_counts  # noqa: E402
 
 
 def _p(table):
@@ -121,3 +125,27 @@ def test_the_leaderboards_bootstrap_is_compares_to_the_digit():
     ours = stratified_bootstrap(strata, 150, 3, included)
     theirs = bootstrap_scores(strata, 150, 3, included)
     assert np.array_equal(ours.samples, theirs.samples) and np.array_equal(ours.observed, theirs.observed)
+
+
+def test_one_metrics_counts_are_read_from_the_kept_blob_as_np_load_reads_them():
+    rng = np.random.default_rng(2)
+    counts = {"LAS": rng.integers(0, 50, (7, 4)), "Words": np.zeros((0, 4), dtype=np.int64),
+              "BLEX": rng.integers(0, 9, (1, 3))}
+    blob = counts_bytes(counts)
+    assert scoring._member(blob, b"LAS.npy") is not None  # the quick path, not np.load
+    for metric, array in counts.items():
+        assert np.array_equal(metric_counts(blob, metric), array[:, :3])
+    assert metric_counts(blob, "MLAS") is None
+    # what np.savez did not write as counts_bytes does: np.load reads it
+    for save, kind in ((np.savez_compressed, np.int64), (np.savez, np.int32), (np.savez, ">i8")):
+        buffer = io.BytesIO()
+        save(buffer, LAS=counts["LAS"].astype(kind), CLAS=np.asfortranarray(counts["LAS"]))
+        assert np.array_equal(metric_counts(buffer.getvalue(), "LAS"), counts["LAS"][:, :3])
+        assert np.array_equal(metric_counts(buffer.getvalue(), "CLAS"), counts["LAS"][:, :3])
+    # cut short: a member read whole is read, one cut is never read past the end (np.load then
+    # refuses the archive, whose directory is gone)
+    start, size = scoring._member(blob, b"BLEX.npy")
+    assert np.array_equal(metric_counts(blob[:start + size], "LAS"), counts["LAS"][:, :3])
+    for end in (10, 40, start + size - 1):
+        with pytest.raises(Exception):
+            metric_counts(blob[:end], "BLEX")

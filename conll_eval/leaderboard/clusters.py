@@ -6,7 +6,6 @@ worse than that cluster's best (:func:`conll_eval.analyze.comparison.ranked_clus
 the correction counting the n - 1 tests that walk makes (:func:`walk_clusters`)."""
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -20,6 +19,7 @@ from ..analyze.resampling import Resampled, f1_of, macro_of
 from ..errors import printable
 from .db import LeaderboardError
 from .models import SentenceCounts
+from .scoring import metric_counts
 
 __all__ = ["Significance", "Walk", "sentence_strata", "cluster_numbers", "cluster_walk", "walk_clusters", "stratified_bootstrap", "pair_p_value",
            "pair_p_values"]
@@ -80,12 +80,6 @@ class Significance:
                 "separable": self.separable(entries)}
 
 
-def _metric_counts(blob: bytes, metric: str) -> Optional[np.ndarray]:
-    """One metric's (sentences, 3) counts from a kept ``.npz`` blob (no pickle is loaded)."""
-    with np.load(io.BytesIO(blob), allow_pickle=False) as archive:
-        return archive[metric][:, :3] if metric in archive.files else None
-
-
 def sentence_strata(session: Session, entries: Sequence[dict],
                     metric: str) -> Tuple[List[np.ndarray], np.ndarray]:
     """Per treebank (the entries' order of treebanks) the ``(sentences, entries, 3)`` counts of
@@ -102,7 +96,7 @@ def sentence_strata(session: Session, entries: Sequence[dict],
                                       SentenceCounts.counts)
                                .where(SentenceCounts.submission_id.in_(ids[start:start + _BATCH])))
         for submission_id, treebank, blob in rows:
-            counts = _metric_counts(blob, metric)
+            counts = metric_counts(blob, metric)
             if counts is not None:
                 found[(column[submission_id], treebank)] = counts
     strata: List[np.ndarray] = []

@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
+import struct
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -18,7 +20,7 @@ from ..report.suite import suite_json
 from ..suite import MISSING_FILE, SuiteEvaluation, score_entries
 
 __all__ = ["ScoredSubmission", "ScoredTreebank", "gold_files", "file_sha256", "score_directory",
-           "counts_bytes", "counts_from_bytes"]
+           "counts_bytes", "counts_from_bytes", "metric_counts"]
 
 _CHUNK = 1 << 20
 
@@ -78,6 +80,53 @@ def counts_from_bytes(data: bytes) -> Dict[str, np.ndarray]:
     """What :func:`counts_bytes` wrote (no pickled object is ever loaded)."""
     with np.load(io.BytesIO(data), allow_pickle=False) as archive:
         return {name: archive[name] for name in archive.files}
+
+
+_LOCAL_HEADER = struct.Struct("<4s2xHH4x4xIIHH")  # signature, flags, method, sizes, name, extra
+#: the header numpy writes for a C-ordered little-endian int64 array of two dimensions
+_NPY_HEADER = re.compile(rb"\{'descr': '<i8', 'fortran_order': False, 'shape': \((\d+), (\d+)\), \} *\n")
+
+
+def _member(data: bytes, name: bytes) -> Optional[Tuple[int, int]]:
+    """(offset, size) of the stored (uncompressed) member ``name`` of the zip ``data``, read
+    from its local headers; None when absent or when the archive is not as np.savez writes
+    it (then np.load reads it)."""
+    position = 0
+    while data.startswith(b"PK\x03\x04", position) and position + _LOCAL_HEADER.size <= len(data):
+        _, flags, method, compressed, size, name_size, extra_size = _LOCAL_HEADER.unpack_from(data, position)
+        if method != 0 or flags & 0x08 or compressed != size:
+            return None
+        start = position + _LOCAL_HEADER.size + name_size + extra_size
+        if size == 0xFFFFFFFF:  # zip64: the sizes are in the extra field (id 1, then two 8-byte sizes)
+            extra = data[start - extra_size:start]
+            if extra[:2] != b"\x01\x00" or len(extra) < 20:
+                return None
+            size = struct.unpack_from("<Q", extra, 4)[0]  # the uncompressed size: stored, so both
+        if start + size > len(data):
+            return None
+        if data[position + _LOCAL_HEADER.size:position + _LOCAL_HEADER.size + name_size] == name:
+            return start, size
+        position = start + size
+    return None
+
+
+def metric_counts(data: bytes, metric: str) -> Optional[np.ndarray]:
+    """One metric's ``(sentences, 3)`` counts from what :func:`counts_bytes` wrote, None when
+    it holds none: the member is found by its local header and read in place (the ranking
+    reads 8,200 of them for 100 teams of 82 treebanks: 4x quicker than np.load, which parses
+    the whole archive); anything unusual is read by np.load."""
+    found = _member(data, f"{metric}.npy".encode("ascii", "replace"))
+    if found is not None:
+        start, size = found
+        length = struct.unpack_from("<H", data, start + 8)[0] if size >= 10 else 0
+        header = _NPY_HEADER.fullmatch(data, start + 10, start + 10 + length)
+        if data.startswith(b"\x93NUMPY\x01", start) and header is not None:
+            rows, columns = int(header.group(1)), int(header.group(2))
+            if 10 + length + rows * columns * 8 == size:
+                array = np.frombuffer(data, dtype="<i8", count=rows * columns, offset=start + 10 + length)
+                return array.reshape(rows, columns)[:, :3]
+    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+        return archive[metric][:, :3] if metric in archive.files else None
 
 
 def score_directory(gold_dir: str, system_dir: str, profile: str, level: int,
