@@ -107,6 +107,8 @@ def test_the_status_moves_through_validating_and_scoring(web):
     assert str(web.store) not in json.dumps(shown)
 
 
+@pytest.mark.parametrize("database_url", [  # spawns a worker: PostgreSQL's run in CI's second stage
+    "sqlite", pytest.param("postgresql", marks=[pytest.mark.slow, pytest.mark.ci_stage2])], indirect=True)
 def test_a_failed_submission_and_an_invalid_treebank_show_their_first_errors(web):
     """A real worker pass (run_workers, one spawned worker): files that pair with no gold
     treebank fail the submission; a broken file scores 0 with the reader's error."""
@@ -349,6 +351,7 @@ def test_serve_refuses_a_port_in_use_and_an_old_schema(web):
     assert status == 2 and "--port" in err
 
 
+@pytest.mark.slow
 @pytest.mark.ci_stage2
 def test_the_real_serve_answers_on_loopback_scores_an_upload_and_leaves_no_process(tmp_path):
     import httpx

@@ -19,7 +19,12 @@ from leaderboard_support import run  # noqa: E402
 from leaderboard_web_support import (EXAMPLES, assert_secure_headers, last_line, make_web, score_queue,  # noqa: E402,F401
                                      served, zip_of)
 
-pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+#: the pages run on SQLite by default and on PostgreSQL in CI's second stage too (their queries
+#: are the API's, which test_leaderboard_web.py runs on both by default)
+pytestmark = [pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`"),
+              pytest.mark.parametrize("database_url", [
+                  "sqlite", pytest.param("postgresql", marks=[pytest.mark.slow, pytest.mark.ci_stage2])],
+                  indirect=True)]
 
 
 @pytest.fixture
@@ -83,8 +88,8 @@ def test_a_failed_submission_shows_its_first_errors_on_the_team_page(web):
     assert "en_dogs: " in page and str(web.store) not in page
 
 
-def test_secure_cookies_off_loopback(tmp_path):
-    secure = make_web(tmp_path, f"sqlite:///{tmp_path / 'lb.db'}", secure=True)
+def test_secure_cookies_off_loopback(tmp_path, database_url):
+    secure = make_web(tmp_path, database_url, secure=True)
     with secure.client:
         cookie = secure.client.get("/login").headers["set-cookie"]
         assert cookie.startswith("__Host-session=") and "Secure" in cookie and "Path=/" in cookie
