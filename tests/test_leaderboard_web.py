@@ -210,7 +210,7 @@ class _Answer:
     body: bytes = b""
 
 
-def _post_endless(app, headers):
+def _post_endless(app, headers, path="/api/submissions"):
     """POST /api/submissions to the ASGI app a chunk at a time, 80 MB without Content-Length
     (the TestClient reads a body whole before the app sees it); the answer and how many 8 KiB
     chunks the app asked for."""
@@ -231,7 +231,7 @@ def _post_endless(app, headers):
     raw = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
     raw.append((b"content-type", b"multipart/form-data; boundary=b0undary"))
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-             "scheme": "http", "path": "/api/submissions", "raw_path": b"/api/submissions", "query_string": b"",
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
              "root_path": "", "headers": raw, "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
     asyncio.run(app(scope, receive, send))
     return answer, read[0]
@@ -250,6 +250,17 @@ def test_a_body_past_the_cap_is_413_while_it_streams(tmp_path, database_url):
         assert chunks_read < 20  # it stopped near 64 KiB, never read the 80 MB offered
     small.app.state.web.engine.dispose()
     assert [status for _, status in _submissions(small.url)] == ["queued"]
+
+
+def test_a_strangers_upload_is_refused_before_its_body_is_read(web):
+    """No token (the API) or no team session (the page's form): 401/403 after reading at most
+    the first chunk of an endless body."""
+    for path, headers, status in (("/api/submissions", {}, 401),
+                                  ("/api/submissions", {"Authorization": "Bearer wrong"}, 401),
+                                  ("/team/submissions", {}, 403)):
+        answer, chunks_read = _post_endless(web.app, headers, path)
+        assert answer.status == status and chunks_read <= 1, (path, headers, chunks_read)
+    assert _submissions(web.url) == []
 
 
 def test_a_frozen_phase_is_403_until_unfrozen(web):

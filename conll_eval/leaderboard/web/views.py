@@ -68,15 +68,24 @@ def error_page(request: Request, error: WebError) -> HTMLResponse:
                  _sessions(request).read(request), error.status)
 
 
-async def _checked_form(request: Request, cap: int = SMALL_FORM_BYTES, files: int = 0) -> Tuple[Session, FormData]:
-    """The posted form, once its CSRF token matches the session's (403 ``csrf`` otherwise)."""
+async def _checked_form(request: Request, cap: int = SMALL_FORM_BYTES, files: int = 0,
+                        kind: str = "") -> Tuple[Session, FormData]:
+    """The posted form, once its CSRF token matches the session's (403 ``csrf`` otherwise);
+    with ``kind``, a session of another kind is refused before the body is read (403
+    ``not-logged-in``: a stranger's upload is never read)."""
     session = _sessions(request).read(request)
+    if kind and (session is None or session.kind != kind):
+        raise _not_logged_in(kind)
     form = await read_form(request, cap, files)
     if not _sessions(request).csrf_ok(session, form.get("csrf")):
         await form.close()
         raise WebError(403, "csrf", "the form's CSRF token is missing or wrong (reload the page and try again)")
     assert session is not None
     return session, form
+
+
+def _not_logged_in(kind: str) -> WebError:
+    return WebError(403, "not-logged-in", f"log in as {'a team' if kind == 'team' else 'an organiser'} first")
 
 
 async def _holder(request: Request, session: Optional[Session], kind: str) -> Optional[Holder]:
@@ -88,7 +97,7 @@ async def _holder(request: Request, session: Optional[Session], kind: str) -> Op
 async def _required(request: Request, session: Session, kind: str) -> Holder:
     holder = await _holder(request, session, kind)
     if holder is None:
-        raise WebError(403, "not-logged-in", f"log in as {'a team' if kind == 'team' else 'an organiser'} first")
+        raise _not_logged_in(kind)
     return holder
 
 
@@ -181,7 +190,8 @@ async def team_page(request: Request) -> Response:
 
 
 async def team_upload(request: Request) -> Response:
-    session, form = await _checked_form(request, request.app.state.web.settings.max_upload_bytes, files=1)
+    session, form = await _checked_form(request, request.app.state.web.settings.max_upload_bytes, files=1,
+                                        kind="team")
     try:
         holder = await _required(request, session, "team")
         await submit_upload(request, holder, form)
@@ -228,8 +238,12 @@ async def organiser_page(request: Request) -> Response:
 
 
 async def _organiser_form(request: Request) -> FormData:
-    session, form = await _checked_form(request)
-    await _required(request, session, "organiser")
+    session, form = await _checked_form(request, kind="organiser")
+    try:
+        await _required(request, session, "organiser")
+    except WebError:
+        await form.close()
+        raise
     return form
 
 
