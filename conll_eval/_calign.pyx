@@ -17,10 +17,10 @@ ctypedef fused offset_t:
     int64_t
 
 
-def walk(const offset_t[::1] g_tok_start, const offset_t[::1] g_tok_end,
-         const int32_t[::1] g_word_tok, const uint8_t[::1] gm,
-         const offset_t[::1] s_tok_start, const offset_t[::1] s_tok_end,
-         const int32_t[::1] s_word_tok, const uint8_t[::1] sm):
+def walk(const offset_t[::1] g_tok_start not None, const offset_t[::1] g_tok_end not None,
+         const int32_t[::1] g_word_tok not None, const uint8_t[::1] gm not None,
+         const offset_t[::1] s_tok_start not None, const offset_t[::1] s_tok_end not None,
+         const int32_t[::1] s_word_tok not None, const uint8_t[::1] sm not None):
     """``(gold, system, spans)``: the pairs of plain words aligned by identical spans (in
     walk order), and the multiword spans ``(g0, g1, s0, s1)`` (words ``g0:g1`` against
     ``s0:s1``, both non-empty) to align by LCS.  Arguments, gold then system: the tokens'
@@ -125,8 +125,8 @@ cdef Py_ssize_t _span_lcs(Py_ssize_t g0, Py_ssize_t ng, Py_ssize_t s0, Py_ssize_
     return n_pairs
 
 
-def lcs_pairs(const int64_t[:, ::1] spans, const int32_t[::1] gold_ids,
-              const int32_t[::1] sys_ids):
+def lcs_pairs(const int64_t[:, ::1] spans not None, const int32_t[::1] gold_ids not None,
+              const int32_t[::1] sys_ids not None):
     """The pairs the official LCS aligns inside each multiword span ``(g0, g1, s0, s1)``:
     words are equal when their ids (lowercased FORMs) are; the table is filled from the back
     and walked forwards, ties going to the gold side's next word, as the official scorer."""
@@ -158,8 +158,8 @@ def lcs_pairs(const int64_t[:, ::1] spans, const int32_t[::1] gold_ids,
     return pair_g_a[:n_pairs], pair_s_a[:n_pairs]
 
 
-def merge_pairs(const int32_t[::1] plain_g, const int32_t[::1] plain_s,
-                const int32_t[::1] span_g, const int32_t[::1] span_s):
+def merge_pairs(const int32_t[::1] plain_g not None, const int32_t[::1] plain_s not None,
+                const int32_t[::1] span_g not None, const int32_t[::1] span_s not None):
     """Two lists of pairs, each in walk order (gold index increasing), merged in that
     order (no gold index is in both)."""
     cdef Py_ssize_t n = plain_g.shape[0], m = span_g.shape[0], i = 0, j = 0, k = 0
@@ -181,7 +181,7 @@ def merge_pairs(const int32_t[::1] plain_g, const int32_t[::1] plain_s,
     return out_g_a, out_s_a
 
 
-def sorted_bins(const offset_t[::1] starts, const offset_t[::1] values):
+def sorted_bins(const offset_t[::1] starts not None, const offset_t[::1] values not None):
     """``searchsorted(starts, values, side="right") - 1`` clipped at 0, for ascending
     ``values``, by one merge (the sentence of each character offset; both arrays of one
     type)."""

@@ -39,7 +39,7 @@ FLAG_CLAS17 = 2
 FILTERS = {None: 0, "content": 1, "clas17": 2}
 
 
-def distinct_codes(const int32_t[::1] a, const int32_t[::1] b):
+def distinct_codes(const int32_t[::1] a not None, const int32_t[::1] b not None):
     """The distinct values of ``a`` and ``b`` (non-negative codes), ascending, as int64: two
     passes, no sort and no count."""
     cdef Py_ssize_t i
@@ -63,8 +63,8 @@ def distinct_codes(const int32_t[::1] a, const int32_t[::1] b):
     return np.flatnonzero(present_a)
 
 
-def functional_children(const int32_t[::1] head, const int32_t[::1] deprel,
-                        const int8_t[::1] functional_of):
+def functional_children(const int32_t[::1] head not None, const int32_t[::1] deprel not None,
+                        const int8_t[::1] functional_of not None):
     """CSR lists (offsets, children) of each word's children whose relation is functional
     (``functional_of[deprel code]``), children in word order."""
     cdef Py_ssize_t n = head.shape[0], w, total = 0
@@ -104,14 +104,14 @@ ctypedef fused index_t:
     int64_t
 
 
-def pair_checks(const index_t[::1] ga, const index_t[::1] sa, const index_t[::1] sys_to_gold,
-                const int32_t[::1] g_upos, const int32_t[::1] s_upos,
-                const int32_t[::1] g_xpos, const int32_t[::1] s_xpos,
-                const int32_t[::1] g_feats, const int32_t[::1] s_feats,
-                const int32_t[::1] g_lemma, const int32_t[::1] s_lemma,
-                const int32_t[::1] g_deprel, const int32_t[::1] s_deprel,
-                const int32_t[::1] g_head, const int32_t[::1] s_head,
-                const int32_t[::1] ufeats_of, const int32_t[::1] compared_of,
+def pair_checks(const index_t[::1] ga not None, const index_t[::1] sa not None, const index_t[::1] sys_to_gold not None,
+                const int32_t[::1] g_upos not None, const int32_t[::1] s_upos not None,
+                const int32_t[::1] g_xpos not None, const int32_t[::1] s_xpos not None,
+                const int32_t[::1] g_feats not None, const int32_t[::1] s_feats not None,
+                const int32_t[::1] g_lemma not None, const int32_t[::1] s_lemma not None,
+                const int32_t[::1] g_deprel not None, const int32_t[::1] s_deprel not None,
+                const int32_t[::1] g_head not None, const int32_t[::1] s_head not None,
+                const int32_t[::1] ufeats_of not None, const int32_t[::1] compared_of not None,
                 int32_t underscore, children=None):
     """Per aligned pair ``ga[k]`` <-> ``sa[k]``: the bits of :data:`CHECKS` it passes.
 
@@ -178,9 +178,9 @@ def pair_checks(const index_t[::1] ga, const index_t[::1] sa, const index_t[::1]
     return mask_a
 
 
-def tally(const uint16_t[::1] mask, const index_t[::1] ga, const int32_t[::1] g_sent,
-          const int32_t[::1] s_sent, const int32_t[::1] g_deprel, const int32_t[::1] s_deprel,
-          const uint8_t[::1] flags_of, const uint16_t[::1] required, const uint8_t[::1] filters,
+def tally(const uint16_t[::1] mask not None, const index_t[::1] ga not None, const int32_t[::1] g_sent not None,
+          const int32_t[::1] s_sent not None, const int32_t[::1] g_deprel not None, const int32_t[::1] s_deprel not None,
+          const uint8_t[::1] flags_of not None, const uint16_t[::1] required not None, const uint8_t[::1] filters not None,
           Py_ssize_t n_sent):
     """Per metric m and gold sentence: (correct, gold, system, aligned) as int32 (a
     sentence's counts are small: half the memory of int64), an array (metrics, sentences,
@@ -204,10 +204,10 @@ def tally_arrays(Py_ssize_t n_metrics, Py_ssize_t n_sent):
             np.zeros((2, 3, n_sent), dtype=np.int32))
 
 
-def tally_part(int32_t[:, :, ::1] out, int32_t[:, :, ::1] per_filter,
-               const uint16_t[::1] mask, const index_t[::1] ga, const int32_t[::1] g_sent,
-               const int32_t[::1] s_sent, const int32_t[::1] g_deprel, const int32_t[::1] s_deprel,
-               const uint8_t[::1] flags_of, const uint16_t[::1] required, const uint8_t[::1] filters,
+def tally_part(int32_t[:, :, ::1] out not None, int32_t[:, :, ::1] per_filter not None,
+               const uint16_t[::1] mask not None, const index_t[::1] ga not None, const int32_t[::1] g_sent not None,
+               const int32_t[::1] s_sent not None, const int32_t[::1] g_deprel not None, const int32_t[::1] s_deprel not None,
+               const uint8_t[::1] flags_of not None, const uint16_t[::1] required not None, const uint8_t[::1] filters not None,
                Py_ssize_t pair_lo, Py_ssize_t pair_hi, Py_ssize_t gold_lo, Py_ssize_t gold_hi,
                Py_ssize_t sys_lo, Py_ssize_t sys_hi, Py_ssize_t sent_lo, Py_ssize_t sent_hi):
     """:func:`tally`'s counting for the aligned pairs ``pair_lo:pair_hi``, gold words
@@ -260,8 +260,8 @@ def tally_part(int32_t[:, :, ::1] out, int32_t[:, :, ::1] per_filter,
     return inside
 
 
-def tally_totals(int32_t[:, :, ::1] out, const int32_t[:, :, ::1] per_filter,
-                 const uint8_t[::1] filters, Py_ssize_t sent_lo=0, Py_ssize_t sent_hi=-1):
+def tally_totals(int32_t[:, :, ::1] out not None, const int32_t[:, :, ::1] per_filter not None,
+                 const uint8_t[::1] filters not None, Py_ssize_t sent_lo=0, Py_ssize_t sent_hi=-1):
     """Completes ``out`` of :func:`tally_part` (each metric's gold and system words from
     ``per_filter``) for the sentences ``sent_lo:sent_hi`` (-1: to the last) and returns
     their totals, int64 (metrics, 4); two disjoint ranges may be done at once."""
@@ -285,9 +285,9 @@ ctypedef fused offset_t:
     int64_t
 
 
-def span_counts(const offset_t[::1] g_start, const offset_t[::1] g_end,
-                const offset_t[::1] s_start, const offset_t[::1] s_end,
-                const offset_t[::1] sent_start):
+def span_counts(const offset_t[::1] g_start not None, const offset_t[::1] g_end not None,
+                const offset_t[::1] s_start not None, const offset_t[::1] s_end not None,
+                const offset_t[::1] sent_start not None):
     """Per gold sentence: (gold spans whose span a system span has too, gold spans, system
     spans, 0) as int64, an array (sentences, 4): the Tokens metric.  Spans are ascending
     (tokens: non-empty, in order); each belongs to the gold sentence holding its first

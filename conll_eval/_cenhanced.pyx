@@ -107,8 +107,8 @@ cdef PathTable _path_table(const uint8_t *buf, Py_ssize_t size):
     return table
 
 
-def parse_deps(const uint8_t[::1] buf, const int64_t[::1] field_start,
-               const int64_t[::1] field_end):
+def parse_deps(const uint8_t[::1] buf not None, const int64_t[::1] field_start not None,
+               const int64_t[::1] field_end not None):
     """(word, head, path, paths, irregular, underscores) of the DEPS of each word ``w``, the
     start of its ``DEPS<TAB>MISC`` field ``buf[field_start[w]:field_end[w]]``: per edge, in
     file order, its word, its head as written (0 = root; EMPTY_REF for an empty node) and its
@@ -197,8 +197,8 @@ def parse_deps(const uint8_t[::1] buf, const int64_t[::1] field_start,
     return word_a[:k], head_a[:k], path_a[:k], table.ranges(), irregular, underscores
 
 
-def all_underscore(const uint8_t[::1] buf, const int64_t[::1] field_start,
-                   const int64_t[::1] field_end):
+def all_underscore(const uint8_t[::1] buf not None, const int64_t[::1] field_start not None,
+                   const int64_t[::1] field_end not None):
     """Whether every word's DEPS (see :func:`parse_deps`) is ``_`` (False for no words);
     stops at the first other one (usually the first word's)."""
     cdef Py_ssize_t w, i, n_words = field_start.shape[0]
@@ -294,12 +294,12 @@ cdef int64_t _matching_pairs(const int64_t *g_head, const int64_t *g_label,
     return pairs
 
 
-def official_counts(const int64_t[::1] g_word, const int64_t[::1] g_head,
-                    const int64_t[::1] g_label, int64_t n_gold,
-                    const int64_t[::1] s_word, const int64_t[::1] s_head,
-                    const int64_t[::1] s_label, int64_t n_system,
-                    const int64_t[::1] sys_to_gold, const int64_t[::1] gold_word_sent,
-                    const int64_t[::1] sys_word_sent, int64_t n_sentences,
+def official_counts(const int64_t[::1] g_word not None, const int64_t[::1] g_head not None,
+                    const int64_t[::1] g_label not None, int64_t n_gold,
+                    const int64_t[::1] s_word not None, const int64_t[::1] s_head not None,
+                    const int64_t[::1] s_label not None, int64_t n_system,
+                    const int64_t[::1] sys_to_gold not None, const int64_t[::1] gold_word_sent not None,
+                    const int64_t[::1] sys_word_sent not None, int64_t n_sentences,
                     int64_t root, int64_t unmatched):
     """Per gold sentence (rows) the official nested count of enhanced edges: (correct, gold,
     system, 0).  For each aligned system word, every edge of its gold partner against every

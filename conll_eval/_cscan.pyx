@@ -319,7 +319,7 @@ cdef inline uint64_t _hash_bytes(const uint8_t* p, Py_ssize_t n, const uint8_t* 
     return keyed_hash(p, n, limit, &_HASH_KEY)
 
 
-def string_hash(const uint8_t[::1] data):
+def string_hash(const uint8_t[::1] data not None):
     """This process's hash of ``data``'s bytes, as the string tables compute it (a diagnostic:
     the tests check that it depends on the process's key and spreads strings that collided
     under the old unkeyed hash)."""
@@ -469,7 +469,7 @@ cdef class StringTable:
 
 
 
-def encode_strings(StringTable table, Py_ssize_t since, dict index, list strings):
+def encode_strings(StringTable table not None, Py_ssize_t since, dict index not None, list strings not None):
     """Vocabulary codes (int32) of ``table``'s strings from local id ``since`` on, decoded as
     ``str`` (valid UTF-8: the file was checked), in the vocabulary whose ``index`` (str ->
     code) and ``strings`` (code -> str) are given: each looked up once and, when new,
@@ -745,13 +745,13 @@ cdef bint _HAVE_SSSE3 = ce_have_ssse3()
 UTF8_VECTORS = bool(_HAVE_SSSE3)
 
 
-def space_length(bytes text, bint unicode):
+def space_length(bytes text not None, bint unicode):
     """The length of the space separator :func:`scan_piece` sees at the start of ``text``
     (for the tests)."""
     return _space_at(<const uint8_t*>text, 0, len(text), unicode) if text else 0
 
 
-def utf8_valid(const uint8_t[::1] data, bint vectors=True):
+def utf8_valid(const uint8_t[::1] data not None, bint vectors=True):
     """Whether ``data`` is valid UTF-8 as Python's strict decoder decides (no overlongs, no
     surrogates, nothing above U+10FFFF, no truncated sequence).  With SSSE3 (and
     ``vectors``) 16 bytes a step, else a sequence at a time (the tests compare the two)."""
@@ -799,7 +799,7 @@ def utf8_valid(const uint8_t[::1] data, bint vectors=True):
     return ok
 
 
-def decode_utf8(const uint8_t[::1] data):
+def decode_utf8(const uint8_t[::1] data not None):
     """``data`` (valid UTF-8) as a ``str`` written once into its final size, or None when
     ``data`` proves not to be valid UTF-8 (the caller then decodes it the usual way, which
     says why).  Python's decoder widens its buffer at the first character wider than
@@ -830,7 +830,7 @@ def decode_utf8(const uint8_t[::1] data):
     return text
 
 
-def count_newlines(const uint8_t[::1] data):
+def count_newlines(const uint8_t[::1] data not None):
     """The number of newline bytes in ``data`` (what :func:`scan_piece` sizes its arrays by)."""
     cdef Py_ssize_t found = 0
     if data.shape[0]:
@@ -839,7 +839,7 @@ def count_newlines(const uint8_t[::1] data):
     return found
 
 
-def word_tail_starts(const uint8_t[::1] data):
+def word_tail_starts(const uint8_t[::1] data not None):
     """Where the DEPS field of every word line of a regular CoNLL-U text starts, in order
     (int64): word lines are those neither blank nor comments whose ID (before the first TAB)
     has no '-' (a multi-word token's range) and no '.' (an empty node).  A regular line has
@@ -883,7 +883,7 @@ def word_tail_starts(const uint8_t[::1] data):
     return starts_a[:found].copy()
 
 
-def line_ends(const uint8_t[::1] data, starts):
+def line_ends(const uint8_t[::1] data not None, starts):
     """The position of the first newline at or after each of ``starts`` (int32 or int64
     positions in ``data``), or ``len(data)`` where there is none: where a field that runs to
     the end of its line ends."""
@@ -908,7 +908,7 @@ def line_ends(const uint8_t[::1] data, starts):
     return ends_a
 
 
-def remap_in_place(int32_t[::1] codes, const int32_t[::1] table):
+def remap_in_place(int32_t[::1] codes not None, const int32_t[::1] table not None):
     """``codes[i] = table[codes[i]]`` where the codes are (-1 stays -1: no string); False,
     with ``codes`` untouched, when a code is outside ``table``."""
     cdef Py_ssize_t i, n = codes.shape[0], size = table.shape[0]
@@ -947,7 +947,7 @@ def content_lines_bound(Py_ssize_t n_bytes, Py_ssize_t n_lines):
     return min(n_lines, n_bytes // MIN_CONTENT_LINE_BYTES + 1)
 
 
-def scratch_array(dict scratch, str name, shape, dtype):
+def scratch_array(dict scratch not None, str name not None, shape, dtype):
     """An array of at least ``shape`` from ``scratch`` (reused by the pieces of a file, so
     that only what a piece keeps is allocated per piece: less heap fragmentation)."""
     if isinstance(shape, tuple):
@@ -967,8 +967,8 @@ cdef inline object _kept(object view, bint own):
     return view.copy() if own else view
 
 
-def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t line_offset,
-               tuple tables, bint unicode_spaces, dict scratch=None, TagCombos combos=None,
+def scan_piece(const uint8_t[::1] arr not None, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t line_offset,
+               tuple tables not None, bint unicode_spaces, dict scratch=None, TagCombos combos=None,
                bint own=True, tuple into=None, int32_t word_shift=0, int32_t tok_shift=0,
                int32_t sent_shift=0, Py_ssize_t newlines=-1):
     """Scan ``arr[lo:hi]`` (whole sentences, ending with a blank line); None when it is not
@@ -1329,7 +1329,7 @@ def scan_piece(const uint8_t[::1] arr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t 
     }
 
 
-def field_bounds(const uint8_t[::1] data):
+def field_bounds(const uint8_t[::1] data not None):
     """The end of every field (the position of its TAB or newline) of a CoNLL-U text, and
     the number of lines: the least work any reader does.  The benchmark's compiled floor."""
     cdef Py_ssize_t n = data.shape[0], i, n_fields = 0, n_lines = 0

@@ -382,7 +382,7 @@ cdef int32_t* _ptr32(arr):
     return &view[0]
 
 
-def screen_block(const uint8_t[::1] buf, tuple tables, dict scratch):
+def screen_block(const uint8_t[::1] buf not None, tuple tables not None, dict scratch not None):
     """Screen ``buf`` (whole sentences, each ending with an empty line; LF only, valid UTF-8
     in NFC: the caller checks that).  None when the block cannot be screened (see the module
     docstring); else a dict of arrays:

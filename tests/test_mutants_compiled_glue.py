@@ -10,6 +10,9 @@ the core is not built (``CONLL_EVAL_REQUIRE_COMPILED=1`` makes that a failure).
 import importlib
 import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +155,73 @@ def test_all_underscore_deps_found_by_the_compiled_reader(tmp_path, how, deps, m
     compiled = _graph_and_edges(path, how, True, monkeypatch)
     assert compiled == _graph_and_edges(path, how, False, monkeypatch)
     assert compiled[0] is (deps == "_")
+
+
+#: run in a child, so that a crash fails the test instead of ending pytest: every entry point
+#: of every compiled module refuses None in each array argument (the others real) with a
+#: TypeError; typed memoryviews take None unless declared ``not None``, then crash on use
+_NONE_PROBE = r"""
+import importlib, random, sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from strategies import generate_pair
+from conll_eval import align, enhanced
+from conll_eval.reader import load, parse_bytes
+from conll_eval.treebank import Vocab
+
+calls = []
+def record(module, name):
+    real = getattr(module, name)
+    def spy(*args):
+        calls.append((module.__name__, name, args))
+        return real(*args)
+    setattr(module, name, spy)
+
+calign, cenhanced = (importlib.import_module(f"conll_eval.{m}") for m in ("_calign", "_cenhanced"))
+for name in ("walk", "lcs_pairs", "merge_pairs"):
+    record(calign, name)
+for name in ("parse_deps", "all_underscore"):
+    record(cenhanced, name)
+align._calign, enhanced._cenhanced = calign, cenhanced
+vocab = Vocab()
+gold, system = generate_pair(random.Random(3))
+align.align_words(parse_bytes(gold.encode(), "g", "conll18", vocab),
+                  parse_bytes(system.encode(), "s", "conll18", vocab))
+text = "1\ta\t_\tX\t_\t_\t0\troot\t0:root\t_\n2\tb\t_\tX\t_\t_\t1\tdep\t1:dep\t_\n\n"
+enhanced.enhanced_graph(parse_bytes(text.encode(), "e", "iwpt", vocab))
+deps = load(sys.argv[2], "iwpt")
+enhanced.deps_all_underscore(deps)
+names = set()
+for module, name, args in calls:
+    function = getattr(sys.modules[module], name).__closure__[0].cell_contents
+    for k, value in enumerate(args):
+        if isinstance(value, (np.ndarray, bytes, memoryview)):
+            try:
+                function(*args[:k], None, *args[k + 1:])
+            except TypeError:
+                names.add(name)
+                continue
+            raise SystemExit(f"{name} took None as argument {k}")
+for module_name in ("_calign", "_ccount", "_cenhanced", "_cscan", "_cvalidate"):
+    module = importlib.import_module(f"conll_eval.{module_name}")
+    for name in dir(module):
+        function = getattr(module, name)
+        if name.startswith("_") or "cython_function" not in type(function).__name__:
+            continue
+        required = function.__code__.co_argcount - len(function.__defaults__ or ())
+        try:
+            function(*[None] * required)
+        except (TypeError, ValueError, AttributeError):
+            continue
+        raise SystemExit(f"{module_name}.{name} took None")
+print(" ".join(sorted(names)))
+"""
+
+
+def test_compiled_entry_points_refuse_none_instead_of_crashing(tmp_path):
+    deps_file = tmp_path / "deps.conllu"
+    deps_file.write_text("1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
+    child = subprocess.run([sys.executable, "-c", _NONE_PROBE, str(Path(__file__).parent), str(deps_file)],
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr[-2000:]
+    assert child.stdout.split() == ["all_underscore", "lcs_pairs", "merge_pairs", "parse_deps", "walk"]
