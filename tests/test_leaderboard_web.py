@@ -89,6 +89,24 @@ def test_an_upload_is_queued_scored_and_ranked_as_suites_json(web):
     assert [e["rank"] for e in every] == [1, 2, 2]
 
 
+def test_the_leaderboard_equals_suites_json_on_the_testdata_suite(tmp_path, database_url):
+    """testdata/suite: five gold treebanks, a system with one missing, one extra and one file
+    whose treebank scores 0; the entry's objects are the suite CLI's, digit for digit."""
+    suite = EXAMPLES.parent / "testdata" / "suite"
+    shutil.copytree(suite / "gold", tmp_path / "gold")
+    served = make_web(tmp_path, database_url)
+    with served.client:
+        assert served.upload(zip_of(suite / "system", tmp_path / "s.zip")).status_code == 202
+        assert score_queue(served.url) == 1
+        entries = served.client.get("/api/leaderboard").json()["entries"]
+    served.app.state.web.engine.dispose()
+    expected = suite_json(tmp_path / "gold", submission_directory(served.url, 1))
+    assert len(entries) == 1 and len(expected["treebanks"]) == 5
+    assert json.dumps(entries[0]["macro"]) == json.dumps(expected["macro"])
+    assert json.dumps(entries[0]["treebanks"]) == json.dumps(expected["treebanks"])
+    assert {record["status"] for record in entries[0]["treebanks"]} != {"ok"}  # a treebank scored 0
+
+
 def test_the_status_moves_through_validating_and_scoring(web):
     from conll_eval.leaderboard import queue
     web.upload(zip_of(EXAMPLES / "SYSTEM_DIR", web.tmp / "s.zip"))
