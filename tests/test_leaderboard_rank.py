@@ -80,6 +80,12 @@ def test_identical_submissions_share_a_cluster_and_a_worse_one_is_below(board):
     assert ranked == [("Alpha", 1, 1), (HOSTILE, 1, 1), ("Gamma", 3, 2)]
     assert list(document["entries"][0]) == ["team", "submission", "label", "rank", "cluster", "macro",
                                             "treebanks"]
+    # the walk's two tests: the hostile team (identical files) against Alpha, p 1; Gamma
+    # against Alpha, the cluster's best, every resample nearer 0: 1/1001, times the 2 tests
+    comparisons = document["significance"].pop("comparisons")
+    assert comparisons == [{"submission": 3, "against": 2, "p": 1.0, "corrected": 1.0, "separated": False},
+                           {"submission": 4, "against": 2, "p": 1 / 1001, "corrected": 2 / 1001,
+                            "separated": True}]
     assert document["significance"] == {"test": "paired-bootstrap", "stratified": "treebank",
                                         "rule": "cluster-best", "resamples": 1000, "seed": 12345, "alpha": 0.05,
                                         "correction": "holm", "tests": 2, "separable": True}

@@ -311,11 +311,11 @@ def _rank(db, ranking, service, engine, args, significance, stdout: TextIO) -> N
     with db.session_scope(engine) as session:
         task = service.the_task(session)
         service.require_gold_unchanged(task)
-        entries = ranking.ranked_entries(session, task, every=args.all, significance=significance)
+        entries, comparisons = ranking.ranking_and_comparisons(session, task, args.all, significance)
         languages = ranking.language_rows(task, entries)
         history = ranking.team_history(session, task) if args.history else None
         if args.format == "json":
-            text = ranking.ranking_json(entries, significance, languages, history)
+            text = ranking.ranking_json(entries, significance, languages, history, comparisons)
         elif args.format == "html":
             text = ranking.ranking_html(task, entries, significance, languages, history)
         else:

@@ -12,11 +12,11 @@ from sqlalchemy.orm import Session, selectinload
 from ..report.escape import json_text
 from ..report.latex import latex_output, latex_table
 from ..report.tables import Cell, Num, markdown_table, percent, text_table
-from .clusters import Significance, cluster_numbers, sentence_strata
+from .clusters import Significance, cluster_walk, sentence_strata
 from .models import Submission, Task, TreebankResult
 from .pages import history_section, html_page, ranking_sections
 
-__all__ = ["ranked_entries", "language_rows", "team_history", "ranking_json", "ranking_tables", "ranking_html",
+__all__ = ["ranked_entries", "ranking_and_comparisons", "language_rows", "team_history", "ranking_json", "ranking_tables", "ranking_html",
            "FORMATS"]
 
 FORMATS = ("text", "markdown", "json", "latex", "html")
@@ -38,6 +38,15 @@ def ranked_entries(session: Session, task: Task, every: bool = False,
     ``team``, ``submission`` (its id), ``label``, ``rank``, ``cluster`` (see
     :mod:`.clusters`; tested with ``significance``, the defaults when None), ``macro``,
     ``treebanks``."""
+    return ranking_and_comparisons(session, task, every, significance)[0]
+
+
+def ranking_and_comparisons(session: Session, task: Task, every: bool = False,
+                            significance: Optional[Significance] = None) -> Tuple[List[dict], List[dict]]:
+    """:func:`ranked_entries`, and the clusters' tests in the order the walk made them:
+    ``{"submission", "against"`` (the best of the cluster above), ``"p"`` (the bootstrap's),
+    ``"corrected"`` (times the correction's factor in the walk kept, at most 1),
+    ``"separated"}`` (it starts a new cluster)."""
     metric = task.primary_metric
     query = (select(Submission).where(Submission.status == "done", Submission.hidden.is_(False),
                                       Submission.phase == task.phase)
@@ -68,11 +77,14 @@ def ranked_entries(session: Session, task: Task, every: bool = False,
                         "rank": entries[-1]["rank"] if shared else position, "cluster": 1,
                         "macro": submission.macro, "treebanks": records[submission.id]})
     strata, included = sentence_strata(session, entries, metric)
-    numbers = cluster_numbers(strata, included, [_primary_f1(s, metric) for s in submissions],
-                              significance or Significance())
-    for entry, number in zip(entries, numbers):
+    walk = cluster_walk(strata, included, [_primary_f1(s, metric) for s in submissions],
+                        significance or Significance())
+    for entry, number in zip(entries, walk.numbers):
         entry["cluster"] = number
-    return entries
+    comparisons = [{"submission": entries[k]["submission"], "against": entries[best]["submission"], "p": p,
+                    "corrected": min(1.0, p * walk.factor), "separated": separated}
+                   for k, best, p, separated in walk.tests]
+    return entries, comparisons
 
 
 def language_rows(task: Task, entries: Sequence[dict]) -> List[dict]:
@@ -112,13 +124,19 @@ def team_history(session: Session, task: Task) -> List[dict]:
 
 
 def ranking_json(entries: Sequence[dict], significance: Optional[Significance] = None,
-                 languages: Sequence[dict] = (), history: Optional[Sequence[dict]] = None) -> str:
+                 languages: Sequence[dict] = (), history: Optional[Sequence[dict]] = None,
+                 comparisons: Optional[Sequence[dict]] = None) -> str:
     """``{"entries": [...], "significance": {...}, "languages": [...]}`` (and ``"history"``
-    when given), an entry a line, every name spelt out (:func:`json_text`).  Compact, unlike
-    suite's indented JSON: the standard library encodes indented JSON in Python, 100 teams x
-    82 treebanks took 6 s that way (the C encoder: well under 1 s)."""
+    when given; the significance object's ``"comparisons"``, the clusters' tests of
+    :func:`ranking_and_comparisons`, when given), an entry a line, every name spelt out
+    (:func:`json_text`).  Compact, unlike suite's indented JSON: the standard library encodes
+    indented JSON in Python, 100 teams x 82 treebanks took 6 s that way (the C encoder: well
+    under 1 s)."""
     body = ",\n".join(json_text(entry) for entry in entries)
-    tail = f',\n"significance": {json_text((significance or Significance()).record(len(entries)))}'
+    record = (significance or Significance()).record(len(entries))
+    if comparisons is not None:
+        record["comparisons"] = list(comparisons)
+    tail = f',\n"significance": {json_text(record)}'
     tail += ',\n"languages": [' + ",\n".join(json_text(row) for row in languages) + "]"
     if history is not None:
         tail += ',\n"history": [' + ",\n".join(json_text(team) for team in history) + "]"
