@@ -318,6 +318,21 @@ def test_a_hidden_submission_is_never_in_the_public_leaderboard(web):
     assert [e["team"] for e in web.client.get("/api/leaderboard").json()["entries"]] == ["ACME", "Bravo"]
 
 
+def test_while_a_ranking_is_computed_the_previous_one_is_served_without_what_was_hidden(web):
+    web.upload(zip_of(EXAMPLES / "SYSTEM_DIR", web.tmp / "s.zip"))
+    web.upload(zip_of(EXAMPLES / "SYSTEM_DIR", web.tmp / "p.zip", only={"en_cats.conllu"}), team="Bravo")
+    score_queue(web.url)
+    assert [e["submission"] for e in web.client.get("/api/leaderboard").json()["entries"]] == [1, 2]
+    cache = web.app.state.web.cache
+    _engine_do(web.url, organisers.set_hidden, 1, True)
+    with cache.computing:  # another request is computing the new ranking
+        stale = web.client.get("/api/leaderboard").json()["entries"]
+        assert [(e["submission"], e["rank"]) for e in stale] == [(2, 2)]  # the old one, minus the hidden
+        assert ">#1<" not in web.client.get("/").text
+    fresh = web.client.get("/api/leaderboard").json()["entries"]
+    assert [(e["submission"], e["rank"]) for e in fresh] == [(2, 1)]
+
+
 def test_another_teams_submission_is_404_as_a_missing_one(web):
     web.upload(zip_of(EXAMPLES / "SYSTEM_DIR", web.tmp / "s.zip"))
     for path, team in (("/api/submissions/1", "Bravo"), ("/api/submissions/99", "ACME"),

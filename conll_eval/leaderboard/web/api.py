@@ -79,5 +79,5 @@ async def get_submission(request: Request) -> Response:
 
 async def get_leaderboard(request: Request) -> Response:
     every = request.query_params.get("all", "") in ("1", "true", "yes")
-    entries, _ = await run_in_threadpool(request.app.state.web.cache.entries, every)
-    return json_response({"entries": entries})
+    ranked = await run_in_threadpool(request.app.state.web.cache.ranking, every)
+    return Response(await run_in_threadpool(ranked.body), media_type="application/json")

@@ -16,13 +16,14 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import selectinload
 
 from ...errors import ConllEvalError, InputError, UsageError, printable
+from ...report.escape import json_text
 from .. import ranking, service
 from ..db import LeaderboardError, session_scope
 from ..models import Organiser, Submission, Task, Team
 from ..organisers import token_holder
 
 __all__ = ["WebError", "Holder", "holder_of_token", "holder_by_id", "submission_view", "team_submissions",
-           "all_submissions", "LeaderboardCache", "accept_upload", "task_summary", "FIRST_ERRORS"]
+           "all_submissions", "LeaderboardCache", "Ranking", "accept_upload", "task_summary", "FIRST_ERRORS"]
 
 #: how many error lines a failed submission shows
 FIRST_ERRORS = 10
@@ -145,30 +146,78 @@ def task_summary(engine: Engine) -> dict:
                 "primary": task.primary_metric}
 
 
+@dataclass
+class Ranking:
+    """A computed ranking: the state of the submissions it was computed from (``key``), its
+    entries, the per-language rows, and its API body once made (:meth:`body`)."""
+    key: tuple
+    entries: List[dict]
+    languages: list
+    _body: Optional[bytes] = None
+    #: the pages' ranking sections, made once by :mod:`.views`
+    sections: Optional[List[str]] = None
+
+    def body(self) -> bytes:
+        """``{"entries": [...]}`` as the API sends it (made once)."""
+        if self._body is None:
+            self._body = (json_text({"entries": self.entries}, allow_nan=False) + "\n").encode()
+        return self._body
+
+
 class LeaderboardCache:
     """The ranking (:func:`.ranking.ranked_entries`, clusters included), computed again only
     when the scored, visible submissions changed (their count, ids or last finish time): a
-    page or ``GET /api/leaderboard`` between two changes costs one small query."""
+    page or ``GET /api/leaderboard`` between two changes costs one small query.  While one
+    thread computes a new ranking (seconds, for a hundred teams), the others get the previous
+    one without the submissions that are no longer visible (hidden since), never a hidden one."""
 
     def __init__(self, engine: Engine):
         self.engine = engine
-        self.lock = threading.Lock()
-        self.kept: Dict[bool, Tuple[tuple, List[dict], list]] = {}
+        self.computing = threading.Lock()
+        self.kept: Dict[bool, Ranking] = {}
 
-    def entries(self, every: bool) -> Tuple[List[dict], list]:
-        """The entries (best per team, or ``every`` submission) and the per-language rows."""
-        with self.lock, session_scope(self.engine) as session:
-            task = service.the_task(session)
-            visible = (Submission.status == "done", Submission.hidden.is_(False), Submission.phase == task.phase)
-            state = tuple(session.execute(select(func.count(Submission.id), func.sum(Submission.id),
-                                                 func.max(Submission.finished_at)).where(*visible)).one())
-            key = (task.phase, task.primary_metric, *state)
+    @staticmethod
+    def _visible(task: Task):
+        return Submission.status == "done", Submission.hidden.is_(False), Submission.phase == task.phase
+
+    def _key(self, session) -> tuple:
+        task = service.the_task(session)
+        state = session.execute(select(func.count(Submission.id), func.sum(Submission.id),
+                                       func.max(Submission.finished_at)).where(*self._visible(task))).one()
+        return (task.phase, task.primary_metric, *state)
+
+    def _still_visible(self, session, kept: Ranking) -> Ranking:
+        task = service.the_task(session)
+        ids = [entry["submission"] for entry in kept.entries]
+        visible = set()
+        for start in range(0, len(ids), 500):  # bounded IN lists
+            visible.update(session.scalars(select(Submission.id).where(Submission.id.in_(ids[start:start + 500]),
+                                                                      *self._visible(task))))
+        return Ranking(kept.key, [entry for entry in kept.entries if entry["submission"] in visible],
+                       kept.languages)
+
+    def ranking(self, every: bool) -> Ranking:
+        """The ranking of each team's best submission (``every``: of all of them)."""
+        with session_scope(self.engine) as session:
             kept = self.kept.get(every)
-            if kept is None or kept[0] != key:
-                entries = ranking.ranked_entries(session, task, every=every)
-                kept = (key, entries, ranking.language_rows(task, entries))
-                self.kept[every] = kept
-            return kept[1], kept[2]
+            if kept is not None and kept.key == self._key(session):
+                return kept
+            if kept is not None and not self.computing.acquire(blocking=False):
+                return self._still_visible(session, kept)
+        if kept is None:
+            self.computing.acquire()
+        try:
+            with session_scope(self.engine) as session:
+                key = self._key(session)
+                kept = self.kept.get(every)
+                if kept is None or kept.key != key:
+                    task = service.the_task(session)
+                    entries = ranking.ranked_entries(session, task, every=every)
+                    kept = Ranking(key, entries, ranking.language_rows(task, entries))
+                    self.kept[every] = kept
+                return kept
+        finally:
+            self.computing.release()
 
 
 def _refusal(exc: ConllEvalError) -> WebError:

@@ -103,11 +103,14 @@ async def _required(request: Request, session: Session, kind: str) -> Holder:
 
 async def _ranking(request: Request, every: bool = False) -> Tuple[dict, List[str]]:
     summary = await run_in_threadpool(task_summary, _engine(request))
-    entries, languages = await run_in_threadpool(request.app.state.web.cache.entries, every)
-    task = summary["task"]
-    if not entries:
+    ranked = await run_in_threadpool(request.app.state.web.cache.ranking, every)
+    if not ranked.entries:
         return summary, [_section("Ranking", '<p class="note">No scored submission yet.</p>', "ranking")]
-    return summary, ranking_sections(task, entries, languages, None, cluster_note(None, len(entries)))
+    if ranked.sections is None:  # the same for every visitor until the ranking changes
+        ranked.sections = await run_in_threadpool(
+            ranking_sections, summary["task"], ranked.entries, ranked.languages, None,
+            cluster_note(None, len(ranked.entries)))
+    return summary, ranked.sections
 
 
 def _subtitle(summary: dict) -> str:
