@@ -393,6 +393,12 @@ def test_serve_refuses_a_port_in_use_and_an_old_schema(web):
     assert (status, out) == (1, "") and "error [cannot-listen]" in err
     status, _, err = run("serve", "--db", web.url, "--port", "70000")
     assert status == 2 and "--port" in err
+    engine = db.open_engine(web.url)
+    with engine.begin() as connection:
+        alembic_command.downgrade(db._config(connection), "0002")
+    engine.dispose()
+    status, out, err = run("serve", "--db", web.url, "--port", "0")
+    assert (status, out) == (1, "") and "error [old-schema]" in err
 
 
 @pytest.mark.slow
