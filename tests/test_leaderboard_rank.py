@@ -138,9 +138,12 @@ def test_too_few_resamples_for_the_tests_are_named():
     # left out: 1000, raised by thousands to twice tests / alpha (room for one resample past the
     # observed difference), so that the default always separates
     assert [Significance().resamples_for(n) for n in (2, 26, 27, 100)] == [1000, 1000, 2000, 4000]
-    assert Significance(alpha=0.01).resamples_for(100) == 20000
+    # at most 10,000: 250 teams get it, 500 can still be separated, 600 cannot (a warning)
+    assert Significance(alpha=0.01).resamples_for(100) == 10000
+    assert [Significance().resamples_for(n) for n in (251, 252, 600)] == [10000] * 3
+    assert Significance().separable(500) and not Significance().separable(502)
     assert Significance(correction="none").resamples_for(100) == 1000
-    assert all(Significance().separable(n) for n in (2, 10, 100, 1000))
+    assert all(Significance().separable(n) for n in (2, 10, 100, 500))
 
 
 def test_the_resampling_options_are_compares(board):

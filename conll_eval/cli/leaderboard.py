@@ -155,7 +155,7 @@ def _resamples_for_the_teams(parser) -> None:
             action.default = None
             action.help = ("the clusters' paired bootstrap resamples, stratified by treebank, as compare's "
                            "(default: 1000, raised by thousands for many teams so that a test can pass "
-                           "after the correction: 4000 for 100 teams at alpha 0.05)")
+                           "after the correction: 4000 for 100 teams at alpha 0.05; at most 10000)")
 
 
 def _report_maker(task, target: str):

@@ -21,7 +21,7 @@ from .db import LeaderboardError
 from .models import SentenceCounts
 from .scoring import metric_counts
 
-__all__ = ["Significance", "Walk", "sentence_strata", "cluster_numbers", "cluster_walk", "walk_clusters", "stratified_bootstrap", "pair_p_value",
+__all__ = ["Significance", "MAX_DEFAULT_RESAMPLES", "Walk", "sentence_strata", "cluster_numbers", "cluster_walk", "walk_clusters", "stratified_bootstrap", "pair_p_value",
            "pair_p_values"]
 
 #: submissions whose counts one query reads: the ORM buffers a query's rows, and a submission
@@ -34,6 +34,10 @@ _BLOCK = 64
 #: float32 adds integers exactly below this: a treebank whose resampled counts stay below it
 #: is resampled in float32, whose matrix products take a third of float64's time
 _EXACT_FLOAT32 = 2 ** 24
+#: the most resamples the default takes: more would make rank's work grow as the teams
+#: squared (resamples x teams); past 250 teams at alpha 0.05 the default stops growing, and
+#: past 500 no test can pass with it (the note says so; give --resamples)
+MAX_DEFAULT_RESAMPLES = 10_000
 #: the default resamples leave room for this many resampled differences beyond the observed
 #: one in a test that still passes after the correction (see Significance.resamples_for)
 _HEADROOM = 2
@@ -60,11 +64,12 @@ class Significance:
     def resamples_for(self, entries: int) -> int:
         """The resamples given, else compare's default (1000), raised by thousands for many
         entries until a test whose every resampled difference is nearer 0 than the observed
-        one, or all but one, passes after the correction: 100 teams at alpha 0.05, 4000."""
+        one, or all but one, passes after the correction (100 teams at alpha 0.05: 4000), up
+        to :data:`MAX_DEFAULT_RESAMPLES`."""
         if self.resamples is not None:
             return self.resamples
         needed = _HEADROOM * self._factor(entries) / self.alpha
-        return max(DEFAULT_RESAMPLES, 1000 * math.ceil(needed / 1000))
+        return min(MAX_DEFAULT_RESAMPLES, max(DEFAULT_RESAMPLES, 1000 * math.ceil(needed / 1000)))
 
     def separable(self, entries: int) -> bool:
         """Can any of ``entries`` ranked submissions be significantly worse than another?  No
