@@ -35,7 +35,7 @@ def _nav(session: Optional[Session]) -> List[Tuple[str, str]]:
     return [("/", "Leaderboard"), *own]
 
 
-def _page(request: Request, title: str, sections: Sequence[str], session: Optional[Session],
+def _page(title: str, sections: Sequence[str], session: Optional[Session],
           status: int = 200, subtitle: str = "") -> HTMLResponse:
     return HTMLResponse(html_page(title, sections, _nav(session), subtitle, csp=CSP), status)
 
@@ -64,7 +64,7 @@ def error_page(request: Request, error: WebError) -> HTMLResponse:
     """A refusal as a page: its message and code, a link back."""
     body = (f'<p class="note">{html_text(error.message)} [{html_text(error.code)}]</p>'
             '<p><a href="/">Back to the leaderboard</a></p>')
-    return _page(request, "Refused" if error.status < 500 else "Server error", [_section("What happened", body)],
+    return _page("Refused" if error.status < 500 else "Server error", [_section("What happened", body)],
                  _sessions(request).read(request), error.status)
 
 
@@ -120,7 +120,7 @@ def _subtitle(summary: dict) -> str:
 
 async def home(request: Request) -> Response:
     summary, sections = await _ranking(request)
-    return _page(request, summary["name"], sections, _sessions(request).read(request), subtitle=_subtitle(summary))
+    return _page(summary["name"], sections, _sessions(request).read(request), subtitle=_subtitle(summary))
 
 
 async def login_page(request: Request) -> Response:
@@ -134,7 +134,7 @@ async def login_page(request: Request) -> Response:
               'required></label></p>')
     body = ('<p class="note">The token a team (or organiser) got when it was added.</p>'
             + _form("/login", sessions.csrf(session), "Log in", fields))
-    response = _page(request, "Log in", [_section("Log in", body)], session)
+    response = _page("Log in", [_section("Log in", body)], session)
     if fresh:
         sessions.set(response, fresh)
     return response
@@ -189,7 +189,7 @@ async def team_page(request: Request) -> Response:
     sections = [_section("Upload a submission", upload, "upload"),
                 _section("Your submissions", html_table(header, table, left=(0, 1, 2, 3, 5)), "submissions"),
                 *ranking, _section("Log out", _form("/logout", csrf, "Log out"), "logout")]
-    return _page(request, f"{summary['name']}: {holder.name}", sections, session, subtitle=_subtitle(summary))
+    return _page(f"{summary['name']}: {holder.name}", sections, session, subtitle=_subtitle(summary))
 
 
 async def team_upload(request: Request) -> Response:
@@ -236,7 +236,7 @@ async def organiser_page(request: Request) -> Response:
     sections = [_section("Phase", freeze, "phase"), _section("Rescore", rescore, "rescore"),
                 _section("Submissions", _organiser_table(rows, csrf), "submissions"), *ranking,
                 _section("Log out", _form("/logout", csrf, "Log out"), "logout")]
-    return _page(request, f"{summary['name']}: organiser {holder.name}", sections, session,
+    return _page(f"{summary['name']}: organiser {holder.name}", sections, session,
                  subtitle=_subtitle(summary))
 
 
