@@ -21,8 +21,8 @@ from .db import LeaderboardError
 from .models import SentenceCounts
 from .scoring import metric_counts
 
-__all__ = ["Significance", "MAX_DEFAULT_RESAMPLES", "Walk", "sentence_strata", "cluster_numbers", "cluster_walk", "walk_clusters", "stratified_bootstrap", "pair_p_value",
-           "pair_p_values"]
+__all__ = ["Significance", "MAX_DEFAULT_RESAMPLES", "Walk", "sentence_strata", "cluster_numbers",
+           "cluster_walk", "walk_clusters", "stratified_bootstrap", "pair_p_value", "pair_p_values"]
 
 #: submissions whose counts one query reads: the ORM buffers a query's rows, and a submission
 #: of 82 treebanks of 300 sentences keeps ~3 MB of them (every metric's counts), so reading
