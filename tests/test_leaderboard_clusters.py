@@ -115,12 +115,17 @@ def test_a_hundred_teams_in_three_groups_make_three_clusters_with_the_default_re
 
 def test_the_leaderboards_bootstrap_is_compares_to_the_digit():
     """float32 products where the sums stay exact, float64 where a treebank's counts could
-    pass 2**24 in a resample: the same samples as analyze.resampling's bootstrap either way."""
+    pass 2**24 in a resample, the gold column once when every entry shares it: the same
+    samples as analyze.resampling's bootstrap every way."""
     rng = np.random.default_rng(5)
     strata = [np.stack([rng.integers(0, 30, (size, 7)), rng.integers(10, 40, (size, 7)),
                         rng.integers(10, 40, (size, 7))], axis=-1).astype(float) for size in (120, 0, 40)]
     strata.append(strata[0] * 200_001)  # 120 sentences of up to 8e6: float64 (float32 differs here)
-    included = np.ones((4, 7), dtype=bool)
+    shared = strata[2].copy()
+    shared[:, :, 1] = shared[:, :1, 1]  # every entry's gold counts the same, as in a ranking
+    strata.append(shared)
+    strata.append(shared * 300_001)
+    included = np.ones((6, 7), dtype=bool)
     included[2, 3] = False
     ours = stratified_bootstrap(strata, 150, 3, included)
     theirs = bootstrap_scores(strata, 150, 3, included)

@@ -223,29 +223,50 @@ def _weights(size: int, rows: int, rng: np.random.Generator, dtype) -> np.ndarra
     return np.bincount(flat, minlength=rows * size).reshape(rows, size).astype(dtype)
 
 
+def _compact(counts: np.ndarray) -> Tuple[np.ndarray, bool]:
+    """A stratum's ``(sentences, Q, 3)`` counts as the matrix its resamples multiply: the Q
+    correct columns, the Q system columns and one gold column when every entry has the same
+    gold counts (always, for counts of the same gold file: a third fewer columns), else
+    every entry's three columns; float32 when a resample's sums stay exact in it."""
+    counts = np.asarray(counts, dtype=np.float64)[..., :3]
+    shared = counts.shape[1] > 0 and bool(np.all(counts[:, :, 1] == counts[:, :1, 1]))
+    matrix = (np.concatenate([counts[:, :, 0], counts[:, :, 2], counts[:, :1, 1]], axis=1) if shared
+              else counts.reshape(counts.shape[0], counts.shape[1] * 3))
+    exact = matrix.size == 0 or matrix.max(initial=0) * matrix.shape[0] < _EXACT_FLOAT32
+    return matrix.astype(np.float32 if exact else np.float64), shared
+
+
+def _f1_of_resampled(resampled: np.ndarray, columns: int, shared: bool) -> np.ndarray:
+    """F1 per resample and entry from a product of :func:`_compact`'s matrix, by f1_of
+    (the same arithmetic as the scorer's bootstrap)."""
+    if not shared:
+        return f1_of(resampled.reshape(resampled.shape[0], columns, 3))
+    full = np.empty((resampled.shape[0], columns, 3))
+    full[:, :, 0] = resampled[:, :columns]
+    full[:, :, 1] = resampled[:, 2 * columns:]
+    full[:, :, 2] = resampled[:, columns:2 * columns]
+    return f1_of(full)
+
+
 def stratified_bootstrap(strata: Sequence[np.ndarray], resamples: int, seed: int,
                          included: np.ndarray) -> Resampled:
     """:func:`conll_eval.analyze.resampling.bootstrap_scores` of ``Q`` entries, the same
     draws and so the same numbers (a test compares them with ``suite --significance``'s
-    p-values), faster for a ranking: a treebank whose counts cannot reach 2**24 in a resample
-    is multiplied in float32, where every sum of integers is still exact."""
+    p-values), faster for a ranking (:func:`_compact`): the entries' shared gold counts
+    multiplied once, in float32 where every sum of integers is still exact."""
     rng = np.random.default_rng(seed)
-    matrices = [np.asarray(counts, dtype=np.float64)[..., :3].reshape(counts.shape[0], counts.shape[1] * 3)
-                for counts in strata]
-    columns = matrices[0].shape[1] // 3 if matrices else 0
-    exact = [np.float32 if m.size == 0 or m.max(initial=0) * m.shape[0] < _EXACT_FLOAT32 else np.float64
-             for m in matrices]
-    cast = [m.astype(kind) for m, kind in zip(matrices, exact)]
-    observed = np.stack([f1_of(m.sum(axis=0).reshape(columns, 3)) for m in matrices]) \
-        if matrices else np.zeros((0, columns))
+    columns = strata[0].shape[1] if strata else 0
+    compact = [_compact(counts) for counts in strata]
+    observed = np.stack([f1_of(np.asarray(counts, dtype=np.float64)[..., :3].sum(axis=0)) for counts in strata]) \
+        if strata else np.zeros((0, columns))
     blocks = []
     for done in range(0, resamples, _BLOCK):
         rows = min(_BLOCK, resamples - done)
-        f1 = np.zeros((rows, len(matrices), columns))
-        for t, m in enumerate(cast):
-            if m.shape[0]:
-                resampled = _weights(m.shape[0], rows, rng, exact[t]) @ m
-                f1[:, t, :] = f1_of(resampled.reshape(rows, columns, 3))
+        f1 = np.zeros((rows, len(strata), columns))
+        for t, (matrix, shared) in enumerate(compact):
+            if matrix.shape[0]:
+                resampled = _weights(matrix.shape[0], rows, rng, matrix.dtype) @ matrix
+                f1[:, t, :] = _f1_of_resampled(resampled, columns, shared)
         blocks.append(macro_of(f1, included))
     return Resampled(macro_of(observed, included),
                      np.concatenate(blocks) if blocks else np.zeros((0, columns)))
