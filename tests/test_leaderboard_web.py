@@ -161,6 +161,21 @@ def test_a_missing_or_wrong_token_is_401_and_nothing_is_kept(web):
     assert _submissions(web.url) == [] and not web.store.exists()
 
 
+def test_a_checked_token_is_remembered_without_keeping_the_token(web, monkeypatch):
+    from conll_eval.leaderboard import organisers as module
+    checks = []
+    real = module.token_matches
+    monkeypatch.setattr(module, "token_matches", lambda *args: checks.append(1) or real(*args))
+    for _ in range(5):
+        assert web.client.get("/api/submissions/9", headers=web.bearer()).status_code == 404
+    assert len(checks) == 1  # one scrypt check, then the cache
+    for _ in range(2):
+        assert web.client.get("/api/submissions/9", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert len(checks) == 1  # no row has a wrong token's hint: no scrypt check at all, never cached
+    kept = web.app.state.web.tokens.kept
+    assert len(kept) == 1 and web.tokens["ACME"].encode() not in b"".join(kept)
+
+
 def test_a_missing_field_or_a_bad_label_is_400(web):
     response = web.client.post("/api/submissions", headers=web.bearer(), data={"label": "x"})
     assert response.status_code == 400 and response.json()["error"]["code"] == "missing-field"
@@ -366,6 +381,7 @@ def test_upgrade_from_0002_adds_the_web_columns_and_old_tokens_still_log_in(web)
         assert session.scalars(select(Team.token_hint)).all() == [None, None]  # made before 0003
     assert _submissions(web.url) == [(1, "queued")]
     assert organisers.session_secret(engine) == organisers.session_secret(engine)
+    web.app.state.web.tokens.kept.clear()  # as a new serve would: the token is checked in the database
     assert web.client.get("/api/submissions/1", headers=web.bearer()).status_code == 200
     with db.session_scope(engine) as session:  # found by trying each team, then given its hint
         hints = dict(session.execute(select(Team.name, Team.token_hint)).all())

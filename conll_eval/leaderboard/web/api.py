@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...report.escape import json_text
-from .data import Holder, WebError, accept_upload, holder_of_token, submission_view
+from .data import Holder, WebError, accept_upload, submission_view
 from .uploads import read_form, use_upload
 
 __all__ = ["json_response", "error_response", "bearer_holder", "post_submission", "get_submission",
@@ -40,7 +40,7 @@ async def bearer_holder(request: Request) -> Holder:
     scheme, _, token = header.partition(" ")
     if len(header) > _LONGEST_AUTHORIZATION or scheme.lower() != "bearer" or not token.strip():
         raise WebError(401, "no-token", "give the team's token as the header 'Authorization: Bearer TOKEN'")
-    holder = await run_in_threadpool(holder_of_token, request.app.state.web.engine, token.strip())
+    holder = await run_in_threadpool(request.app.state.web.tokens.holder, token.strip())
     if holder is None:
         raise WebError(401, "bad-token", "no team or organiser holds this token")
     return holder

@@ -21,7 +21,7 @@ from ... import limits
 from ..db import open_engine, require_current
 from ..organisers import session_secret
 from . import api, views
-from .data import LeaderboardCache, WebError
+from .data import LeaderboardCache, TokenCache, WebError
 from .headers import CSP, SECURITY_HEADERS, SecurityHeaders
 from .sessions import SESSION_SECONDS, Sessions
 
@@ -54,6 +54,7 @@ class WebState:
     engine: Engine
     sessions: Sessions
     cache: LeaderboardCache
+    tokens: TokenCache
 
 
 def _wants_json(request: Request) -> bool:
@@ -85,8 +86,9 @@ def create_app(settings: WebSettings, engine: Optional[Engine] = None) -> Securi
     The engine is made here unless given; its secret is made on the first start."""
     engine = engine or open_engine(settings.url)
     require_current(engine)
-    state = WebState(settings, engine, Sessions(session_secret(engine), settings.secure_cookies,
-                                                settings.session_seconds), LeaderboardCache(engine))
+    secret = session_secret(engine)
+    state = WebState(settings, engine, Sessions(secret, settings.secure_cookies, settings.session_seconds),
+                     LeaderboardCache(engine), TokenCache(engine, secret))
     routes = [
         Route("/api/submissions", api.post_submission, methods=["POST"]),
         Route("/api/submissions/{id}", api.get_submission, methods=["GET"]),

@@ -6,8 +6,12 @@ Every error a client may see is a :class:`WebError` with an HTTP status and a st
 server paths (the store and gold directories) are cut out of the messages a team reads."""
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -22,11 +26,14 @@ from ..db import LeaderboardError, session_scope
 from ..models import Organiser, Submission, Task, Team
 from ..organisers import token_holder
 
-__all__ = ["WebError", "Holder", "holder_of_token", "holder_by_id", "submission_view", "team_submissions",
+__all__ = ["WebError", "Holder", "TokenCache", "holder_of_token", "holder_by_id", "submission_view", "team_submissions",
            "all_submissions", "LeaderboardCache", "Ranking", "accept_upload", "task_summary", "FIRST_ERRORS"]
 
 #: how many error lines a failed submission shows
 FIRST_ERRORS = 10
+#: how long a checked token is remembered (seconds), and how many are
+TOKEN_CACHE_SECONDS = 300
+TOKEN_CACHE_SIZE = 1024
 #: the HTTP status of each library refusal an upload can meet (others: 400)
 _STATUS = {"daily-limit": 429, "phase-frozen": 403, "gold-changed": 503, "store-clash": 500,
            "no-task": 503, "database": 503}
@@ -58,6 +65,34 @@ def holder_of_token(engine: Engine, token: str) -> Optional[Holder]:
     with session_scope(engine) as session:
         row = token_holder(session, token)
         return None if row is None else _holder(row)
+
+
+class TokenCache:
+    """Tokens already checked, for :data:`TOKEN_CACHE_SECONDS`: a keyed digest of the token
+    (HMAC-SHA256 under the server's secret: memory holds no token) -> its holder, at most
+    :data:`TOKEN_CACHE_SIZE` of them (the oldest dropped).  An API client polling its
+    submission costs a dictionary look-up a request, not a scrypt check (tens of ms)."""
+
+    def __init__(self, engine: Engine, secret: bytes):
+        self.engine, self.secret = engine, secret
+        self.lock = threading.Lock()
+        self.kept: "OrderedDict[bytes, Tuple[float, Holder]]" = OrderedDict()
+
+    def holder(self, token: str) -> Optional[Holder]:
+        """The team or organiser of ``token`` (None: nobody's)."""
+        key = hmac.new(self.secret, token.encode("utf-8", "surrogateescape"), hashlib.sha256).digest()
+        with self.lock:
+            hit = self.kept.get(key)
+            if hit is not None and hit[0] > time.monotonic():
+                return hit[1]
+        holder = holder_of_token(self.engine, token)
+        if holder is not None:
+            with self.lock:
+                self.kept[key] = (time.monotonic() + TOKEN_CACHE_SECONDS, holder)
+                self.kept.move_to_end(key)
+                while len(self.kept) > TOKEN_CACHE_SIZE:
+                    self.kept.popitem(last=False)
+        return holder
 
 
 def holder_by_id(engine: Engine, kind: str, id_: int) -> Optional[Holder]:

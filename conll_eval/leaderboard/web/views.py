@@ -22,7 +22,7 @@ from ..pages import html_page, html_table, ranking_sections
 from ..ranking import cluster_note
 from .api import submit_upload
 from .headers import CSP
-from .data import Holder, WebError, all_submissions, holder_by_id, holder_of_token, task_summary, team_submissions
+from .data import Holder, WebError, all_submissions, holder_by_id, task_summary, team_submissions
 from .sessions import Session
 from .uploads import SMALL_FORM_BYTES, read_form
 
@@ -143,7 +143,7 @@ async def login_page(request: Request) -> Response:
 async def login(request: Request) -> Response:
     _, form = await _checked_form(request)
     token = form.get("token")
-    holder = await run_in_threadpool(holder_of_token, _engine(request), token) if isinstance(token, str) else None
+    holder = await run_in_threadpool(request.app.state.web.tokens.holder, token) if isinstance(token, str) else None
     if holder is None:
         raise WebError(401, "bad-token", "no team or organiser holds this token")
     response = RedirectResponse("/team" if holder.kind == "team" else "/organiser", 303)
