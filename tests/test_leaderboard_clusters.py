@@ -141,6 +141,8 @@ def test_one_metrics_counts_are_read_from_the_kept_blob_as_np_load_reads_them():
     for metric, array in counts.items():
         assert np.array_equal(metric_counts(blob, metric), array[:, :3])
     assert metric_counts(blob, "MLAS") is None
+    # its own memory: a view into the blob kept every metric's counts (rank's peak doubled)
+    assert metric_counts(blob, "LAS").flags.owndata
     # what np.savez did not write as counts_bytes does: np.load reads it
     for save, kind in ((np.savez_compressed, np.int64), (np.savez, np.int32), (np.savez, ">i8")):
         buffer = io.BytesIO()

@@ -124,7 +124,7 @@ def metric_counts(data: bytes, metric: str) -> Optional[np.ndarray]:
             rows, columns = int(header.group(1)), int(header.group(2))
             if 10 + length + rows * columns * 8 == size:
                 array = np.frombuffer(data, dtype="<i8", count=rows * columns, offset=start + 10 + length)
-                return array.reshape(rows, columns)[:, :3]
+                return array.reshape(rows, columns)[:, :3].copy()  # a view would keep the whole blob
     with np.load(io.BytesIO(data), allow_pickle=False) as archive:
         return archive[metric][:, :3] if metric in archive.files else None
 
