@@ -8,6 +8,8 @@ CI's second stage (docs/development.md, "Continuous integration"; ``make test-ci
 ``CONLL_EVAL_PURE=1``) those marked ``ci_pure``, whatever ``-m`` says; a generated test marked
 ``ci_stage2(examples=N)`` or ``ci_pure(examples=N)`` runs N examples there, derandomized (the
 same N every run: hypothesis seeds them from the test itself) and without the example database.
+``CONLL_EVAL_MUTATION_EXAMPLES=N`` (``make mutation``) does that to every generated test: a
+mutant's tests then take seconds, and the score is a lower bound of the default run's.
 """
 import os
 from pathlib import Path
@@ -75,6 +77,11 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
+    mutation_examples = os.environ.get("CONLL_EVAL_MUTATION_EXAMPLES")
+    if mutation_examples:  # make mutation: every generated test on its first N examples
+        for item in items:
+            if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+                _sample(item, int(mutation_examples))
     stage = config.getoption("--ci-stage")
     if stage is None:
         return
