@@ -37,6 +37,9 @@ def add_serve(actions, add_db, within) -> None:
     serve.add_argument("--workers", type=within(0, 64, int), default=1, metavar="K",
                        help="scoring worker processes started with the app (0-64; 0: none, run "
                             "'leaderboard work' beside it; default: %(default)s)")
+    serve.add_argument("--lease", type=within(0.1, 86400, float), default=60.0, metavar="SECONDS",
+                       help="the workers' lease on a claimed submission, as 'leaderboard work "
+                            "--lease': a worker that dies leaves it to another after it (default: %(default)g)")
 
 
 def _listen(host: str, port: int, error) -> socket.socket:
@@ -76,9 +79,9 @@ def _supervise(settings, parent: int) -> None:
     workers.run_workers(settings, report)
 
 
-def _start_supervisor(url: str, count: int):
+def _start_supervisor(url: str, count: int, lease: float):
     from ..leaderboard import workers  # here: the leaderboard extra, as in leaderboard_command
-    settings = workers.WorkSettings(url, count)
+    settings = workers.WorkSettings(url, count, lease=lease)
     process = multiprocessing.get_context("spawn").Process(target=_supervise, args=(settings, os.getpid()),
                                                            name="conll_eval-workers")
     process.start()
@@ -120,7 +123,7 @@ def serve(args: argparse.Namespace, stdout: TextIO, error) -> int:
                      "stop with Ctrl-C\n")
         stdout.flush()
         if args.workers:
-            supervisor = _start_supervisor(args.db, args.workers)
+            supervisor = _start_supervisor(args.db, args.workers, args.lease)
         for number in previous:
             signal.signal(number, _ignore)
         config = uvicorn.Config(app, log_level="warning", access_log=False, server_header=False,
