@@ -21,7 +21,7 @@ from .. import organisers
 from ..pages import html_page, html_table, ranking_sections
 from ..ranking import cluster_note
 from .api import submit_upload
-from .headers import CSP
+from .headers import META_CSP
 from .data import Holder, WebError, all_submissions, holder_by_id, task_summary, team_submissions
 from .sessions import Session
 from .uploads import SMALL_FORM_BYTES, read_form
@@ -37,7 +37,7 @@ def _nav(session: Optional[Session]) -> List[Tuple[str, str]]:
 
 def _page(title: str, sections: Sequence[str], session: Optional[Session],
           status: int = 200, subtitle: str = "") -> HTMLResponse:
-    return HTMLResponse(html_page(title, sections, _nav(session), subtitle, csp=CSP), status)
+    return HTMLResponse(html_page(title, sections, _nav(session), subtitle, csp=META_CSP), status)
 
 
 def _section(title: str, body: str, anchor: str = "") -> str:
