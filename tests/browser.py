@@ -3,7 +3,8 @@
 Launches ``chromium --headless=new --remote-debugging-port=0`` with a throw-away profile,
 reads the port from ``DevToolsActivePort``, opens the page target's websocket (HTTP upgrade,
 RFC 6455 framing written out here) and offers what the report tests need: navigate,
-evaluate JavaScript, press keys, take screenshots, and the console errors seen so far.
+evaluate JavaScript, click and wait for the next page, choose files in a file input, press
+keys, take screenshots, and the console errors seen so far.
 """
 from __future__ import annotations
 
@@ -242,6 +243,22 @@ class Browser:
             text = details.get("exception", {}).get("description") or details.get("text")
             raise BrowserError(f"JavaScript error: {text}")
         return result["result"].get("value")
+
+    def click_and_wait(self, selector: str) -> None:
+        """Click the element ``selector`` finds (a form's button, a link) and wait for the page
+        it leads to to load."""
+        mark = len(self.events)
+        self.evaluate(f"document.querySelector({json.dumps(selector)}).click()")
+        self.wait_event("Page.loadEventFired", mark)
+
+    def set_files(self, selector: str, paths: List[str]) -> None:
+        """Choose ``paths`` in the file input ``selector`` finds, as a user picking them would
+        (``DOM.setFileInputFiles``)."""
+        root = self.call("DOM.getDocument", depth=0)["root"]["nodeId"]
+        node = self.call("DOM.querySelector", nodeId=root, selector=selector)["nodeId"]
+        if not node:
+            raise BrowserError(f"no element matches {selector!r}")
+        self.call("DOM.setFileInputFiles", files=[os.path.abspath(path) for path in paths], nodeId=node)
 
     def key(self, key: str) -> None:
         """Press and release one key (``ArrowDown``, ``j``, ``/``, ``Escape``...)."""
