@@ -3,8 +3,9 @@ show"): the worker scoring an upload, found among serve's descendants in /proc, 
 SIGKILL mid-scoring; its scoring child ends with it, the submission stays ``scoring`` under its
 first claim while the lease holds, then another worker claims it and it ends ``done`` exactly
 once (attempt 2, one set of results, one ``done`` line, the suite CLI's scores digit for digit),
-and the supervisor starts the killed worker again.  On SQLite and on PostgreSQL; CI's second
-stage (the scoring is slowed by the test-only CONLL_EVAL_TEST_SCORING_DELAY to be caught)."""
+and the supervisor starts the killed worker again.  On SQLite and on PostgreSQL, in CI's second
+stage (the scoring slowed by the test-only CONLL_EVAL_TEST_SCORING_DELAY to be caught); a
+lease out of range is a usage error (default run)."""
 import datetime as dt
 import json
 import os
@@ -22,9 +23,8 @@ from conll_eval.leaderboard import db  # noqa: E402
 from conll_eval.leaderboard.models import SentenceCounts, Submission, TreebankResult, utcnow  # noqa: E402
 from conll_eval.leaderboard.workers import TEST_DELAY_VARIABLE  # noqa: E402
 from leaderboard_serve_support import make_task, serve_processes, serving  # noqa: E402
+from leaderboard_support import run  # noqa: E402
 from leaderboard_web_support import EXAMPLES, submission_directory, suite_json, zip_of  # noqa: E402
-
-pytestmark = [pytest.mark.slow, pytest.mark.ci_stage2]
 
 LEASE = 3
 #: seconds the scoring child sleeps before it scores: time enough to catch it at ``scoring``
@@ -75,6 +75,15 @@ def _until(condition, what):
         time.sleep(0.05)
 
 
+@pytest.mark.parametrize("lease", ["0", "0.05", "nan", "inf", "86401", "x"])
+def test_serve_refuses_a_lease_out_of_range_as_a_usage_error(tmp_path, lease):
+    status, out, err = run("serve", "--db", f"sqlite:///{tmp_path / 'lb.db'}", "--port", "0", "--lease", lease)
+    assert (status, out) == (2, "") and "--lease" in err and "Traceback" not in err
+    assert not (tmp_path / "lb.db").exists()  # refused before anything was opened
+
+
+@pytest.mark.slow
+@pytest.mark.ci_stage2
 def test_a_worker_of_serve_killed_mid_scoring_leaves_its_submission_scored_once(tmp_path, database_url):
     tokens = make_task(tmp_path, database_url, ("ACME",), None)
     archive = zip_of(EXAMPLES / "SYSTEM_DIR", tmp_path / "system.zip")
