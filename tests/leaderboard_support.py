@@ -1,6 +1,7 @@
 """What the leaderboard tests share: ``run(*argv)`` runs ``conll_eval leaderboard`` in-process,
 and the ``database_url`` fixture gives each test a new database on SQLite and on PostgreSQL
-(where tests/pg_support.py finds a server; skipped, saying how to enable it, without one)."""
+(where tests/pg_support.py finds a server; skipped, saying how to enable it, without one); the
+PostgreSQL runs are in CI's second stage (``--ci-stage 2``), not in the default run."""
 import io
 
 import pytest
@@ -16,7 +17,11 @@ def run(*argv):
     return status, out.getvalue(), err.getvalue()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+#: the PostgreSQL runs are CI's second stage (the default run stays near 5 minutes; SQLite there)
+POSTGRESQL = pytest.param("postgresql", marks=[pytest.mark.slow, pytest.mark.ci_stage2])
+
+
+@pytest.fixture(params=["sqlite", POSTGRESQL])
 def database_url(request, tmp_path):
     """A new database's URL: a SQLite file in tmp_path, or a new PostgreSQL database on the
     server of tests/pg_support.py, dropped after."""
