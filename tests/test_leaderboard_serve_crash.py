@@ -112,7 +112,7 @@ def test_a_worker_of_serve_killed_mid_scoring_leaves_its_submission_scored_once(
         _until(lambda: _row(database_url, number)[0] not in ("queued", "validating", "scoring"), "never scored again")
         recovered = time.monotonic() - killed_at
         _until(lambda: served.done_lines(), "no done line")
-        _until(lambda: any("ended (exit code -9); started again" in line for line in served.lines),
+        _until(lambda: any("ended (exit code -9); starting it again" in line for line in served.lines),
                "the killed worker was not started again")
         entries = httpx.get(served.base + "api/leaderboard?all=1", timeout=30).json()["entries"]
         time.sleep(1)  # a second 'done' would have come by now: the claims' writes are guarded

@@ -5,6 +5,7 @@ revision is not the newest this package knows (older: run ``upgrade``; unknown: 
 from __future__ import annotations
 
 import os
+import urllib.parse
 from contextlib import contextmanager
 from typing import Iterator, Optional
 
@@ -40,6 +41,18 @@ class SchemaError(LeaderboardError):
     """The database's schema is not the one this version works on (older, newer, foreign)."""
 
 
+def _existing_file_only(path: str):
+    """A ``do_connect`` listener: open the SQLite file read-write but never make it (``mode=rw``),
+    so that a database file removed while a worker runs is an error, not a new empty file."""
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=rw"
+
+    def connect(dialect, record, arguments, parameters) -> None:
+        if not parameters.get("uri"):
+            arguments[:] = [uri]
+            parameters["uri"] = True
+    return connect
+
+
 def _sqlite_pragmas(connection, record) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
@@ -51,7 +64,7 @@ def open_engine(url: str = DEFAULT_URL, create: bool = False) -> Engine:
     """The engine of ``url`` (SQLite: foreign keys on, waits up to 30 s for a lock; the WAL
     journal is switched on by :func:`migrate`, and persists in the file).  A SQLite file
     that does not exist is made only when ``create`` (``init``); otherwise refused
-    (:class:`SchemaError`).  Raises :class:`UsageError` for a URL SQLAlchemy cannot read or
+    (:class:`SchemaError`), and one removed later fails to connect (``OperationalError``).  Raises :class:`UsageError` for a URL SQLAlchemy cannot read or
     whose driver is missing."""
     try:
         engine = create_engine(url)
@@ -64,6 +77,8 @@ def open_engine(url: str = DEFAULT_URL, create: bool = False) -> Engine:
         if not create and path and path != ":memory:" and not os.path.exists(path):
             raise SchemaError(f"{printable(path)}: no such database: make it with "
                               "'conll_eval leaderboard init'", "not-a-leaderboard")
+        if not create and path and path != ":memory:":
+            event.listen(engine, "do_connect", _existing_file_only(path))
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
 
@@ -98,7 +113,7 @@ def head_revision() -> str:
 
 def _unreachable(engine: Engine, exc: OperationalError) -> LeaderboardError:
     reason = printable(str(exc.orig).splitlines()[0] if exc.orig else str(exc))
-    return LeaderboardError(f"{_name(engine)}: cannot open the database: {reason}", "database")
+    return LeaderboardError(f"{_name(engine)}: cannot open the database: {reason}", "database-unreachable")
 
 
 def current_revision(engine: Engine) -> Optional[str]:

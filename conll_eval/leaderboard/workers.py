@@ -13,16 +13,20 @@ import os
 import queue as queue_module
 import signal
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+
 from .. import limits
 from ..errors import ConllEvalError, printable
 from ..pairing import find_pairs
 from . import queue
-from .db import open_engine, require_current, session_scope
+from .db import LeaderboardError, open_engine, require_current, session_scope
 from .models import Submission
 from .scoring import score_directory
 from .service import no_pairs_error, sentence_metrics, the_task
@@ -44,7 +48,9 @@ _CONTEXT = multiprocessing.get_context("spawn")
 class WorkSettings:
     """How workers run: the database, how many, whether they stop once the queue is empty,
     the lease (seconds; renewed every third of it), the limits per submission, and how long
-    an idle worker waits before it looks at the queue again."""
+    an idle worker waits before it looks at the queue again.  A worker that died is started
+    again after ``restart_delay`` seconds, doubled at each death up to ``restart_delay_max``
+    and back to ``restart_delay`` once a worker has lived ``settled`` seconds."""
     url: str
     workers: int = 1
     once: bool = False
@@ -52,6 +58,9 @@ class WorkSettings:
     time_limit: float = float(limits.SCORING_SECONDS)
     memory_limit: int = limits.SCORING_MEMORY_BYTES
     poll: float = 1.0
+    restart_delay: float = 1.0
+    restart_delay_max: float = 60.0
+    settled: float = 60.0
 
 
 def _exit_with(parent: int) -> None:
@@ -155,23 +164,51 @@ def _process(engine, claim: queue.Claim, settings: WorkSettings) -> str:
     return f"submission {claim.submission_id}: {detail} (attempt {claim.attempt}, {claim.worker})"
 
 
+def _problem(code: str, message: str) -> str:
+    return f"conll_eval leaderboard: error [{code}] {message}"
+
+
+def _work(engine, name: str, settings: WorkSettings, events) -> None:
+    """Claim, process, repeat (``once``: until the queue is empty).  An idle worker lets its
+    connections go, so that the next poll connects again and a lost database is noticed."""
+    require_current(engine)
+    while True:
+        claim = queue.claim_next(engine, name, settings.lease)
+        if claim is None:
+            if settings.once:
+                return
+            engine.dispose()
+            time.sleep(settings.poll)
+            continue
+        events.put(_process(engine, claim, settings))
+
+
 def _worker(settings: WorkSettings, number: int, events) -> None:
-    """One worker process: claim, process, repeat (``once``: until the queue is empty)."""
+    """One worker process.  A database it cannot reach (or a schema it cannot work on) ends
+    it with one problem line on ``events`` and exit code 1, an internal error with exit code
+    3: never a traceback.  Its claimed submission is claimed again after its lease."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its workers itself
-    engine = open_engine(settings.url)
     name = f"{socket.gethostname()}:{os.getpid()}:worker-{number}"
     try:
-        require_current(engine)
-        while True:
-            claim = queue.claim_next(engine, name, settings.lease)
-            if claim is None:
-                if settings.once:
-                    return
-                time.sleep(settings.poll)
-                continue
-            events.put(_process(engine, claim, settings))
-    finally:
-        engine.dispose()
+        try:
+            engine = open_engine(settings.url)
+        except LeaderboardError as exc:  # run_workers opened it: it was lost since (a file removed)
+            raise LeaderboardError(str(exc), "database-unreachable") from exc
+        try:
+            _work(engine, name, settings, events)
+        finally:
+            engine.dispose()
+    except DBAPIError as exc:
+        reason = printable(str(exc.orig).splitlines()[0] if exc.orig else str(exc).splitlines()[0])
+        events.put(_problem("database-unreachable", f"worker {number}: the database "
+                            f"{printable(make_url(settings.url).render_as_string(hide_password=True))} cannot be used: {reason}"))
+        sys.exit(1)
+    except LeaderboardError as exc:
+        events.put(_problem(exc.code, f"worker {number}: {printable(str(exc))}"))
+        sys.exit(1)
+    except Exception as exc:  # a bug: said in one line, the worker is started again
+        events.put(_problem("internal", f"worker {number}: {type(exc).__name__}: {printable(str(exc))}"))
+        sys.exit(3)
 
 
 def _start(settings: WorkSettings, number: int, events) -> Any:
@@ -197,12 +234,49 @@ def _stop(signum, frame) -> None:
     raise _Stopped()
 
 
+class _Restarts:
+    """When each worker may be started again: a worker that died waits a delay doubled at
+    each death (``restart_delay`` .. ``restart_delay_max``), reset once one has lived
+    ``settled`` seconds, so that a lost database costs a restart a minute, not one a poll."""
+
+    def __init__(self, settings: WorkSettings):
+        self.settings = settings
+        self.delays = [settings.restart_delay] * settings.workers
+        self.started = [time.monotonic()] * settings.workers
+        self.due: List[Optional[float]] = [None] * settings.workers
+
+    def died(self, number: int) -> float:
+        """Schedule worker ``number``'s restart; its delay in seconds."""
+        now = time.monotonic()
+        if now - self.started[number] >= self.settings.settled:
+            self.delays[number] = self.settings.restart_delay
+        delay = self.delays[number]
+        self.delays[number] = min(2 * delay, self.settings.restart_delay_max)
+        self.due[number] = now + delay
+        return delay
+
+    def ready(self, number: int) -> bool:
+        """Is worker ``number``'s restart due now (it is then counted as started)?"""
+        due = self.due[number]
+        if due is None or time.monotonic() < due:
+            return False
+        self.due[number], self.started[number] = None, time.monotonic()
+        return True
+
+    def wait(self, longest: float) -> float:
+        """How long the supervisor may wait for events before a restart is due."""
+        dues = [due - time.monotonic() for due in self.due if due is not None]
+        return max(0.0, min([longest, *dues]))
+
+
 def run_workers(settings: WorkSettings, report: Callable[[str], None]) -> int:
     """Run ``settings.workers`` worker processes; ``report`` gets a line per submission
-    processed and per worker restarted.  With ``once`` they stop when the queue is empty and
-    this returns how many workers failed; otherwise it runs until stopped (SIGINT, SIGTERM:
-    it returns 0), restarting a worker that died.  Every worker is stopped however it ends (a
-    submission it was scoring is claimed again once its lease expires)."""
+    processed, a worker's problem line when one ends on an error, and one line per restart
+    with its delay.  With ``once`` they stop when the queue is empty and this returns how
+    many workers failed; otherwise it runs until stopped (SIGINT, SIGTERM: it returns 0),
+    starting a worker that died again after a growing delay (:class:`_Restarts`).  Every
+    worker is stopped however it ends (a submission it was scoring is claimed again once its
+    lease expires)."""
     engine = open_engine(settings.url)
     try:
         require_current(engine)
@@ -210,13 +284,23 @@ def run_workers(settings: WorkSettings, report: Callable[[str], None]) -> int:
         engine.dispose()
     events = _CONTEXT.Queue()
     processes: List[Any] = [_start(settings, number, events) for number in range(settings.workers)]
+    restarts = _Restarts(settings)
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
         while any(process.is_alive() for process in processes) or not settings.once:
-            _drain(events, report, settings.poll)
+            _drain(events, report, restarts.wait(settings.poll))
+            if settings.once:
+                continue
             for number, process in enumerate(processes):
-                if not settings.once and not process.is_alive():
-                    report(f"worker {number} ended (exit code {process.exitcode}); started again")
+                if process.is_alive() or process.exitcode is None:
+                    continue
+                if restarts.due[number] is None:
+                    _drain(events, report, 0)  # its last line before the restart's
+                    delay = restarts.died(number)
+                    report(f"worker {number} ended (exit code {process.exitcode}); starting it again "
+                           f"in {delay:g} s")
+                elif restarts.ready(number):
+                    process.join()
                     processes[number] = _start(settings, number, events)
         _drain(events, report, 0)
         return sum(process.exitcode != 0 for process in processes)

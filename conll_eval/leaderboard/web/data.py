@@ -36,7 +36,7 @@ TOKEN_CACHE_SECONDS = 300
 TOKEN_CACHE_SIZE = 1024
 #: the HTTP status of each library refusal an upload can meet (others: 400)
 _STATUS = {"daily-limit": 429, "phase-frozen": 403, "gold-changed": 503, "store-clash": 500,
-           "no-task": 503, "database": 503}
+           "no-task": 503, "database-unreachable": 503}
 
 
 class WebError(Exception):
