@@ -2,9 +2,12 @@
 that loses its database ends with one ``conll_eval leaderboard: error [database-unreachable]``
 line and a non-zero exit code, never a traceback; ``run_workers`` starts it again after a delay
 doubled at each death (up to a cap, reset once a worker has lived a while), and the workers
-score again once the database is back.  ``run_workers`` runs in the test's own process (its
+score again once the database is back.  A worker never scores against gold files changed
+since they were recorded: the submission goes back to the queue, one ``gold-changed`` line is
+reported, and scoring resumes after a rescore.  ``run_workers`` runs in the test's own process (its
 workers are spawned children it kills when it returns), with short delays."""
 import os
+import shutil
 import signal
 import threading
 import time
@@ -15,7 +18,10 @@ import pytest
 pytest.importorskip("sqlalchemy", reason="the leaderboard extra (SQLAlchemy) is not installed")
 pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not installed")
 
-from conll_eval.leaderboard import db, workers  # noqa: E402
+from sqlalchemy import func, select  # noqa: E402
+
+from conll_eval.leaderboard import db, organisers, workers  # noqa: E402
+from conll_eval.leaderboard.models import Submission, TreebankResult  # noqa: E402
 from leaderboard_support import run  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -23,9 +29,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PATIENCE = 60.0
 
 
-def _task(tmp_path):
+def _task(tmp_path, gold=EXAMPLES / "GOLD_DIR"):
     url = f"sqlite:///{tmp_path / 'lb.db'}"
-    status, _, err = run("init", "--db", url, "--name", "Toy task", "--gold", str(EXAMPLES / "GOLD_DIR"),
+    status, _, err = run("init", "--db", url, "--name", "Toy task", "--gold", str(gold),
                          "--store", str(tmp_path / "store"))
     assert (status, err) == (0, ""), err
     assert run("team", "add", "--db", url, "ACME")[0] == 0
@@ -129,3 +135,73 @@ def test_restarts_wait_longer_at_each_death_and_start_afresh_after_a_worker_live
     assert restarts.due[1] is None and restarts.died(1) == 1  # each worker its own delay
     now[0] += 120  # worker 0 lived long enough: its next death waits the first delay again
     assert restarts.died(0) == 1
+
+
+def _changed_gold_task(tmp_path):
+    """A task on a copy of the example gold, a queued submission, then a gold file changed."""
+    gold = tmp_path / "gold"
+    shutil.copytree(EXAMPLES / "GOLD_DIR", gold)
+    url = _task(tmp_path, gold)
+    number = _queue(url)
+    changed = sorted(gold.glob("*.conllu"))[0]
+    changed.write_text("# changed by the organisers\n" + changed.read_text(encoding="utf-8"), encoding="utf-8")
+    return url, number, changed.stem
+
+
+def _state(url, number):
+    engine = db.open_engine(url)
+    try:
+        with db.session_scope(engine) as session:
+            submission = session.get(Submission, number)
+            results = session.scalar(select(func.count(TreebankResult.id))
+                                     .where(TreebankResult.submission_id == number))
+            return submission.status, submission.attempts, submission.error, submission.claimed_by, results
+    finally:
+        engine.dispose()
+
+
+def test_work_once_leaves_a_submission_queued_when_the_gold_files_changed(tmp_path, capfd):
+    url, number, treebank = _changed_gold_task(tmp_path)
+    lines = []
+    assert workers.run_workers(workers.WorkSettings(url, once=True, poll=0.1), lines.append) == 1
+    assert len(lines) == 1 and lines[0].startswith("conll_eval leaderboard: error [gold-changed] worker 0: "
+                                                   "the gold files changed since they were recorded "
+                                                   f"({treebank} changed)"), lines
+    assert "leaderboard rescore" in lines[0]
+    assert _state(url, number) == ("queued", 0, None, None, 0)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.ci_stage2
+def test_workers_report_changed_gold_once_keep_the_submission_queued_and_score_it_after_rescore(tmp_path):
+    url, number, treebank = _changed_gold_task(tmp_path)
+    lines = []
+    seen = {}
+
+    def reported_then_idle(lines):
+        _until(lines, lambda ls: any("[gold-changed]" in line for line in ls), "the gold-changed line")
+        time.sleep(1.0)  # ten polls of the queue at least
+        seen["lines"], seen["state"] = list(lines), _state(url, number)
+        engine = db.open_engine(url)
+        try:
+            organisers.requeue_all(engine)  # the organiser's rescore: the gold files recorded anew
+        finally:
+            engine.dispose()
+
+    def scored(lines):
+        _until(lines, lambda ls: any(line.startswith(f"submission {number}: done") for line in ls), "scoring")
+
+    script = _Script(lines, [reported_then_idle, scored])
+    script.start()
+    assert workers.run_workers(workers.WorkSettings(url, poll=0.1), lines.append) == 0
+    script.join(5)
+    if script.failure:
+        raise script.failure
+    assert [line for line in seen["lines"] if "error [" in line] == [
+        line for line in seen["lines"] if line.startswith("conll_eval leaderboard: error [gold-changed] worker 0:")]
+    assert len([line for line in seen["lines"] if "error [" in line]) == 1, seen["lines"]
+    assert seen["state"] == ("queued", 0, None, None, 0)
+    assert not any("failed" in line for line in lines), lines
+    status, attempts, error, _, results = _state(url, number)
+    assert (status, attempts, error) == ("done", 1, None) and results > 0

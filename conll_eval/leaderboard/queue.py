@@ -21,7 +21,7 @@ from .models import Submission, utcnow
 from .scoring import ScoredSubmission
 from .service import store_results
 
-__all__ = ["Claim", "MAX_ATTEMPTS", "ACTIVE", "claim_next", "advance", "renew", "finish", "fail"]
+__all__ = ["Claim", "MAX_ATTEMPTS", "ACTIVE", "claim_next", "advance", "renew", "finish", "fail", "release"]
 
 #: the states a claimed submission is in
 ACTIVE = ("validating", "scoring")
@@ -121,3 +121,12 @@ def fail(engine: Engine, claim: Claim, error: str) -> bool:
         return connection.execute(update(Submission).where(_held(claim))
                                   .values(status="failed", error=error, finished_at=utcnow(),
                                           lease_until=None, macro=None)).rowcount == 1
+
+
+def release(engine: Engine, claim: Claim) -> bool:
+    """Give the claimed submission back to the queue unscored and unfailed, as if the claim
+    had not been made (its attempt is not counted); False when the claim is lost."""
+    with engine.begin() as connection:
+        return connection.execute(update(Submission).where(_held(claim))
+                                  .values(status="queued", claimed_by=None, lease_until=None,
+                                          started_at=None, attempts=claim.attempt - 1)).rowcount == 1

@@ -29,7 +29,7 @@ from . import queue
 from .db import LeaderboardError, open_engine, require_current, session_scope
 from .models import Submission
 from .scoring import score_directory
-from .service import no_pairs_error, sentence_metrics, the_task
+from .service import no_pairs_error, require_gold_unchanged, sentence_metrics, the_task
 
 try:
     import resource
@@ -168,12 +168,61 @@ def _problem(code: str, message: str) -> str:
     return f"conll_eval leaderboard: error [{code}] {message}"
 
 
-def _work(engine, name: str, settings: WorkSettings, events) -> None:
+def _gold_state(engine) -> tuple:
+    """What a change of the gold files would change, cheaply: the checksums recorded in the
+    database and each gold file's size and modification time (no file is read)."""
+    with session_scope(engine) as session:
+        task = the_task(session)
+        recorded = tuple(sorted((gold.treebank, gold.path, gold.sha256) for gold in task.gold_files))
+        gold_dir = task.gold_dir
+    try:
+        names = tuple(sorted(os.listdir(gold_dir)))
+    except OSError:
+        names = ()
+    stats: List[Optional[tuple]] = []
+    for _, path, _ in recorded:
+        try:
+            status = os.stat(path)
+            stats.append((status.st_size, status.st_mtime_ns))
+        except OSError:
+            stats.append(None)
+    return recorded, names, tuple(stats)
+
+
+def _gold_problem(engine) -> Optional[LeaderboardError]:
+    """The ``gold-changed`` error when the task's gold files are no longer those recorded."""
+    with session_scope(engine) as session:
+        try:
+            require_gold_unchanged(the_task(session))
+        except LeaderboardError as exc:
+            return exc
+    return None
+
+
+def _work(engine, number: int, settings: WorkSettings, events) -> None:
     """Claim, process, repeat (``once``: until the queue is empty).  An idle worker lets its
-    connections go, so that the next poll connects again and a lost database is noticed."""
-    require_current(engine)
+    connections go, so that the next poll connects again and a lost database is noticed.
+    A claimed submission is scored only while the gold files are those recorded: otherwise
+    it goes back to the queue, the worker reports ``gold-changed`` once and claims nothing
+    until the gold files or their records change (``rescore``); with ``once`` it ends."""
+    name = f"{socket.gethostname()}:{os.getpid()}:worker-{number}"
+    paused: Optional[tuple] = None  # the gold state seen when the gold files were found changed
     while True:
-        claim = queue.claim_next(engine, name, settings.lease)
+        if paused is not None and _gold_state(engine) == paused:
+            claim = None
+        else:
+            paused = None
+            claim = queue.claim_next(engine, name, settings.lease)
+        if claim is not None:
+            problem = _gold_problem(engine)
+            if problem is not None:
+                queue.release(engine, claim)
+                if settings.once:
+                    raise problem
+                paused = _gold_state(engine)
+                events.put(_problem(problem.code, f"worker {number}: {printable(str(problem))}"
+                                    "; the submissions stay queued"))
+                claim = None
         if claim is None:
             if settings.once:
                 return
@@ -188,14 +237,13 @@ def _worker(settings: WorkSettings, number: int, events) -> None:
     it with one problem line on ``events`` and exit code 1, an internal error with exit code
     3: never a traceback.  Its claimed submission is claimed again after its lease."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its workers itself
-    name = f"{socket.gethostname()}:{os.getpid()}:worker-{number}"
     try:
         try:
             engine = open_engine(settings.url)
         except LeaderboardError as exc:  # run_workers opened it: it was lost since (a file removed)
             raise LeaderboardError(str(exc), "database-unreachable") from exc
         try:
-            _work(engine, name, settings, events)
+            _work(engine, number, settings, events)
         finally:
             engine.dispose()
     except DBAPIError as exc:
