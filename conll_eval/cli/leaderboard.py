@@ -98,6 +98,9 @@ def build_leaderboard_parser() -> argparse.ArgumentParser:
     rescore = actions.add_parser("rescore", help="record the gold files anew and score every "
                                  "submission again")
     _add_db(rescore)
+    rescore.add_argument("--queue", action="store_true",
+                         help="put every submission back in the queue for 'leaderboard work' (or serve's "
+                              "workers) instead of scoring them now")
     _add_work(actions)
     add_serve(actions, _add_db, _within)
     return parser
@@ -262,11 +265,20 @@ def leaderboard_command(argv: List[str], stdout: TextIO, stderr: TextIO) -> int:
             _publish(db, service, engine, args, clusters.Significance(args.resamples, args.seed, args.alpha,
                                                                       args.correction), stdout)
         else:
-            count = service.rescore(engine)
-            stdout.write(f"{count} submission(s) scored again\n")
+            _rescore(engine, args, stdout)
         return EXIT_OK
     finally:
         engine.dispose()
+
+
+def _rescore(engine, args, stdout: TextIO) -> None:
+    from ..leaderboard import rescoring  # here: the leaderboard extra, as in leaderboard_command
+    done = rescoring.rescore(engine, queued=args.queue)
+    if args.queue:
+        stdout.write(f"{done.queued} submission(s) queued for the workers\n")
+        return
+    taken = f"; {done.taken} taken by a worker meanwhile, which scores it" if done.taken else ""
+    stdout.write(f"{done.scored} submission(s) scored again{taken}\n")
 
 
 def _submit(db, service, engine, args, stdout: TextIO) -> int:

@@ -21,7 +21,8 @@ from .models import Submission, utcnow
 from .scoring import ScoredSubmission
 from .service import store_results
 
-__all__ = ["Claim", "MAX_ATTEMPTS", "ACTIVE", "claim_next", "advance", "renew", "finish", "fail", "release"]
+__all__ = ["Claim", "MAX_ATTEMPTS", "ACTIVE", "claim_next", "claim", "advance", "renew", "finish", "fail",
+           "release"]
 
 #: the states a claimed submission is in
 ACTIVE = ("validating", "scoring")
@@ -79,6 +80,25 @@ def claim_next(engine: Engine, worker: str, lease_seconds: float) -> Optional[Cl
     return None
 
 
+def claim(engine: Engine, submission_id: int, worker: str, lease_seconds: float) -> Optional[Claim]:
+    """Claim submission ``submission_id`` whatever its state (``rescore``): it becomes
+    ``validating`` under ``worker``, one more attempt, so that a worker's claim on it goes
+    stale and writes nothing.  None when there is no such submission."""
+    with engine.begin() as connection:
+        for _ in range(_CANDIDATES):
+            attempts = connection.execute(select(Submission.attempts).where(Submission.id == submission_id)
+                                          .with_for_update()).scalar()
+            if attempts is None:
+                return None
+            taken = connection.execute(
+                update(Submission).where(Submission.id == submission_id, Submission.attempts == attempts)
+                .values(status="validating", claimed_by=worker, lease_until=_lease(lease_seconds),
+                        attempts=attempts + 1, started_at=utcnow(), error=None))
+            if taken.rowcount == 1:
+                return Claim(submission_id, worker, attempts + 1)
+    return None
+
+
 def _held(claim: Claim):
     return and_(Submission.id == claim.submission_id, Submission.claimed_by == claim.worker,
                 Submission.attempts == claim.attempt, Submission.status.in_(ACTIVE))
@@ -116,11 +136,20 @@ def finish(engine: Engine, claim: Claim, scored: ScoredSubmission) -> bool:
 
 
 def fail(engine: Engine, claim: Claim, error: str) -> bool:
-    """Fail the claimed submission with ``error``; False when the claim is lost."""
-    with engine.begin() as connection:
-        return connection.execute(update(Submission).where(_held(claim))
-                                  .values(status="failed", error=error, finished_at=utcnow(),
-                                          lease_until=None, macro=None)).rowcount == 1
+    """Fail the claimed submission with ``error``, dropping any earlier results (a failed
+    submission has none); False when the claim is lost (nothing written)."""
+    with session_scope(engine) as session:
+        changed = session.connection().execute(
+            update(Submission).where(_held(claim)).values(status="failed", error=error, finished_at=utcnow(),
+                                                          lease_until=None)).rowcount
+        if changed != 1:
+            session.rollback()
+            return False
+        submission = session.get(Submission, claim.submission_id)
+        assert submission is not None
+        store_results(session, submission, ScoredSubmission({}, (), ()))
+        submission.macro = None
+    return True
 
 
 def release(engine: Engine, claim: Claim) -> bool:

@@ -1,5 +1,6 @@
 """What the leaderboard commands do to the database: make the task, add a team, take and
-score a submission, notice changed gold files, rescore everything.  Library code: it raises
+score a submission, notice changed gold files (``rescore`` is in
+:mod:`conll_eval.leaderboard.rescoring`).  Library code: it raises
 (:class:`~conll_eval.leaderboard.db.LeaderboardError`, ``UsageError``), never prints."""
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from .models import GoldFile, SentenceCounts, Submission, Task, Team, TreebankRe
 from .scoring import ScoredSubmission, gold_files, score_directory
 from .tokens import new_token, token_hint
 
-__all__ = ["init_task", "add_team", "submit", "the_task", "changed_gold", "require_gold_unchanged", "rescore",
+__all__ = ["init_task", "add_team", "submit", "the_task", "changed_gold", "require_gold_unchanged",
            "store_results", "no_pairs_error", "sentence_metrics", "ARCHIVE_SUFFIXES", "NAME_LIMIT"]
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
@@ -274,17 +275,3 @@ def submit(engine: Engine, team_name: str, path: str, label: str = "", queue: bo
         session.refresh(submission)
         submission.results  # loaded now: the caller reads them after the session ends
         return submission
-
-
-def rescore(engine: Engine) -> int:
-    """Record the gold files as they are now and score every submission again (each kept
-    file against them); how many submissions were scored."""
-    require_current(engine)
-    with session_scope(engine) as session:
-        task = the_task(session)
-        _record_gold(session, task, gold_files(task.gold_dir))
-        submissions = session.scalars(select(Submission).order_by(Submission.id)).all()
-        for submission in submissions:
-            _score(session, task, submission)
-        return len(submissions)
-
