@@ -84,15 +84,14 @@ def _first_difference(a: str, b: str) -> int:
 
 
 def _context(tb: Treebank, char: int, width: int = 6) -> Tuple[int, str]:
-    """(line, text) around the token holding ``char``: previous tokens [>>token<<] next tokens."""
-    if tb.n_tokens == 0:
-        return 0, "(no tokens)"
+    """(line, text) around the token holding ``char``: previous tokens [>>token<<] next tokens
+    (``tb`` has characters, so tokens: :func:`check_characters` asks only then)."""
     tok = int(np.searchsorted(tb.tok_end, char, side="right"))
     tok = min(tok, tb.n_tokens - 1)
-    before = tb.token_forms(max(0, tok - width), tok)
-    after = tb.token_forms(tok + 1, min(tb.n_tokens, tok + 1 + width))
-    here = tb.token_forms(tok, tok + 1)[0]
-    return int(tb.tok_line[tok]), " ".join(before + [f">>{here}<<"] + after)
+    first = max(0, tok - width)
+    forms = tb.token_forms(first, tok + 1 + width)  # (a slice: it ends at the last token)
+    forms[tok - first] = f">>{forms[tok - first]}<<"
+    return int(tb.tok_line[tok]), " ".join(forms)
 
 
 #: characters after the first difference that a normalisation must reconcile to explain it
@@ -134,9 +133,8 @@ def _explains(transform, gold: str, system: str, k: int) -> bool:
     before it), not two fixed character windows: a normalisation may change lengths (NFD
     is longer than NFC), so equal texts need not line up character by character.
     """
-    start = k
-    while start > 0 and (unicodedata.combining(gold[start:start + 1] or " ") or
-                         unicodedata.combining(system[start:start + 1] or " ")):
+    start = k  # (both texts have a character at k: see _hints)
+    while start > 0 and (unicodedata.combining(gold[start]) or unicodedata.combining(system[start])):
         start -= 1
     start = max(0, start - 1)  # one shared character before: NFC may compose across k
     stop = k + _HINT_WINDOW
@@ -155,8 +153,9 @@ def _explains(transform, gold: str, system: str, k: int) -> bool:
 def _describe(char: str) -> str:
     """``U+00E7 'ç' (LATIN SMALL LETTER C WITH CEDILLA)``; invisible characters without quotes."""
     name = unicodedata.name(char, "unnamed")
+    # (format characters, Cf, are not printable; marks are, but show nothing alone)
     shown = f" {char!r}" if char.isprintable() and not char.isspace() and \
-        unicodedata.category(char) not in ("Cf", "Mn", "Me") else ""
+        unicodedata.category(char) not in ("Mn", "Me") else ""
     return f"U+{ord(char):04X}{shown} ({name})"
 
 

@@ -4,10 +4,14 @@ decomposed character with its combining marks, which the mutants of ``conll_eval
 whose second word has the token's form (a mutant of the walk's index there survived)."""
 import unicodedata
 
+import numpy as np
 import pytest
 
 from conll_eval import evaluate_files
+from conll_eval.align import (_describe, _explains, _hints, _lower_form_ids, _nfc, _without,
+                              check_characters, lower_forms)
 from conll_eval.errors import AlignmentError
+from conll_eval.io.conllu import load_text
 
 from helpers import document, row, sentence
 
@@ -43,3 +47,211 @@ def test_a_plain_token_against_a_multiword_token_aligns_the_word_with_its_form(t
     system_path.write_text(system, encoding="utf-8")
     upos = evaluate_files(str(gold_path), str(system_path)).scores["UPOS"]
     assert (upos.correct, upos.gold, upos.system, upos.aligned) == (2, 3, 2, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# The text-mismatch error: each hint, side and character description, word for word (the
+# mutants of _hints, _explains, _describe, _sequence, _without, _context and _visible
+# survived: tests/test_input_errors.py, which reads some of these messages, is not in the
+# mutation selection)
+
+ENDS_EARLY = "file ends early: one file is a prefix of the other (truncated output?)"
+NFD = ("Unicode normalisation differs: the {0} file has decomposed characters (NFD), e.g. "
+       "U+0065 'e' (LATIN SMALL LETTER E) + U+0301 (COMBINING ACUTE ACCENT) where the {1} file "
+       "has U+00E9 'é' (LATIN SMALL LETTER E WITH ACUTE){2}; normalise both files to NFC")
+SPACE = ("inside a FORM of the {} file: the conll17 profile removes only U+0020 from FORMs, "
+         "conll18 every Unicode space")
+PTB = ("Penn Treebank escapes (-LRB-, -RRB-, ``, '') instead of the original brackets and quotes: "
+       "the parser must keep the FORMs of its input")
+
+
+@pytest.mark.parametrize("gold, system, k, expected", [
+    # one text is a prefix of the other: the shorter one is named
+    ("abc", "ab", 2, ["the system " + ENDS_EARLY]),
+    ("ab", "abc", 2, ["the gold " + ENDS_EARLY]),
+    # NFD on either side; the composed side's letter alone (the 'b' after it is no mark)
+    ("cafébar", "cafe\u0301bar", 3, [NFD.format("system", "gold", "")]),
+    ("cafe\u0301bar", "cafébar", 3, [NFD.format("gold", "system", "")]),
+    # the first character differs: gold is judged from its start
+    ("e\u0301x", "éx", 0, [NFD.format("gold", "system", "")]),
+    # decomposed before k in both texts: only gold from k - 1 on is judged, and it is NFC there
+    ("e\u0301é", "e\u0301e\u0301", 2, [NFD.format("system", "gold", "")]),
+    # the decomposed letter ends the text: its marks run to the end
+    ("cafe\u0301", "café", 3, [NFD.format("gold", "system", "")]),
+    ("abc", "aBc", 1, ["the texts differ in letter case here (gold 'b', system 'B'): the parser "
+                       "must not change FORMs"]),
+    ("ab", "a\ufeffb", 1, ["an invisible character U+FEFF (ZERO WIDTH NO-BREAK SPACE) inside a FORM "
+                           "of the system file (a byte-order mark); remove it"]),
+    ("a\u200bb", "ab", 1, ["an invisible character U+200B (ZERO WIDTH SPACE) inside a FORM of the "
+                           "gold file; remove it"]),
+    ("a\u00a0b", "ab", 1, ["a space character U+00A0 (NO-BREAK SPACE) " + SPACE.format("gold")]),
+    ("ab", "a\u2009b", 1, ["a space character U+2009 (THIN SPACE) " + SPACE.format("system")]),
+    ("(a)", "-LRB-a-RRB-", 0, [PTB]),
+    ("x''y", 'x"y', 1, [PTB]),
+    # an invisible character, and a letter changed two characters later: not the explanation
+    ("abcdefghijk", "abc\u200bdeXghijk", 3, []),
+    ("abc", "abd", 2, []),
+])
+def test_each_hint_names_its_cause_and_side(gold, system, k, expected):
+    assert _hints(gold, system, k) == expected
+
+
+def test_a_normalisation_must_reconcile_eight_characters_from_the_difference():
+    """The NFD 'é' and a letter changed 7 characters after it (within the 8 compared from
+    the difference: no hint), then 8 after it (beyond them: the hint); windows of 64
+    characters cut inside longer texts."""
+    tail = "x" * 100
+    gold = "caf\u00e9" + "abcdefghij" + tail
+    assert not _explains(_nfc, gold, "cafe\u0301" + "abcdefXhij" + tail, 3)
+    assert _explains(_nfc, gold, "cafe\u0301" + "abcdefgXij" + tail, 3)
+
+
+NBSP = "\u00a0"
+
+
+@pytest.mark.parametrize("transform, gold, system, k, explained", [
+    # the same two marks in another order are canonically equivalent: NFC orders them
+    (_nfc, "b\u0301\u0316", "b\u0316\u0301", 1, True),
+    # marks at the very start of a text (nothing to walk back to)
+    (_nfc, "\u0316\u0316", "\u0316\u0301", 1, False),
+    # the system has a space where gold goes on: removing it leaves the system text short
+    (_without("Zs"), "ab", "a" + NBSP, 1, False),
+    # near the end of a text the characters left are compared (the case explains 'D', and
+    # the system's extra 'xy' comes after gold's end)
+    (str.casefold, "abcD", "abcdxy", 3, True),
+    # A window cut inside a longer text loses its last two characters (they may be half a
+    # character sequence): 64 characters of gold, 55 of them spaces, leave 9 letters, 7
+    # compared; a window up to the text's end loses none.
+    (_without("Zs"), NBSP * 55 + "abcdefghij", "abcdefgXij", 0, True),
+    ("swap", NBSP * 55 + "abcdefghij", "abcdefgXij", 0, True),
+    (_without("Zs"), NBSP * 55 + "abcdefghij", "abcdefXhij", 0, False),
+    ("swap", NBSP * 55 + "abcdefghij", "abcdefXhij", 0, False),
+    (_without("Zs"), NBSP * 60 + "abcd", "abcX", 0, False),     # gold ends at the window's end
+    ("swap", NBSP * 60 + "abcd", "abcX", 0, False),
+    (_without("Zs"), NBSP * 52 + "abcd", "abcX", 0, False),     # both end inside the window
+])
+def test_what_a_normalisation_must_reconcile(transform, gold, system, k, explained):
+    if transform == "swap":  # the same with the sides exchanged
+        transform, gold, system = _without("Zs"), system, gold
+    assert _explains(transform, gold, system, k) is explained
+
+
+def test_no_space_hint_when_a_space_stands_where_the_system_text_ends():
+    assert _hints("ab", "a" + NBSP, 1) == []
+
+
+@pytest.mark.parametrize("char, described", [
+    ("é", "U+00E9 'é' (LATIN SMALL LETTER E WITH ACUTE)"),
+    ("\U0001F600", "U+1F600 '😀' (GRINNING FACE)"),        # five hex digits
+    ("\ue000", "U+E000 (unnamed)"),                         # private use: no name, not shown
+    ("\u0301", "U+0301 (COMBINING ACUTE ACCENT)"),          # marks are not shown alone
+    ("\u20dd", "U+20DD (COMBINING ENCLOSING CIRCLE)"),
+    ("\u200b", "U+200B (ZERO WIDTH SPACE)"),
+    ("\u00a0", "U+00A0 (NO-BREAK SPACE)"),
+    (" ", "U+0020 (SPACE)"),
+])
+def test_a_character_is_described_by_code_point_glyph_and_name(char, described):
+    assert _describe(char) == described
+
+
+WORDS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+
+
+def _one_sentence(words, comment=None):
+    return sentence(*[f"{i} {w} {0 if i == 1 else 1} {'root' if i == 1 else 'dep'}"
+                      for i, w in enumerate(words, 1)],
+                    comments=[f"# text = {comment}"] if comment is not None else [])
+
+
+def _mismatch(gold_text, system_text):
+    gold = load_text(gold_text, path="gold.conllu")
+    system = load_text(system_text, path="system.conllu")
+    with pytest.raises(AlignmentError) as caught:
+        check_characters(gold, system)
+    return caught.value
+
+
+def test_the_context_shows_six_tokens_either_side_of_the_token_holding_the_difference():
+    """The difference is the first character of 'eight' (where 'seven' ends): six tokens
+    before and after it, the token marked; the line is the token's."""
+    system = WORDS.split()
+    system[7] = "Eight"
+    error = _mismatch(_one_sentence(WORDS.split()), _one_sentence(system))
+    assert str(error) == (
+        "system.conllu:8: error [text-mismatch] the texts of gold and system differ at character "
+        "27 (gold has 74 non-space characters, system 74)\n"
+        "  gold   gold.conllu:8: two three four five six seven >>eight<< nine ten eleven twelve "
+        "thirteen fourteen\n"
+        "  system system.conllu:8: two three four five six seven >>Eight<< nine ten eleven twelve "
+        "thirteen fourteen\n"
+        "  first differing characters: gold 'eightnineteneleventw' vs system 'Eightnineteneleventw'\n"
+        "  first differing character: gold U+0065 'e' (LATIN SMALL LETTER E), "
+        "system U+0045 'E' (LATIN CAPITAL LETTER E)\n"
+        "  hint: the texts differ in letter case here (gold 'e', system 'E'): the parser must not "
+        "change FORMs")
+    assert (error.gold_location.line, error.system_location.line) == (8, 8)
+
+
+@pytest.mark.parametrize("at, gold_context, system_context", [
+    (2, "one two >>three<< four five six seven eight nine", "one two >>xhree<< four five six seven eight nine"),
+    (0, ">>one<< two three four five six seven", ">>xne<< two three four five six seven"),
+    (14, "nine ten eleven twelve thirteen fourteen >>fifteen<<",
+     "nine ten eleven twelve thirteen fourteen >>xifteen<<"),
+])
+def test_the_context_near_either_end_of_the_file(at, gold_context, system_context):
+    system = WORDS.split()
+    system[at] = "x" + system[at][1:]
+    lines = str(_mismatch(_one_sentence(WORDS.split()), _one_sentence(system))).splitlines()
+    assert lines[1:3] == [f"  gold   gold.conllu:{at + 1}: {gold_context}",
+                          f"  system system.conllu:{at + 1}: {system_context}"]
+    assert lines[-1] == ("  hint: the system was probably run on a different text (e.g. `# text` "
+                         "lines that disagree with the gold FORMs, or a different version of the "
+                         "treebank)")
+
+
+def test_a_file_of_one_token_is_its_own_context():
+    lines = str(_mismatch(_one_sentence(["a"]), _one_sentence(["b"]))).splitlines()
+    assert lines[1:3] == ["  gold   gold.conllu:1: >>a<<", "  system system.conllu:1: >>b<<"]
+
+
+@pytest.mark.parametrize("gold_comment, system_comment, named", [
+    # spaces and invisible characters in `# text` are not a disagreement
+    ("Hello\u200b world", "Hello World", []),
+    ("Hello there", "Hello  world", ["gold", "system"]),
+    ("Hello world", "Hello Wor ld", []),
+])
+def test_a_text_comment_is_named_only_when_its_visible_characters_disagree(
+        gold_comment, system_comment, named):
+    error = _mismatch(_one_sentence(["Hello", "world"], gold_comment),
+                      _one_sentence(["Hello", "World"], system_comment))
+    hint_lines = [line for line in str(error).splitlines() if line.startswith("  hint: ")]
+    assert hint_lines == [
+        "  hint: the texts differ in letter case here (gold 'w', system 'W'): the parser must "
+        "not change FORMs"] + [
+        f"  hint: in the {side} file the sentence at {side}.conllu:2 has a `# text` that "
+        "disagrees with its FORMs; a parser that tokenized `# text` produces a different text"
+        for side in named]
+
+
+def test_lower_forms_reads_multiword_token_words_and_plain_words_lowercased():
+    """'ß' stays (lower, not upper: 'SS'); a range starting after word 0 leaves it out."""
+    text = "\n".join([row("1", "Die", "2", "det"), row("2-3", "ZUM"), row("2", "zu", "0", "root"),
+                      row("3", "DEM", "2", "det"), row("4", "Straße", "2", "obj")]) + "\n\n"
+    tb = load_text(text)
+    assert lower_forms(tb, 1, 4) == ["zu", "dem", "straße"]
+    lowered = {"die": 0}
+    ids = _lower_form_ids(tb, np.array([1, 3]), np.array([3, 4]), lowered)
+    assert ids.tolist() == [-1, 1, 2, 3]  # -1: outside the ranges
+    assert lowered == {"die": 0, "zu": 1, "dem": 2, "straße": 3}
+
+
+def test_a_truncated_system_file_is_shown_at_its_last_token():
+    """The system stops after 'three': the difference is past its end, shown at its last token
+    (gold at the token holding the character); both texts' lengths are given."""
+    error = _mismatch(_one_sentence(WORDS.split()), _one_sentence(WORDS.split()[:3]))
+    assert str(error).splitlines()[:3] == [
+        "system.conllu:3: error [text-mismatch] the texts of gold and system differ at character 11 "
+        "(gold has 74 non-space characters, system 11)",
+        "  gold   gold.conllu:4: one two three >>four<< five six seven eight nine ten",
+        "  system system.conllu:3: one two >>three<<"]
+    assert str(error).splitlines()[-1] == "  hint: the system " + ENDS_EARLY
