@@ -105,9 +105,15 @@ def universal_deprel(deprel: str) -> str:
 _udeprel = universal_deprel
 
 
+#: the universal relation of each v1 name's v2 relation (nsubjpass -> nsubj)
+_V1_UNIVERSAL = {v1: universal_deprel(v2) for v1, v2 in UD_V1_TO_V2.items()}
+
+
 def _udeprel_v1(deprel: str) -> str:
-    """The universal relation of a UD v1 or v2 label, v1 names renamed (``dobj`` -> ``obj``)."""
-    return universal_deprel(UD_V1_TO_V2.get(deprel, UD_V1_TO_V2.get(universal_deprel(deprel), deprel)))
+    """The universal relation of a UD v1 or v2 label, v1 names renamed (``dobj`` -> ``obj``;
+    ``name:x`` is ``name``'s: the v1 names have no subtype)."""
+    universal = universal_deprel(deprel)
+    return _V1_UNIVERSAL.get(universal, universal)
 
 
 class _DerivedColumns:
@@ -127,7 +133,7 @@ class _DerivedColumns:
         """Derived per-word column (``side`` = ``gold`` or ``system``)."""
         key = (side, name)
         if key not in self._cache:
-            tb = self.gold if side == "gold" else self.system
+            tb = {"gold": self.gold, "system": self.system}[side]  # another side: KeyError
             vocab = self.vocab
             if name in ("upos", "xpos", "feats", "lemma", "form", "deprel"):
                 value = getattr(tb, name)

@@ -4,10 +4,12 @@ evaluations (``--punct``, ``--deprel``), whose counting the mutants of
 ``conll_eval/metric_specs.py`` (split from it), which runs only while the module loads."""
 import pytest
 
-from conll_eval import evaluate_files
+from conll_eval import evaluate_files, limits
 from conll_eval import metric_specs
+from conll_eval.errors import FormatError
 from conll_eval.evaluate import Settings
 from conll_eval.metric_specs import MetricSpec, Profile, register_metric, register_profile
+from conll_eval.metrics import load_weights
 
 from helpers import document, sentence
 
@@ -94,3 +96,79 @@ def test_weighted_las_under_a_policy_takes_gold_weights_from_gold_relations(tmp_
     scores = _score(tmp_path, gold, system, profile="conll17", weights_file=str(weights),
                     punct="deprel")
     assert _counts(scores["WeightedLAS"]) == (1.0, 3.0, 1.5, 3.0)
+
+
+# --- a content relation under a policy: det is no content word, and the system tags the
+# root PUNCT (so --punct upos drops it on the system side alone)
+DET_GOLD = document(sentence("1 The 2 det DET", "2 dog 3 nsubj NOUN", "3 barks 0 root VERB",
+                             "4 . 3 punct PUNCT"))
+DET_SYSTEM = document(sentence("1 The 2 det DET", "2 dog 3 nsubj NOUN", "3 barks 0 root PUNCT",
+                               "4 . 3 punct PUNCT"))
+
+
+@pytest.mark.parametrize("profile", ["conll18", "conll17"])
+def test_clas_under_a_policy_drops_function_words_and_each_side_s_punctuation(tmp_path, profile):
+    """Gold keeps the content words dog and barks (The is det, '.' PUNCT); the system only dog
+    (its barks is PUNCT, content or not): both right.  conll17's CLAS (0/1 weights) counts
+    words, in integers, like the 2018 one."""
+    scores = _score(tmp_path, DET_GOLD, DET_SYSTEM, profile=profile, punct="upos")
+    counts = _counts(scores["CLAS"])
+    assert counts == (2, 2, 1, 2)
+    assert [type(count) for count in counts] == [int] * 4
+    # LAS keeps the function word: gold The, dog, barks; the system The, dog
+    assert _counts(scores["LAS"]) == (3, 3, 2, 3)
+
+
+def test_a_relation_under_v1_is_renamed_by_its_universal_part(tmp_path):
+    """nsubjpass:x -> nsubj (its universal part nsubjpass is v1), name -> flat, and a v2
+    relation with a subtype (nsubj:pass) keeps its universal part."""
+    gold = document(sentence("1 a 0 root", "2 b 1 nsubjpass:x", "3 c 1 name", "4 d 1 nsubj:pass"))
+    system = document(sentence("1 a 0 root", "2 b 1 nsubj", "3 c 1 flat:name", "4 d 1 nsubj"))
+    assert _score(tmp_path, gold, system, deprel="v1")["LAS"].correct == 4
+
+
+def _weights(tmp_path, data: bytes):
+    path = tmp_path / "weights.txt"
+    path.write_bytes(data)
+    return str(path)
+
+
+def test_a_weights_file_skips_comments_and_blank_lines_and_reads_each_weight(tmp_path):
+    path = _weights(tmp_path, b"# relation weights\n\nnsubj 2\n  \nobj\t0.5\n#x 1 2\nroot 1e0\n")
+    assert load_weights(path) == {"nsubj": 2.0, "obj": 0.5, "root": 1.0}
+
+
+@pytest.mark.parametrize("data, line, message, official", [
+    (b"# c\n\nnsubj 2\nobj 1 2\n", 4, "expected two columns 'deprel weight', found 3",
+     "Expected two columns in the UD Relations weights file on line 'obj 1 2\n'"),
+    (b"nsubj\n", 1, "expected two columns 'deprel weight', found 1",
+     "Expected two columns in the UD Relations weights file on line 'nsubj\n'"),
+    (b"# c\nnsubj 2\n\nobj heavy\n", 4, "weight 'heavy' is not a number",
+     "could not convert string to float: 'heavy'"),
+])
+def test_a_bad_weights_line_is_named_by_its_line_number(tmp_path, data, line, message, official):
+    path = _weights(tmp_path, data)
+    with pytest.raises(FormatError) as caught:
+        load_weights(path)
+    assert str(caught.value) == f"{path}:{line}: error [invalid-weights] {message}"
+    assert caught.value.official == official
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("missing.txt", None, "error [file-not-found] no such file or directory"),
+    ("latin1.txt", b"nsubj 2\nobj \xff\n",
+     "2: error [invalid-utf8] invalid UTF-8 byte 0xff at column 5 (byte offset 12); the file "
+     "must be UTF-8"),
+    ("large.txt", b"nsubj 2\nobj 1\nroot 1\n",
+     "error [file-too-large] larger than 20 bytes, the limit for a weights file (is it the "
+     "right file?); to read it, raise CONLL_EVAL_MAX_CONFIG_BYTES"),
+])
+def test_a_weights_file_that_cannot_be_read_is_named(tmp_path, monkeypatch, name, data, message):
+    monkeypatch.setattr(limits, "MAX_CONFIG_BYTES", 20)  # the large one has 21
+    path = tmp_path / name
+    if data is not None:
+        path.write_bytes(data)
+    with pytest.raises(FormatError) as caught:
+        load_weights(str(path))
+    separator = ":" if message[0].isdigit() else ": "
+    assert str(caught.value) == f"{path}{separator}{message}"
