@@ -225,3 +225,42 @@ def test_compiled_entry_points_refuse_none_instead_of_crashing(tmp_path):
                            capture_output=True, text=True, timeout=120)
     assert child.returncode == 0, child.stderr[-2000:]
     assert child.stdout.split() == ["all_underscore", "lcs_pairs", "merge_pairs", "parse_deps", "walk"]
+
+
+def _deps_file(tmp_path, *deps):
+    path = tmp_path / "d.conllu"
+    lines = [f"{i}\tw{i}\t_\tX\t_\t_\t{0 if i == 1 else 1}\t{'root' if i == 1 else 'dep'}\t{d}\t_"
+             for i, d in enumerate(deps, 1)]
+    path.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("deps, expected", [(("_",), True), (("_", "_"), True),
+                                            (("_", "1:dep"), False), (("0:root", "_"), False)])
+def test_the_compiled_parser_notes_whether_all_deps_are_underscores(tmp_path, deps, expected,
+                                                                    monkeypatch):
+    # what the parser noted is what deps_all_underscore answers afterwards for that file
+    monkeypatch.setattr(enhanced, "_cenhanced", CENHANCED)
+    tb = load(str(_deps_file(tmp_path, *deps)), "iwpt")
+    enhanced._compiled_edges(tb)
+    assert enhanced.deps_all_underscore(tb) is expected
+
+
+def test_items_the_compiled_parser_leaves_to_python_keep_every_word_s_edges(tmp_path, monkeypatch):
+    # +1 and 1_0-like items are what int() reads but the compiled parser does not: two
+    # words' worth of them, merged in word order with the regular edges
+    path = _deps_file(tmp_path, "0:root", "+1:dep|1:obj", "+2:nsubj", "1:dep")
+    compiled = _graph_and_edges(path, "path", True, monkeypatch)
+    assert compiled == _graph_and_edges(path, "path", False, monkeypatch)
+    word, head, label = compiled[1][:3]
+    assert (word, head, label) == ([0, 1, 1, 2, 3], [0, 1, 1, 2, 1],
+                                   ["root", "dep", "obj", "nsubj", "dep"])
+
+
+def test_deps_interned_before_the_graph_are_read_by_the_reference(tmp_path, monkeypatch):
+    monkeypatch.setattr(enhanced, "_cenhanced", CENHANCED)
+    tb = load(str(_deps_file(tmp_path, "0:root", "1:dep")), "iwpt")
+    tb.deps  # interned: no lazy DEPS bytes left for the compiled parser
+    assert enhanced._deps_bytes(tb) is None and enhanced._compiled_edges(tb) is None
+    graph = enhanced.enhanced_graph(tb)
+    assert graph.word.tolist() == [0, 1] and graph.head.tolist() == [-1, 0]

@@ -6,10 +6,11 @@ helpers the enhanced breakdown counts with (a repeated edge counts once; both ke
 import numpy as np
 import pytest
 
-from conll_eval import evaluate_files
+from conll_eval import enhanced, evaluate_files
 from conll_eval.enhanced import edge_keys, first_occurrences, key_in
 from conll_eval.errors import FormatError
 from conll_eval.evaluate import Settings
+from conll_eval.treebank import Vocab
 
 from helpers import row
 
@@ -82,3 +83,38 @@ def test_rule_4_drops_an_edge_from_an_xcomp_parent_with_nsubj_in_any_step(tmp_pa
     kept = evaluate_files(path, path, profile="iwpt").scores["ELAS"]
     off = evaluate_files(path, path, settings=Settings("iwpt", enhancements="4")).scores["ELAS"]
     assert (kept.gold, off.gold) == (3, 2)
+
+
+def test_first_occurrences_is_a_boolean_mask():
+    keys = edge_keys(np.array([1, 1, 2]), np.array([0, 0, 1]), np.array([2, 2, 1]), 10, 8)
+    found = first_occurrences(keys)
+    assert found.dtype == np.bool_ and found.tolist() == [True, False, True]
+    assert first_occurrences(keys[:0]).dtype == np.bool_
+
+
+def test_rule_5_drops_an_edge_from_the_file_s_first_word(tmp_path):
+    """A, the file's first word (index 0), is an acl with HEAD 2; C at 0-based position 2
+    has an enhanced edge from A: dropped with 5 switched off (4 gold edges, then 3), which a
+    rule that took index 0 for "no head" would keep."""
+    path = _write(tmp_path, _graph_sentence(("1", "A", "2", "acl", "2:acl"),
+                                            ("2", "B", "0", "root", "0:root"),
+                                            ("3", "C", "2", "obj", "1:nsubj|2:obj")))
+    kept = evaluate_files(path, path, profile="iwpt").scores["ELAS"]
+    off = evaluate_files(path, path, settings=Settings("iwpt", enhancements="5")).scores["ELAS"]
+    assert (kept.gold, off.gold) == (4, 3)
+
+
+@pytest.mark.parametrize("n_words", [10, 2 ** 40])  # small: one int64 key per edge; huge: rows
+def test_rule_1_keeps_a_path_edge_and_drops_the_one_step_edge_it_repeats(n_words):
+    """Word 0 (basic parent 1, nsubj) has (head 2, conj>nsubj), then (head 1, nsubj): the path
+    edge becomes (1, nsubj), so the one-step edge repeats it and goes; word 1's two distinct
+    edges and word 2's repeated edge (the second goes) show the first-occurrence rule."""
+    vocab = Vocab()
+    nsubj, path, obj, root = vocab.encode(["nsubj", "conj>nsubj", "obj", "root"]).tolist()
+    word = np.array([0, 0, 1, 1, 2, 2])
+    head = np.array([2, 1, -1, 2, 0, 0])
+    label = np.array([path, nsubj, root, obj, obj, obj])
+    parent = np.array([1, -1, 0])
+    udeprel = np.array([nsubj, root, obj])
+    kept = enhanced._no_gapping(vocab, word, head, label, parent, udeprel, n_words)
+    assert [a.tolist() for a in kept] == [[0, 1, 1, 2], [1, -1, 2, 0], [nsubj, root, obj, obj]]
