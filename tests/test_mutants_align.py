@@ -1,7 +1,10 @@
 """Mutation testing (``make mutation``): the text-mismatch hint's description of a
 decomposed character with its combining marks, which the mutants of ``conll_eval/align.py``'s
 ``_sequence`` showed no in-process test read, and a plain token against a multi-word token
-whose second word has the token's form (a mutant of the walk's index there survived)."""
+whose second word has the token's form (a mutant of the walk's index there survived); the
+whole text-mismatch error (each hint, side, boundary and character description: the tests of
+tests/test_input_errors.py that read it are not in the mutation selection), and the
+lowercased FORMs the LCS compares."""
 import unicodedata
 
 import numpy as np

@@ -1,7 +1,8 @@
 """Mutation testing (``make mutation``): hand-worked cases for the policies of the older
 evaluations (``--punct``, ``--deprel``), whose counting the mutants of
 ``conll_eval/metrics.py`` showed no in-process test reached, and the registry of
-``conll_eval/metric_specs.py`` (split from it), which runs only while the module loads."""
+``conll_eval/metric_specs.py`` (split from it), which runs only while the module loads; the
+weights file of ``--weights`` (its parsing and every error message)."""
 import pytest
 
 from conll_eval import evaluate_files, limits
