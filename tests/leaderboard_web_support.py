@@ -4,7 +4,9 @@ tmp_path, a worker pass run in this process through the queue's own functions, a
 CLI's JSON of a directory (what the API's leaderboard must equal digit for digit)."""
 import io
 import json
+import os
 import shutil
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,9 +115,20 @@ def score_queue(url):
 
 
 def suite_json(gold, system):
-    """``conll_eval suite GOLD SYSTEM --format json``'s document (the CLI, in this process)."""
+    """``conll_eval suite gold submission --format json``'s document (the CLI, in this process)
+    run from a directory holding ``gold`` and ``submission`` (links to ``gold`` and ``system``):
+    the treebank objects as the web app and the site show them, their paths the public ones."""
+    view = Path(tempfile.mkdtemp(prefix="suite-view-"))
+    (view / "gold").symlink_to(Path(gold).resolve(), target_is_directory=True)
+    (view / "submission").symlink_to(Path(system).resolve(), target_is_directory=True)
     out, err = io.StringIO(), io.StringIO()
-    status = main(["suite", str(gold), str(system), "--format", "json"], out, err)
+    here = os.getcwd()
+    try:
+        os.chdir(view)
+        status = main(["suite", "gold", "submission", "--format", "json"], out, err)
+    finally:
+        os.chdir(here)
+        shutil.rmtree(view)
     assert status in (0, 1), err.getvalue()  # 1: a treebank failed (scored 0)
     return json.loads(out.getvalue())
 

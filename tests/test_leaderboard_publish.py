@@ -4,6 +4,7 @@ links only, each resolving to a file of the site; every name escaped (a team cal
 refused and left alone.  SQLite in a temporary directory, and PostgreSQL where
 tests/pg_support.py finds a server; skipped without the leaderboard extra."""
 import re
+import shutil
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -119,3 +120,23 @@ def test_the_site_works_from_file_urls_in_chromium(board, tmp_path):
         assert browser.evaluate("new Promise(r => setTimeout(() => r(document.getElementById("
                                 "'browser-root').children.length), 300))") > 0
         assert browser.console_errors() == []
+
+
+def test_the_site_shows_no_server_path(tmp_path, database_url):
+    """A treebank's status names its files as suite run on gold/ and submission/ would (the
+    published site is public): no page holds the gold or the store directory's path."""
+    suite = ROOT / "testdata" / "suite"
+    gold = tmp_path / "gold"
+    shutil.copytree(suite / "gold", gold)
+    url = database_url
+    assert run("init", "--db", url, "--name", "Toy", "--gold", str(gold), "--store", str(tmp_path / "store"))[0] == 0
+    assert run("team", "add", "--db", url, "ACME")[0] == 0
+    assert run("submit", "--db", url, "--team", "ACME", str(suite / "system"))[0] == 0
+    status, out, err = run("rank", "--db", url, "--format", "json")
+    assert str(tmp_path / "store") in out  # the organiser's ranking keeps the real paths
+    site = tmp_path / "site"
+    assert run("publish", "--db", url, str(site), "--resamples", "10")[0] == 0
+    pages = {path: path.read_text(encoding="utf-8") for path in site.rglob("*.html")}
+    assert any("submission/" in text for text in pages.values())  # a failed treebank's status, shown
+    for path, text in pages.items():
+        assert str(tmp_path) not in text and "store/submission-" not in text, path

@@ -107,6 +107,38 @@ def test_the_leaderboard_equals_suites_json_on_the_testdata_suite(tmp_path, data
     assert {record["status"] for record in entries[0]["treebanks"]} != {"ok"}  # a treebank scored 0
 
 
+def test_the_api_shows_no_server_path_while_the_database_and_rank_keep_them(tmp_path, database_url):
+    """The treebank objects of /api/leaderboard and /api/submissions/{id} name the files as
+    suite run on gold/ and submission/ would (every string, the error's too); the database and
+    the organiser's rank --format json keep suite's own, with the server's paths."""
+    suite = EXAMPLES.parent / "testdata" / "suite"
+    shutil.copytree(suite / "gold", tmp_path / "gold")
+    served = make_web(tmp_path, database_url)
+    with served.client:
+        assert served.upload(zip_of(suite / "system", tmp_path / "s.zip")).status_code == 202
+        assert score_queue(served.url) == 1
+        board = served.client.get("/api/leaderboard").text
+        shown = served.client.get("/api/submissions/1", headers=served.bearer())
+    served.app.state.web.engine.dispose()
+    directory = submission_directory(served.url, 1)
+    for server_path in (str(tmp_path), directory, str(tmp_path / "gold")):
+        assert server_path not in board and server_path not in shown.text
+    treebanks = json.loads(board)["entries"][0]["treebanks"]
+    assert json.dumps(shown.json()["treebanks"]) == json.dumps(treebanks)
+    assert all(record["gold"].startswith("gold/") for record in treebanks)
+    assert {record["system"].split("/")[0] for record in treebanks} == {"submission"}
+    failed = [record for record in treebanks if record["error"]]
+    assert failed and all(record["status"].startswith("submission/") or "submission/" in record["status"]
+                          or record["status"].startswith("gold/") for record in failed), failed
+    assert all(record["error"]["file"].split("/")[0] in ("gold", "submission") for record in failed)
+    status, out, err = run("rank", "--db", served.url, "--format", "json")
+    assert (status, err) == (0, "")
+    kept = json.loads(out)["entries"][0]["treebanks"]
+    assert [record["system"] for record in kept] == [os.path.join(directory, os.path.basename(record["system"]))
+                                                     for record in treebanks]
+    assert [record["metrics"] for record in kept] == [record["metrics"] for record in treebanks]
+
+
 def test_the_status_moves_through_validating_and_scoring(web):
     from conll_eval.leaderboard import queue
     web.upload(zip_of(EXAMPLES / "SYSTEM_DIR", web.tmp / "s.zip"))

@@ -5,6 +5,7 @@ imported only once a leaderboard command runs, never by the parser or by scoring
 from __future__ import annotations
 
 import argparse
+import html
 import os
 import dataclasses
 from typing import List, TextIO
@@ -167,6 +168,7 @@ def _report_maker(task, target: str):
     # here: the scoring and the report page load numpy; only publish makes reports
     from ..evaluate import Settings
     from ..pairing import find_pairs
+    from ..leaderboard.public import public_text
     from ..suite import SuiteEvaluation, score_entries
     from .report import suite_html
     settings = Settings(profile=task.profile, strict=task.level)
@@ -179,7 +181,10 @@ def _report_maker(task, target: str):
         results = score_entries(pairing.entries, settings)
         name = f"{submission.team.name} #{submission.id}"
         suite = SuiteEvaluation(name, tuple(results), settings, pairing.unpaired_system)
-        return suite_html([suite], settings, metrics, f"{task.name}: {name}", os.path.join(target, path))
+        output = os.path.join(target, path)
+        page = suite_html([suite], settings, metrics, f"{task.name}: {name}", output)
+        # the site is public: the server's directories shown as gold/ and submission/
+        return public_text(page, task.gold_dir, submission.directory, html.escape, os.path.dirname(output))
     return make
 
 

@@ -63,7 +63,7 @@ def build_site(session: Session, task: Task, significance: Optional[Significance
                make_report: Optional[ReportMaker] = None) -> Dict[str, str]:
     """The site's pages: relative path -> HTML.  Every link is relative; every file name is a
     :func:`slug` of a name and its database id."""
-    entries = ranked_entries(session, task, significance=significance)
+    entries = ranked_entries(session, task, significance=significance, public=True)
     languages = language_rows(task, entries)
     history = team_history(session, task)
     team_ids = {team.name: team.id for team in session.scalars(select(Team))}

@@ -15,6 +15,7 @@ from ..report.tables import Cell, Num, markdown_table, percent, text_table
 from .clusters import Significance, cluster_walk, sentence_strata
 from .models import Submission, Task, TreebankResult
 from .pages import history_section, html_page, ranking_sections
+from .public import public_treebanks
 
 __all__ = ["ranked_entries", "ranking_and_comparisons", "language_rows", "team_history", "ranking_json", "ranking_tables", "ranking_html",
            "FORMATS"]
@@ -31,18 +32,20 @@ def _primary_f1(submission: Submission, metric: str) -> float:
 
 
 def ranked_entries(session: Session, task: Task, every: bool = False,
-                   significance: Optional[Significance] = None) -> List[dict]:
+                   significance: Optional[Significance] = None, public: bool = False) -> List[dict]:
     """The ranking: done, visible submissions of the task's phase, the best of each team
     (``every``: all of them), by decreasing macro F1 of the primary metric, the earlier
     submission first on a tie; equal values share a rank (1, 2, 2, 4).  Each entry:
     ``team``, ``submission`` (its id), ``label``, ``rank``, ``cluster`` (see
     :mod:`.clusters`; tested with ``significance``, the defaults when None), ``macro``,
-    ``treebanks``."""
-    return ranking_and_comparisons(session, task, every, significance)[0]
+    ``treebanks`` (suite's, with the server's paths; ``public``: as
+    :func:`.public.public_treebanks` shows them, for the web app and the site)."""
+    return ranking_and_comparisons(session, task, every, significance, public)[0]
 
 
 def ranking_and_comparisons(session: Session, task: Task, every: bool = False,
-                            significance: Optional[Significance] = None) -> Tuple[List[dict], List[dict]]:
+                            significance: Optional[Significance] = None,
+                            public: bool = False) -> Tuple[List[dict], List[dict]]:
     """:func:`ranked_entries`, and the clusters' tests in the order the walk made them:
     ``{"submission", "against"`` (the best of the cluster above), ``"p"`` (the bootstrap's),
     ``"corrected"`` (times the correction's factor in the walk kept, at most 1),
@@ -75,7 +78,9 @@ def ranking_and_comparisons(session: Session, task: Task, every: bool = False,
         entries.append({"team": submission.team.name, "submission": submission.id,
                         "label": submission.label,
                         "rank": entries[-1]["rank"] if shared else position, "cluster": 1,
-                        "macro": submission.macro, "treebanks": records[submission.id]})
+                        "macro": submission.macro,
+                        "treebanks": public_treebanks(records[submission.id], task.gold_dir, submission.directory)
+                        if public else records[submission.id]})
     strata, included = sentence_strata(session, entries, metric)
     walk = cluster_walk(strata, included, [_primary_f1(s, metric) for s in submissions],
                         significance or Significance())

@@ -25,6 +25,7 @@ from .. import ranking, service
 from ..db import LeaderboardError, session_scope
 from ..models import Organiser, Submission, Task, Team
 from ..organisers import token_holder
+from ..public import public_treebanks
 
 __all__ = ["WebError", "Holder", "TokenCache", "holder_of_token", "holder_by_id", "submission_view", "team_submissions",
            "all_submissions", "LeaderboardCache", "Ranking", "accept_upload", "task_summary", "FIRST_ERRORS"]
@@ -131,7 +132,8 @@ def _view(task: Task, submission: Submission, details: bool) -> dict:
             "errors": _errors(task, submission)}
     if details and submission.status == "done":
         view["macro"] = submission.macro
-        view["treebanks"] = [result.record for result in submission.results]
+        view["treebanks"] = public_treebanks([result.record for result in submission.results], task.gold_dir,
+                                             submission.directory)
     return view
 
 
@@ -247,7 +249,7 @@ class LeaderboardCache:
                 kept = self.kept.get(every)
                 if kept is None or kept.key != key:
                     task = service.the_task(session)
-                    entries = ranking.ranked_entries(session, task, every=every)
+                    entries = ranking.ranked_entries(session, task, every=every, public=True)
                     kept = Ranking(key, entries, ranking.language_rows(task, entries))
                     self.kept[every] = kept
                 return kept
