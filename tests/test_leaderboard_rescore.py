@@ -13,12 +13,12 @@ import pytest
 pytest.importorskip("sqlalchemy", reason="the leaderboard extra (SQLAlchemy) is not installed")
 pytest.importorskip("alembic", reason="the leaderboard extra (Alembic) is not installed")
 
-from sqlalchemy import func, select  # noqa: E402
+from sqlalchemy import select  # noqa: E402
 
 from conll_eval.leaderboard import db, queue, workers  # noqa: E402
 from conll_eval.leaderboard.models import Submission, TreebankResult  # noqa: E402
 from conll_eval.leaderboard.scoring import score_directory  # noqa: E402
-from leaderboard_support import database_url, run  # noqa: E402,F401
+from leaderboard_support import run  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 STALE_WORKER = "elsewhere:99:worker-0"
