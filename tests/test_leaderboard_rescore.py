@@ -92,6 +92,9 @@ def test_rescore_scores_through_claims_and_a_stale_worker_writes_nothing_over_it
     assert _stale_worker_writes(url, stale, gold, directory) == (False, False, False)
     assert _rows(url) == after
     assert run("rank", "--db", url)[0] == 0  # the gold files recorded anew
+    for _ in range(3):  # rescoring again and again never counts towards the queue's give-up
+        assert run("rescore", "--db", url)[1] == "3 submission(s) scored again\n"
+    assert [row[1:3] for row in _rows(url)] == [("done", 1)] * 3
     # the same numbers a synchronous submit gives against the new gold files
     status, out, _ = run("submit", "--db", url, "--team", "Bravo", str(EXAMPLES / "SYSTEM_DIR"))
     assert status == 0 and _rows(url)[3][5] == after[0][5]

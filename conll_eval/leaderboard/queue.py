@@ -82,20 +82,24 @@ def claim_next(engine: Engine, worker: str, lease_seconds: float) -> Optional[Cl
 
 def claim(engine: Engine, submission_id: int, worker: str, lease_seconds: float) -> Optional[Claim]:
     """Claim submission ``submission_id`` whatever its state (``rescore``): it becomes
-    ``validating`` under ``worker``, one more attempt, so that a worker's claim on it goes
-    stale and writes nothing.  None when there is no such submission."""
+    ``validating`` under ``worker``; a worker's claim on it goes stale (one more attempt, and
+    another ``claimed_by``) and writes nothing.  One no worker holds starts its attempts afresh
+    (attempt 1), so that rescoring it again and again never counts towards
+    :data:`MAX_ATTEMPTS`.  None when there is no such submission."""
     with engine.begin() as connection:
         for _ in range(_CANDIDATES):
-            attempts = connection.execute(select(Submission.attempts).where(Submission.id == submission_id)
-                                          .with_for_update()).scalar()
-            if attempts is None:
+            row = connection.execute(select(Submission.attempts, Submission.status)
+                                     .where(Submission.id == submission_id).with_for_update()).first()
+            if row is None:
                 return None
+            attempt = row.attempts + 1 if row.status in ACTIVE else 1
             taken = connection.execute(
-                update(Submission).where(Submission.id == submission_id, Submission.attempts == attempts)
+                update(Submission).where(Submission.id == submission_id, Submission.attempts == row.attempts,
+                                         Submission.status == row.status)
                 .values(status="validating", claimed_by=worker, lease_until=_lease(lease_seconds),
-                        attempts=attempts + 1, started_at=utcnow(), error=None))
+                        attempts=attempt, started_at=utcnow(), error=None))
             if taken.rowcount == 1:
-                return Claim(submission_id, worker, attempts + 1)
+                return Claim(submission_id, worker, attempt)
     return None
 
 
