@@ -70,7 +70,7 @@ def load_weights(path: str) -> Dict[str, float]:
     try:
         data = read_config(path, "a weights file")
     except OSError as exc:
-        raise os_error(path, exc) from exc
+        raise os_error(path, exc, "a weights file") from exc
     for number, line in enumerate(read_lines(data, path), 1):
         if line.startswith("#") or not line.strip():
             continue

@@ -157,6 +157,7 @@ def test_a_bad_weights_line_is_named_by_its_line_number(tmp_path, data, line, me
 
 @pytest.mark.parametrize("name, data, message", [
     ("missing.txt", None, "error [file-not-found] no such file or directory"),
+    ("folder", "directory", "error [not-a-file] is a directory, not a weights file"),
     ("latin1.txt", b"nsubj 2\nobj \xff\n",
      "2: error [invalid-utf8] invalid UTF-8 byte 0xff at column 5 (byte offset 12); the file "
      "must be UTF-8"),
@@ -167,7 +168,9 @@ def test_a_bad_weights_line_is_named_by_its_line_number(tmp_path, data, line, me
 def test_a_weights_file_that_cannot_be_read_is_named(tmp_path, monkeypatch, name, data, message):
     monkeypatch.setattr(limits, "MAX_CONFIG_BYTES", 20)  # the large one has 21
     path = tmp_path / name
-    if data is not None:
+    if data == "directory":
+        path.mkdir()
+    elif data is not None:
         path.write_bytes(data)
     with pytest.raises(FormatError) as caught:
         load_weights(str(path))

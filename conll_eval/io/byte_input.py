@@ -19,13 +19,14 @@ __all__ = ["os_error", "open_binary", "stdin_binary", "read_stdin", "read_bytes"
            "open_input", "check_utf8", "read_lines", "split_lines"]
 
 
-def os_error(path: str, exc: OSError) -> FormatError:
-    """The input error for an OSError met while opening or reading ``path``."""
+def os_error(path: str, exc: OSError, what: str = "a CoNLL-U file") -> FormatError:
+    """The input error for an OSError met while opening or reading ``path``, ``what`` the
+    kind of file it was to be (for a directory's message)."""
     loc = Location(path)
     if isinstance(exc, FileNotFoundError):
         return FormatError(loc, "file-not-found", "no such file or directory", official=None)
     if isinstance(exc, IsADirectoryError):
-        return FormatError(loc, "not-a-file", "is a directory, not a CoNLL-U file")
+        return FormatError(loc, "not-a-file", f"is a directory, not {what}")
     if isinstance(exc, PermissionError):
         return FormatError(loc, "unreadable", "permission denied")
     return FormatError(loc, "unreadable", f"cannot read: {exc.strerror or exc}")
