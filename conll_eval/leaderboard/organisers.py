@@ -11,11 +11,11 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from ..errors import UsageError, printable
-from .db import LeaderboardError, require_current, session_scope
-from .models import Organiser, Submission, Team, utcnow
-from .service import _checked_name, _record_gold, gold_files, the_task
-from .tokens import new_token, token_hint, token_matches
+from ..errors import UsageError
+from .db import session_scope
+from .models import Organiser, Submission, Team
+from .service import _record_gold, add_token_holder, gold_files, the_task
+from .tokens import token_hint, token_matches
 
 __all__ = ["add_organiser", "token_holder", "session_secret", "set_frozen", "set_hidden", "requeue_all",
            "SECRET_BYTES"]
@@ -28,16 +28,7 @@ _TOKEN_LIMIT = 200
 
 def add_organiser(engine: Engine, name: str) -> str:
     """Add an organiser; return its token (only its salted hash and hint are stored)."""
-    require_current(engine)
-    _checked_name(name, "organiser name")
-    token, salt, digest = new_token()
-    with session_scope(engine) as session:
-        the_task(session)
-        if session.scalars(select(Organiser).where(Organiser.name == name)).first() is not None:
-            raise LeaderboardError(f"organiser {printable(name)!r} exists already", "organiser-exists")
-        session.add(Organiser(name=name, token_salt=salt, token_hash=digest, token_hint=token_hint(token),
-                              created_at=utcnow()))
-    return token
+    return add_token_holder(engine, Organiser, name, "organiser")
 
 
 def token_holder(session: Session, token: str) -> Optional[Union[Team, Organiser]]:

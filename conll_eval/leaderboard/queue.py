@@ -126,34 +126,32 @@ def renew(engine: Engine, claim: Claim, lease_seconds: float) -> bool:
 def finish(engine: Engine, claim: Claim, scored: ScoredSubmission) -> bool:
     """Write ``scored``'s results and ``done`` in one transaction, only while the claim holds;
     False (and nothing written) when another claim replaced it."""
+    return _close(engine, claim, scored, {"status": "done"})
+
+
+def _close(engine: Engine, claim: Claim, results: ScoredSubmission, values: dict) -> bool:
+    """Set ``values`` on the claimed submission and store ``results`` in one transaction,
+    only while the claim holds; False (and nothing written) when it was lost.  A failed
+    submission keeps no results and no macro average."""
     with session_scope(engine) as session:
         changed = session.connection().execute(
-            update(Submission).where(_held(claim)).values(status="done", finished_at=utcnow(),
-                                                          lease_until=None)).rowcount
+            update(Submission).where(_held(claim)).values(finished_at=utcnow(), lease_until=None,
+                                                          **values)).rowcount
         if changed != 1:
             session.rollback()
             return False
         submission = session.get(Submission, claim.submission_id)
         assert submission is not None
-        store_results(session, submission, scored)
+        store_results(session, submission, results)
+        if values["status"] == "failed":
+            submission.macro = None
     return True
 
 
 def fail(engine: Engine, claim: Claim, error: str) -> bool:
     """Fail the claimed submission with ``error``, dropping any earlier results (a failed
     submission has none); False when the claim is lost (nothing written)."""
-    with session_scope(engine) as session:
-        changed = session.connection().execute(
-            update(Submission).where(_held(claim)).values(status="failed", error=error, finished_at=utcnow(),
-                                                          lease_until=None)).rowcount
-        if changed != 1:
-            session.rollback()
-            return False
-        submission = session.get(Submission, claim.submission_id)
-        assert submission is not None
-        store_results(session, submission, ScoredSubmission({}, (), ()))
-        submission.macro = None
-    return True
+    return _close(engine, claim, ScoredSubmission({}, (), ()), {"status": "failed", "error": error})
 
 
 def release(engine: Engine, claim: Claim) -> bool:

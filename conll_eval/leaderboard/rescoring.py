@@ -18,7 +18,7 @@ from .db import require_current, session_scope
 from .models import Submission
 from .organisers import requeue_all
 from .scoring import score_directory
-from .service import _record_gold, gold_files, no_pairs_error, sentence_metrics, the_task
+from .service import _record_gold, gold_files, scoring_job, the_task
 
 __all__ = ["Rescored", "rescore"]
 
@@ -35,25 +35,18 @@ class Rescored:
 def _score_claimed(engine: Engine, claim: queue.Claim) -> bool:
     """Score the claimed submission in this process and write it (done or failed) under the
     claim; False when the claim was lost meanwhile (nothing written)."""
-    with session_scope(engine) as session:
-        task = the_task(session)
-        submission = session.get(Submission, claim.submission_id)
-        assert submission is not None
-        directory = submission.directory
-        arguments = (task.gold_dir, directory, task.profile, task.level, sentence_metrics(task),
-                     task.primary_metric)
-        unpaired = no_pairs_error(task)
-    if not os.path.isdir(directory):
-        return queue.fail(engine, claim, f"its files are gone ({printable(directory)})")
+    job = scoring_job(engine, claim.submission_id)
+    if not os.path.isdir(job.directory):
+        return queue.fail(engine, claim, f"its files are gone ({printable(job.directory)})")
     try:
-        scored = score_directory(*arguments)
+        scored = score_directory(*job.arguments)
     except ConllEvalError as exc:  # e.g. the gold directory cannot be read
         return queue.fail(engine, claim, printable(str(exc)))
     except BaseException:
         queue.release(engine, claim)  # left to the workers, not failed by our error
         raise
     if not scored.paired:
-        return queue.fail(engine, claim, unpaired)
+        return queue.fail(engine, claim, job.unpaired)
     return queue.finish(engine, claim, scored)
 
 

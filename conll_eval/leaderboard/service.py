@@ -8,6 +8,7 @@ import datetime as dt
 import importlib.util
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
@@ -69,18 +70,45 @@ def init_task(engine: Engine, name: str, gold_dir: str, store_dir: str, profile:
     return task
 
 
-def add_team(engine: Engine, name: str) -> str:
-    """Add a team; return its token (only its salted hash is stored)."""
+def add_token_holder(engine: Engine, model, name: str, what: str) -> str:
+    """Add a ``model`` row (a team or an organiser, ``what`` names it) called ``name``; return
+    its new token (only its salted hash and hint are stored)."""
     require_current(engine)
-    _checked_name(name, "team name")
+    _checked_name(name, f"{what} name")
     token, salt, digest = new_token()
     with session_scope(engine) as session:
         the_task(session)
-        if session.scalars(select(Team).where(Team.name == name)).first() is not None:
-            raise LeaderboardError(f"team {printable(name)!r} exists already", "team-exists")
-        session.add(Team(name=name, token_salt=salt, token_hash=digest, token_hint=token_hint(token),
-                         created_at=utcnow()))
+        if session.scalars(select(model).where(model.name == name)).first() is not None:
+            raise LeaderboardError(f"{what} {printable(name)!r} exists already", f"{what}-exists")
+        session.add(model(name=name, token_salt=salt, token_hash=digest, token_hint=token_hint(token),
+                          created_at=utcnow()))
     return token
+
+
+def add_team(engine: Engine, name: str) -> str:
+    """Add a team; return its token (only its salted hash is stored)."""
+    return add_token_holder(engine, Team, name, "team")
+
+
+@dataclass(frozen=True)
+class ScoringJob:
+    """What scoring a stored submission needs, read in one short transaction: the gold and
+    submission directories, :func:`~conll_eval.leaderboard.scoring.score_directory`'s
+    arguments, and the error for a submission pairing no treebank."""
+    gold_dir: str
+    directory: str
+    arguments: tuple
+    unpaired: str
+
+
+def scoring_job(engine: Engine, submission_id: int) -> ScoringJob:
+    with session_scope(engine) as session:
+        task = the_task(session)
+        submission = session.get(Submission, submission_id)
+        assert submission is not None
+        arguments = (task.gold_dir, submission.directory, task.profile, task.level,
+                     sentence_metrics(task), task.primary_metric)
+        return ScoringJob(task.gold_dir, submission.directory, arguments, no_pairs_error(task))
 
 
 def changed_gold(task: Task) -> List[str]:

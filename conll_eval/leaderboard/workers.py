@@ -27,9 +27,8 @@ from ..errors import ConllEvalError, printable
 from ..pairing import find_pairs
 from . import queue
 from .db import LeaderboardError, open_engine, require_current, session_scope
-from .models import Submission
 from .scoring import score_directory
-from .service import no_pairs_error, require_gold_unchanged, sentence_metrics, the_task
+from .service import require_gold_unchanged, scoring_job, the_task
 
 try:
     import resource
@@ -140,15 +139,9 @@ def _invalid(gold_dir: str, directory: str, unpaired: str) -> Optional[str]:
 
 def _process(engine, claim: queue.Claim, settings: WorkSettings) -> str:
     """Validate, score and store one claimed submission; what became of it, as a line."""
-    with session_scope(engine) as session:
-        task = the_task(session)
-        submission = session.get(Submission, claim.submission_id)
-        assert submission is not None
-        directory = submission.directory
-        arguments = (task.gold_dir, directory, task.profile, task.level, sentence_metrics(task),
-                     task.primary_metric)
-        unpaired = no_pairs_error(task)
-    error = _invalid(task.gold_dir, directory, unpaired)
+    job = scoring_job(engine, claim.submission_id)
+    arguments = job.arguments
+    error = _invalid(job.gold_dir, job.directory, job.unpaired)
     if error is None and not queue.advance(engine, claim, "scoring", settings.lease):
         return f"submission {claim.submission_id}: lost its claim"
     outcome = ("failed", error) if error else _run_child(engine, claim, settings, arguments)
@@ -156,7 +149,7 @@ def _process(engine, claim: queue.Claim, settings: WorkSettings) -> str:
         return f"submission {claim.submission_id}: lost its claim while scoring"
     kind, value = outcome
     if kind == "ok" and not value.paired:  # as a synchronous submit rules (its files changed meanwhile)
-        kind, value = "failed", unpaired
+        kind, value = "failed", job.unpaired
     written = queue.finish(engine, claim, value) if kind == "ok" else queue.fail(engine, claim, value)
     if not written:
         return f"submission {claim.submission_id}: lost its claim; its results were not written"
