@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conll_eval import align, enhanced
+from conll_eval.evaluate import Settings, evaluate
 from conll_eval.reader import load, parse_bytes
 from conll_eval.treebank import Vocab
 
@@ -264,3 +265,42 @@ def test_deps_interned_before_the_graph_are_read_by_the_reference(tmp_path, monk
     assert enhanced._deps_bytes(tb) is None and enhanced._compiled_edges(tb) is None
     graph = enhanced.enhanced_graph(tb)
     assert graph.word.tolist() == [0, 1] and graph.head.tolist() == [-1, 0]
+
+
+_ENHANCED_LABELS = ("nsubj", "obj", "obl:in", "conj>obj", "ref", "acl:relcl", "nmod:poss")
+
+
+def _enhanced_document(r: random.Random, lengths) -> str:
+    """Sentences of the given lengths (FORMs w1, w2, ...: two documents of the same lengths
+    have the same text) with random DEPS, repeated edges included."""
+    sentences = []
+    for n in lengths:
+        lines = []
+        for i in range(1, n + 1):
+            items = [f"{r.randint(0, n)}:{r.choice(_ENHANCED_LABELS)}" for _ in range(r.randint(1, 3))]
+            head = 0 if i == 1 else r.randint(1, i - 1)
+            lines.append(f"{i}\tw{i}\t_\tX\t_\t_\t{head}\t{'root' if head == 0 else 'dep'}\t"
+                         f"{'|'.join(items)}\t_")
+        sentences.append("\n".join(lines) + "\n\n")
+    return "".join(sentences)
+
+
+def _enhanced_scores(gold_text, system_text, profile, use_compiled, monkeypatch):
+    monkeypatch.setattr(enhanced, "_cenhanced", CENHANCED if use_compiled else None)
+    vocab = Vocab()
+    gold = parse_bytes(gold_text.encode(), "gold", profile, vocab)
+    system = parse_bytes(system_text.encode(), "system", profile, vocab)
+    extra = () if profile == "iwpt" else ("ELAS", "EULAS")
+    counts = evaluate(gold, system, Settings(profile, extra_metrics=extra)).counts
+    return {name: (counts[name].total, counts[name].by_sentence.tolist()) for name in ("ELAS", "EULAS")}
+
+
+@pytest.mark.parametrize("profile", ["iwpt", "conll18"])  # the nested count, and edges as sets
+@pytest.mark.parametrize("seed", range(8))
+def test_enhanced_counts_are_the_numpy_path_s(seed, profile, monkeypatch):
+    r = random.Random(seed)
+    lengths = [r.randint(1, 7) for _ in range(r.randint(1, 5))]
+    gold_text, system_text = _enhanced_document(r, lengths), _enhanced_document(r, lengths)
+    compiled = _enhanced_scores(gold_text, system_text, profile, True, monkeypatch)
+    assert compiled == _enhanced_scores(gold_text, system_text, profile, False, monkeypatch)
+    assert compiled["ELAS"][0][1] > 0  # gold edges were counted
