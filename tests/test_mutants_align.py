@@ -5,18 +5,21 @@ whose second word has the token's form (a mutant of the walk's index there survi
 whole text-mismatch error (each hint, side, boundary and character description: the tests of
 tests/test_input_errors.py that read it are not in the mutation selection), and the
 lowercased FORMs the LCS compares."""
+import random
 import unicodedata
 
 import numpy as np
 import pytest
 
 from conll_eval import evaluate_files
-from conll_eval.align import (_describe, _explains, _hints, _lower_form_ids, _nfc, _without,
+from conll_eval.align import (_Walk, _describe, _first_difference, _lcs_align, _explains, _hints, _lower_form_ids, _nfc, _without,
                               check_characters, lower_forms)
 from conll_eval.errors import AlignmentError
 from conll_eval.io.conllu import load_text
+from conll_eval.treebank import Vocab
 
 from helpers import document, row, sentence
+from reference_impl import reference_alignment
 
 
 @pytest.mark.parametrize("marks, described", [
@@ -258,3 +261,79 @@ def test_a_truncated_system_file_is_shown_at_its_last_token():
         "  gold   gold.conllu:4: one two three >>four<< five six seven eight nine ten",
         "  system system.conllu:3: one two >>three<<"]
     assert str(error).splitlines()[-1] == "  hint: the system " + ENDS_EARLY
+
+
+# ---------------------------------------------------------------------------------------------
+# The walk (_Walk.run, _plain_stretch, _plain_words, _multiword_span, _flush, the shortcuts of
+# _identical_multiword_tokens and _multiword_vs_plain) against the word-by-word reference of
+# the official align_words, on seeded pairs full of multi-word tokens: identical ones, ones
+# split or cased differently, one plain token against a multi-word token, at the start and end
+# of the file; each pair at several bulk thresholds of _plain_stretch (0: every plain stretch
+# in bulk; large: word by word)
+
+def _walk_document(rng, chars: str) -> str:
+    """``chars`` cut into tokens, some of them multi-word tokens of 1-3 words (a word's FORM
+    sometimes upper-cased or not a piece of the token), into sentences."""
+    cuts = sorted(rng.sample(range(1, len(chars)), k=rng.randint(0, len(chars) - 1)))
+    tokens = [chars[a:b] for a, b in zip([0] + cuts, cuts + [len(chars)])]
+    lines, word = [], 0
+    for k, token in enumerate(tokens):
+        if rng.random() < 0.45:
+            n = rng.randint(1, 3)
+            parts = [token[i * len(token) // n:(i + 1) * len(token) // n] or token for i in range(n)]
+            parts = [p.upper() if rng.random() < 0.3 else (p if rng.random() < 0.8 else token)
+                     for p in parts]
+            lines.append(row(f"{word + 1}-{word + n}", token))
+        else:
+            parts = [token]
+        for part in parts:
+            word += 1
+            lines.append(row(str(word), part, "0" if word == 1 else "1", "root" if word == 1 else "dep"))
+        if k < len(tokens) - 1 and rng.random() < 0.15:
+            lines.append("")
+            word = 0
+    return "\n".join(lines) + "\n\n"
+
+
+def _walk_pairs(seed: int, count: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        chars = "".join(rng.choice("abAB") for _ in range(rng.randint(1, 14)))
+        gold = _walk_document(rng, chars)
+        yield gold, (gold if rng.random() < 0.1 else _walk_document(rng, chars))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_walk_aligns_as_the_official_word_by_word_walk(seed):
+    for gold_text, system_text in _walk_pairs(seed, 25):
+        vocab = Vocab()
+        gold = load_text(gold_text, "conll18", "gold", vocab)
+        system = load_text(system_text, "conll18", "system", vocab)
+        expected = reference_alignment(gold, system)
+        spans = (gold.word_start, gold.word_end, system.word_start, system.word_end)
+        for bulk in (0, 1, 2, 3, 5, 96):
+            walk = _Walk(gold, system, spans)
+            walk.BULK_MIN_WORDS = bulk
+            pairs_g, pairs_s = walk.run()
+            assert (pairs_g.tolist(), pairs_s.tolist()) == expected, (gold_text, system_text, bulk)
+
+
+@pytest.mark.parametrize("gold_forms, sys_forms, expected", [
+    (["x", "y", "a"], ["a"], [(2, 0)]),  # gold skips twice
+    (["a"], ["x", "y", "a"], [(0, 2)]),  # system skips twice
+    (["a", "b"], ["b", "a"], [(1, 0)]),  # a tie: the official walk skips the gold word first
+    (["a", "x", "b", "c"], ["a", "b", "y", "z", "c"], [(0, 0), (2, 1), (3, 4)]),
+])
+def test_the_lcs_pairs_words_as_the_official_forward_walk(gold_forms, sys_forms, expected):
+    out_g, out_s = [7], [9]  # appended to, offset by g0 / s0
+    _lcs_align(gold_forms, sys_forms, 10, 20, out_g, out_s)
+    assert list(zip(out_g, out_s)) == [(7, 9)] + [(10 + g, 20 + s) for g, s in expected]
+
+
+@pytest.mark.parametrize("a, b, k", [
+    ("abc", "abc", 3), ("abc", "ab", 2), ("ab", "abc", 2), ("xbc", "abc", 0), ("", "a", 0),
+    ("a" * 70000 + "b", "a" * 70000 + "c", 70000),  # in the second chunk of 65536
+    ("a" * 70000, "a" * 69999 + "c", 69999),
+])
+def test_the_first_difference_is_found_in_any_chunk(a, b, k):
+    assert _first_difference(a, b) == k
