@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from conll_eval import evaluate_files
-from conll_eval.align import (_Walk, _describe, _first_difference, _lcs_align, _explains, _hints, _lower_form_ids, _nfc, _without,
+from conll_eval.align import (_Walk, _describe, _explains, _first_difference, _hints, _lcs_align,
+                              _lower_form_ids, _nfc, _text_comment_hint, _without,
                               check_characters, lower_forms)
 from conll_eval.errors import AlignmentError
 from conll_eval.io.conllu import load_text
@@ -337,3 +338,29 @@ def test_the_lcs_pairs_words_as_the_official_forward_walk(gold_forms, sys_forms,
 ])
 def test_the_first_difference_is_found_in_any_chunk(a, b, k):
     assert _first_difference(a, b) == k
+
+
+def _commented(*sentences):
+    """Sentences of one word each from (``# text`` or None, FORM)."""
+    return "".join(("" if text is None else f"# text = {text}\n") + row("1", form, "0", "root") + "\n\n"
+                   for text, form in sentences)
+
+
+TEXT_HINT = ("in the gold file the sentence at gold:{} has a `# text` that disagrees with its FORMs; "
+             "a parser that tokenized `# text` produces a different text")
+
+
+@pytest.mark.parametrize("sentences, char, expected", [
+    # sentences at characters 0, 2, 4 (words at lines 2, 5, 8); the third's # text disagrees
+    ([("a b", "ab"), ("cd", "cd"), ("xyz", "ef")], 4, TEXT_HINT.format(8)),
+    ([("a b", "ab"), ("cd", "cd"), ("xyz", "ef")], 5, TEXT_HINT.format(8)),
+    ([("a b", "ab"), ("cd", "cd"), ("xyz", "ef")], 0, ""),  # spaces only: other hints
+    ([("a b", "ab"), ("cd", "cd"), ("xyz", "ef")], 3, ""),
+    ([(None, "ab"), ("xyz", "ef")], 1, ""),  # no # text
+    ([("xyz", "ab"), ("cd", "cd")], 0, TEXT_HINT.format(2)),  # the first sentence
+    ([("xyz", "ab")], 1, TEXT_HINT.format(2)),  # the only sentence
+    ([], 0, ""),  # no sentences
+])
+def test_the_text_comment_hint_names_the_sentence_holding_the_character(sentences, char, expected):
+    tb = load_text(_commented(*sentences), "conll18", "gold")
+    assert _text_comment_hint(tb, char, "gold") == expected
