@@ -6,13 +6,17 @@ weights file of ``--weights`` (its parsing and every error message)."""
 import pytest
 
 from conll_eval import evaluate_files, limits
+from conll_eval.align import align_words
 from conll_eval import metric_specs
 from conll_eval.errors import FormatError
+from conll_eval.io.conllu import load_text
 from conll_eval.evaluate import Settings
 from conll_eval.metric_specs import MetricSpec, Profile, register_metric, register_profile
-from conll_eval.metrics import load_weights
+from conll_eval.enhancements import EnhancedOptions
+from conll_eval.metrics import METRICS, EvaluationContext, compute_counts, load_weights
+from conll_eval.treebank import Vocab
 
-from helpers import document, sentence
+from helpers import document, row, sentence
 
 # gold: 2 ',' is punct by relation, UPOS and form; 4 '!' by UPOS and form; 5 ':)' by form only.
 # The system attaches 2, 4 and 5 to 3 (wrong) and tags 4 as X (so only gold calls it PUNCT).
@@ -176,3 +180,34 @@ def test_a_weights_file_that_cannot_be_read_is_named(tmp_path, monkeypatch, name
         load_weights(str(path))
     separator = ":" if message[0].isdigit() else ": "
     assert str(caught.value) == f"{path}{separator}{message}"
+
+
+def _enhanced_pair(gold_deps, system_deps):
+    """Gold and system of two words "a b", word 2's DEPS as given."""
+    vocab = Vocab()
+
+    def tb(deps, side):
+        text = "\n".join([row("1", "a", "0", "root", deps="0:root"),
+                          row("2", "b", "1", "dep", deps=deps)]) + "\n\n"
+        return load_text(text, "conll18", side, vocab)
+    gold, system = tb(gold_deps, "gold"), tb(system_deps, "system")
+    return EvaluationContext(gold, system, align_words(gold, system))
+
+
+def test_a_context_made_without_evaluate_reads_each_sides_enhanced_graph_once():
+    """evaluate() hands the context both graphs; a context made directly (the API) parses
+    them itself, gold's from gold and the system's from the system, once each: gold root,
+    nsubj and xcomp, the system root and obj, so ELAS has 1 correct of 3 and 2."""
+    ctx = _enhanced_pair("1:nsubj|1:xcomp", "1:obj")
+    assert compute_counts(METRICS["ELAS"], ctx).total[:3] == (1, 3, 2)
+    assert ctx.enhanced_graph("gold") is ctx.enhanced_graph("gold")
+    assert ctx.enhanced_graph("system") is ctx.enhanced_graph("system")
+    assert ctx.enhanced_graph("gold") is not ctx.enhanced_graph("system")
+
+
+@pytest.mark.parametrize("enhancements, correct", [("0", 1), ("6", 2)])
+def test_a_context_made_without_evaluate_parses_with_its_enhanced_options(enhancements, correct):
+    """--enhancements 6 (case information off): obl:in and obl:on are both obl."""
+    ctx = _enhanced_pair("1:obl:in", "1:obl:on")
+    ctx.enhanced_options = EnhancedOptions(enhancements)
+    assert compute_counts(METRICS["ELAS"], ctx).total[:3] == (correct, 2, 2)
