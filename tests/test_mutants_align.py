@@ -364,3 +364,46 @@ TEXT_HINT = ("in the gold file the sentence at gold:{} has a `# text` that disag
 def test_the_text_comment_hint_names_the_sentence_holding_the_character(sentences, char, expected):
     tb = load_text(_commented(*sentences), "conll18", "gold")
     assert _text_comment_hint(tb, char, "gold") == expected
+
+
+def _tokens(*tokens):
+    """A one-sentence document: each token a FORM, or (FORM, [word FORMs]) for a multi-word one."""
+    lines, word = [], 0
+    for token in tokens:
+        form, words = (token, [token]) if isinstance(token, str) else token
+        if not isinstance(token, str):
+            lines.append(row(f"{word + 1}-{word + len(words)}", form))
+        for part in words:
+            word += 1
+            lines.append(row(str(word), part, "0" if word == 1 else "1", "root" if word == 1 else "dep"))
+    return "\n".join(lines) + "\n\n"
+
+
+@pytest.mark.parametrize("shared_vocab", [True, False])
+@pytest.mark.parametrize("gold_tokens, system_tokens", [
+    # the same multi-word token whose second words differ (after a plain word; at the start)
+    (["x", ("ab", ["a", "b"])], ["x", ("ab", ["a", "c"])]),
+    ([("ab", ["a", "b"]), "x"], [("ab", ["a", "c"]), "x"]),
+    # words equal only when upper-cased: the official scorer lower-cases ('ß' is not 'ss')
+    ([("ßx", ["ß", "x"])], [("ßx", ["SS", "x"])]),
+    # the same words in a different order; two tokens in a row, the second different
+    ([("ab", ["a", "b"])], [("ab", ["b", "a"])]),
+    ([("ab", ["a", "b"]), ("cd", ["c", "d"])], [("ab", ["a", "b"]), ("cd", ["c", "e"])]),
+    # a plain token against a multi-word token, at the start and the end of the file
+    (["ab", "c"], [("ab", ["x", "ab"]), "c"]),
+    (["c", ("ab", ["ab", "b"])], ["c", "ab"]),
+    (["c", ("ab", ["a", "b"])], ["c", "ab"]),
+    (["xy", ("ab", ["a", "b"])], ["x", "y", ("ab", ["a", "b"])]),
+    (["p", "q", "xy", ("ab", ["a", "b"])], ["pq", "x", "y", ("ab", ["a", "b"])]),
+])
+def test_multiword_tokens_that_differ_align_as_the_official_walk(gold_tokens, system_tokens, shared_vocab):
+    gold_text, system_text = _tokens(*gold_tokens), _tokens(*system_tokens)
+    gold = load_text(gold_text, "conll18", "gold", Vocab())
+    system = load_text(system_text, "conll18", "system", gold.vocab if shared_vocab else Vocab())
+    expected = reference_alignment(gold, system)
+    spans = (gold.word_start, gold.word_end, system.word_start, system.word_end)
+    for bulk in (0, 1, 96):
+        walk = _Walk(gold, system, spans)
+        walk.BULK_MIN_WORDS = bulk
+        pairs_g, pairs_s = walk.run()
+        assert (pairs_g.tolist(), pairs_s.tolist()) == expected, bulk
