@@ -211,3 +211,18 @@ def test_a_context_made_without_evaluate_parses_with_its_enhanced_options(enhanc
     ctx = _enhanced_pair("1:obl:in", "1:obl:on")
     ctx.enhanced_options = EnhancedOptions(enhancements)
     assert compute_counts(METRICS["ELAS"], ctx).total[:3] == (correct, 2, 2)
+
+
+def test_ufeats_names_a_feature_by_what_comes_before_its_first_equals_sign(tmp_path):
+    """A value holding '=' (Case=Nom=Acc, not UD-valid but read) is still Case's: the two
+    sides' values differ, so UFeats counts the word wrong, while a feature read up to its last
+    '=' would be dropped on both sides and the word counted right."""
+    paths = []
+    for name, case in (("gold", "Case=Nom=Acc"), ("system", "Case=Nom=Gen")):
+        path = tmp_path / f"{name}.conllu"
+        path.write_text("\n".join([row("1", "a", "0", "root", feats=f"{case}|Number=Sing"),
+                                   row("2", "b", "1", "obj", feats="Number=Plur")]) + "\n\n",
+                        encoding="utf-8")
+        paths.append(str(path))
+    ufeats = evaluate_files(*paths, profile="conll18").scores["UFeats"]
+    assert (ufeats.correct, ufeats.gold) == (1, 2)
