@@ -292,7 +292,8 @@ def _enhanced_scores(gold_text, system_text, profile, use_compiled, monkeypatch)
     system = parse_bytes(system_text.encode(), "system", profile, vocab)
     extra = () if profile == "iwpt" else ("ELAS", "EULAS")
     counts = evaluate(gold, system, Settings(profile, extra_metrics=extra)).counts
-    return {name: (counts[name].total, counts[name].by_sentence.tolist()) for name in ("ELAS", "EULAS")}
+    return {name: (counts[name].total, counts[name].by_sentence.tolist(), counts[name].has_aligned,
+                   counts[name].has_aligned_accuracy) for name in ("ELAS", "EULAS")}
 
 
 @pytest.mark.parametrize("profile", ["iwpt", "conll18"])  # the nested count, and edges as sets
