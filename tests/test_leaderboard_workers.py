@@ -47,6 +47,12 @@ def _init(url, tmp_path, *options):
     return url
 
 
+def stage_two_only(test):
+    """The three longest worker tests (7-14 s each) run in CI's second stage only, on both
+    databases: the default run keeps near 5 minutes and tests the claims with quicker ones."""
+    return pytest.mark.slow(pytest.mark.ci_stage2(test))
+
+
 #: the longest worker tests run on SQLite by default and on PostgreSQL in CI's second stage (the
 #: default run stays short; the database's claim path is tested on both by the quicker ones)
 POSTGRES_IN_STAGE_TWO = pytest.mark.parametrize(
@@ -141,7 +147,7 @@ def _synchronous(url):
     return macro, _results(url, number)
 
 
-@POSTGRES_IN_STAGE_TWO
+@stage_two_only
 def test_twenty_submissions_of_four_teams_are_scored_once_each_by_two_workers(task, tmp_path):
     perfect = tmp_path / "perfect"
     shutil.copytree(EXAMPLES / "GOLD_DIR", perfect)
@@ -167,7 +173,7 @@ def test_twenty_submissions_of_four_teams_are_scored_once_each_by_two_workers(ta
     assert _work_once(task) == (0, "")  # nothing left: a second run finds an empty queue
 
 
-@POSTGRES_IN_STAGE_TWO
+@stage_two_only
 def test_a_worker_killed_while_scoring_leaves_it_to_another_which_scores_it_once(task):
     number = _queue(task)
     with _working(task, "--lease", "4", delay=60) as working:
@@ -192,7 +198,7 @@ def test_a_worker_killed_while_scoring_leaves_it_to_another_which_scores_it_once
     assert (macro, _results(task, number)) == _synchronous(task)
 
 
-@POSTGRES_IN_STAGE_TWO
+@stage_two_only
 def test_work_starts_a_killed_worker_again_and_sigterm_stops_every_process(task):
     """Without --once, the supervisor starts a worker again when one dies (the new one takes
     the submission after its lease); SIGTERM stops the run and leaves no process behind."""
