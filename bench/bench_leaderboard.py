@@ -169,7 +169,7 @@ def fill_teams(path: str, real: Sequence[int]) -> None:
 
 def _page_time(url: str, repeat: int) -> Tuple[str, float, float]:
     """(how, first, best of the next) for the leaderboard page."""
-    try:
+    try:  # here: the web app is optional (the leaderboard extra); the HTML build is timed without it
         from starlette.testclient import TestClient
 
         from conll_eval.leaderboard.web.app import WebSettings, create_app
@@ -187,6 +187,7 @@ def _page_time(url: str, repeat: int) -> Tuple[str, float, float]:
 
 
 def _html_build_time(url: str, repeat: int) -> Tuple[str, float, float]:
+    # here: the leaderboard extra, only for this measure
     from conll_eval.leaderboard import db, ranking, service
     engine = db.open_engine(url)
     try:

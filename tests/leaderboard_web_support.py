@@ -50,6 +50,7 @@ def last_line(output):
 
 
 def make_web(tmp_path, url, *init_options, secure=False, **settings):
+    # here: the test modules skip without the leaderboard extra before they build a web app
     from starlette.testclient import TestClient
     gold = tmp_path / "gold"
     if not gold.exists():

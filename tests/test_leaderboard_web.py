@@ -8,9 +8,12 @@ import json
 import os
 import shutil
 import signal
+import socket
+import stat
 import subprocess
 import sys
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +25,9 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 from alembic import command as alembic_command  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
-from conll_eval.leaderboard import db, organisers  # noqa: E402
+import httpx  # noqa: E402
+
+from conll_eval.leaderboard import db, organisers, queue  # noqa: E402
 from conll_eval.leaderboard.models import Submission, Task, Team  # noqa: E402
 from conll_eval.leaderboard.workers import WorkSettings, run_workers  # noqa: E402
 from leaderboard_support import run  # noqa: E402
@@ -140,7 +145,6 @@ def test_the_api_shows_no_server_path_while_the_database_and_rank_keep_them(tmp_
 
 
 def test_the_status_moves_through_validating_and_scoring(web):
-    from conll_eval.leaderboard import queue
     web.upload(zip_of(EXAMPLES / "SYSTEM_DIR", web.tmp / "s.zip"))
     engine = db.open_engine(web.url)
     try:
@@ -194,7 +198,7 @@ def test_a_missing_or_wrong_token_is_401_and_nothing_is_kept(web):
 
 
 def test_a_checked_token_is_remembered_without_keeping_the_token(web, monkeypatch):
-    from conll_eval.leaderboard import organisers as module
+    module = organisers
     checks = []
     real = module.token_matches
     monkeypatch.setattr(module, "token_matches", lambda *args: checks.append(1) or real(*args))
@@ -244,8 +248,6 @@ def test_hostile_archives_are_400_with_their_code_and_nothing_is_written_outside
 
 
 def test_a_symlink_and_too_many_files_are_refused(web, monkeypatch):
-    import stat
-    import zipfile
     link = web.tmp / "link.zip"
     with zipfile.ZipFile(link, "w") as bundle:
         info = zipfile.ZipInfo("en_cats.conllu")
@@ -433,7 +435,6 @@ def test_organiser_add_prints_the_token_last_and_keeps_its_hash(web):
 # the real server ------------------------------------------------------------------------------------
 
 def test_serve_refuses_a_port_in_use_and_an_old_schema(web):
-    import socket
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
@@ -452,7 +453,6 @@ def test_serve_refuses_a_port_in_use_and_an_old_schema(web):
 @pytest.mark.slow
 @pytest.mark.ci_stage2
 def test_the_real_serve_answers_on_loopback_scores_an_upload_and_leaves_no_process(tmp_path):
-    import httpx
     url = f"sqlite:///{tmp_path / 'lb.db'}"
     gold = tmp_path / "gold"
     shutil.copytree(EXAMPLES / "GOLD_DIR", gold)

@@ -16,7 +16,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2, which is 
     from starlette.testclient import TestClient  # noqa: E402
 
 from leaderboard_support import run  # noqa: E402
-from leaderboard_web_support import (EXAMPLES, assert_secure_headers, last_line, make_web, score_queue,  # noqa: E402,F401
+from leaderboard_web_support import (EXAMPLES, assert_secure_headers, build_zip, last_line, make_web, score_queue,  # noqa: E402,F401
                                      served, zip_of)
 
 #: the pages run on SQLite by default and on PostgreSQL in CI's second stage too (their queries
@@ -77,7 +77,6 @@ def test_a_team_logs_in_uploads_sees_its_submission_and_the_ranking_then_logs_ou
 
 
 def test_a_failed_submission_shows_its_first_errors_on_the_team_page(web):
-    from leaderboard_web_support import build_zip
     _log_in(web.client, web.tokens["ACME"])
     good = b"# sent_id = 1\n1\tHi\thi\tINTJ\t_\t_\t0\troot\t_\t_\n\n"
     broken = build_zip(web.tmp / "b.zip", {"en_cats.conllu": good,

@@ -168,7 +168,7 @@ def _report_maker(task, target: str):
     # here: the scoring and the report page load numpy; only publish makes reports
     from ..evaluate import Settings
     from ..pairing import find_pairs
-    from ..leaderboard.public import public_text
+    from ..leaderboard.public import public_text  # here: the leaderboard extra, as above
     from ..suite import SuiteEvaluation, score_entries
     from .report import suite_html
     settings = Settings(profile=task.profile, strict=task.level)
